@@ -1,0 +1,319 @@
+//! The abstract syntax tree of TLA+ modules.
+//!
+//! Operators are uniform: every prefix, infix and postfix operator, built-in or user-definable,
+//! is an [`ExprKind::OpApp`] whose [`OpName::name`] is the operator's *canonical* ASCII spelling
+//! (see [`crate::ops`]): `\land`, `∧` and `/\` all become `/\`; `#` becomes `/=`; `\union`
+//! becomes `\cup`; `=<` and `\leq` become `<=`. Prefix minus is `-.` as in TLA+'s own
+//! convention, so it is distinct from binary `-`. Postfix operators are `'`, `^+`, `^*`, `^#`.
+//! Keyword operators use their keyword: `SUBSET`, `UNION`, `DOMAIN`, `UNCHANGED`, `ENABLED`,
+//! and `[]`, `<>` for the temporal prefix operators, `~>` and `-+->` for the infix ones.
+//!
+//! Forms with binders or special shape have their own variants.
+
+use crate::span::Span;
+
+/// An identifier with its place.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A parsed source file: one or more modules (later ones may be used by earlier ones).
+#[derive(Clone, Debug)]
+pub struct SourceModules {
+    pub modules: Vec<Module>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub name: Ident,
+    pub extends: Vec<Ident>,
+    pub units: Vec<Unit>,
+    /// From the first dash line to the closing `====` (or the end of what was parsed).
+    pub span: Span,
+}
+
+/// A top-level unit of a module.
+#[derive(Clone, Debug)]
+pub enum Unit {
+    Constants(Vec<ConstDecl>),
+    Variables(Vec<Ident>),
+    Assume(Assume),
+    OpDef(OpDef),
+    FunDef(FunDef),
+    /// `I == INSTANCE M WITH ...` or `I(p) == INSTANCE M ...` (named instance).
+    ModuleDef(ModuleDef),
+    /// A bare `INSTANCE M WITH ...` (its definitions are imported into this module).
+    Instance(Instance),
+    /// `RECURSIVE F(_), G`
+    Recursive(Vec<OpDecl>),
+    /// THEOREM / LEMMA / PROPOSITION / COROLLARY with its proof: parsed and kept only as a span.
+    Theorem(Theorem),
+    /// A nested `---- MODULE Inner ----` ... `====`.
+    Submodule(Box<Module>),
+    /// A unit that failed to parse; its diagnostic was reported. Kept so counts stay right.
+    Error(Span),
+}
+
+impl Unit {
+    /// Whether this unit is a "definition" for the syntax score (operator, function,
+    /// instance, and declarations each count as one unit).
+    pub fn span(&self) -> Span {
+        match self {
+            Unit::Constants(cs) => cs.first().map(|c| c.name.span.to(cs.last().unwrap().name.span)).unwrap_or_default(),
+            Unit::Variables(vs) => vs.first().map(|v| v.span.to(vs.last().unwrap().span)).unwrap_or_default(),
+            Unit::Assume(a) => a.span,
+            Unit::OpDef(d) => d.span,
+            Unit::FunDef(d) => d.span,
+            Unit::ModuleDef(d) => d.span,
+            Unit::Instance(i) => i.span,
+            Unit::Recursive(ds) => ds.first().map(|d| d.name.span.to(ds.last().unwrap().name.span)).unwrap_or_default(),
+            Unit::Theorem(t) => t.span,
+            Unit::Submodule(m) => m.span,
+            Unit::Error(s) => *s,
+        }
+    }
+}
+
+/// `CONSTANT N` or `CONSTANT F(_, _)` or `CONSTANT _ + _`.
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
+    pub name: Ident,
+    /// Number of arguments for an operator constant; 0 for an ordinary constant.
+    pub arity: usize,
+}
+
+/// An operator declaration in RECURSIVE or as a higher-order parameter: `F(_, _)`.
+pub type OpDecl = ConstDecl;
+
+#[derive(Clone, Debug)]
+pub struct Assume {
+    /// `ASSUME Name == expr`
+    pub name: Option<Ident>,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Theorem {
+    pub name: Option<Ident>,
+    pub span: Span,
+}
+
+/// A formal parameter of an operator definition: `x` (arity 0) or `F(_, _)` (arity 2).
+#[derive(Clone, Debug)]
+pub struct OpParam {
+    pub name: Ident,
+    pub arity: usize,
+}
+
+/// `Op(p1, ..., pn) == body`, `a \prec b == body`, `-. a == body`, `a ^+ == body`.
+#[derive(Clone, Debug)]
+pub struct OpDef {
+    /// The name; for operator-symbol definitions the canonical symbol.
+    pub name: Ident,
+    pub params: Vec<OpParam>,
+    pub body: Expr,
+    pub local: bool,
+    pub span: Span,
+}
+
+/// `f[x \in S, y \in T] == body`
+#[derive(Clone, Debug)]
+pub struct FunDef {
+    pub name: Ident,
+    pub bounds: Vec<Bound>,
+    pub body: Expr,
+    pub local: bool,
+    pub span: Span,
+}
+
+/// `Name(params) == INSTANCE M WITH ...`
+#[derive(Clone, Debug)]
+pub struct ModuleDef {
+    pub name: Ident,
+    pub params: Vec<OpParam>,
+    pub instance: Instance,
+    pub local: bool,
+    pub span: Span,
+}
+
+/// `INSTANCE M WITH a <- e, b <- f`
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub module: Ident,
+    pub substs: Vec<Subst>,
+    pub local: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Subst {
+    /// The substituted name; for operator symbols the canonical symbol.
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+/// Variables bound by a quantifier, CHOOSE, set former or function constructor.
+#[derive(Clone, Debug)]
+pub enum BoundVars {
+    /// `x, y \in S` (several names share one set).
+    Names(Vec<Ident>),
+    /// `<<x, y>> \in S`
+    Tuple(Vec<Ident>),
+}
+
+impl BoundVars {
+    pub fn idents(&self) -> &[Ident] {
+        match self {
+            BoundVars::Names(v) | BoundVars::Tuple(v) => v,
+        }
+    }
+}
+
+/// `vars \in set`; `set` is `None` for unbounded forms (`\A x : P`, `CHOOSE x : P`).
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub vars: BoundVars,
+    pub set: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantKind {
+    Forall,
+    Exists,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JunctionKind {
+    /// `/\`
+    And,
+    /// `\/`
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fairness {
+    Weak,
+    Strong,
+}
+
+/// A reference to an operator, possibly through named instances: `M!I(x)!Op`.
+#[derive(Clone, Debug)]
+pub struct OpName {
+    /// The instance steps before the name: `M` and `I(x)` in `M!I(x)!Op`.
+    pub path: Vec<PathStep>,
+    /// Identifier, or canonical operator symbol.
+    pub name: String,
+    /// Span of the whole reference (path and name, without arguments).
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct PathStep {
+    pub name: Ident,
+    pub args: Vec<Expr>,
+}
+
+/// One step of an EXCEPT path: `[e]` / `[e1, e2]` or `.field`.
+#[derive(Clone, Debug)]
+pub enum ExceptStep {
+    /// `![a]` or `![a, b]` (the latter indexes by the tuple `<<a, b>>`).
+    Index(Vec<Expr>),
+    Field(Ident),
+}
+
+#[derive(Clone, Debug)]
+pub struct ExceptUpdate {
+    pub path: Vec<ExceptStep>,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct CaseArm {
+    pub guard: Expr,
+    pub body: Expr,
+}
+
+/// A definition inside LET.
+#[derive(Clone, Debug)]
+pub enum LetDef {
+    Op(OpDef),
+    Fun(FunDef),
+    Recursive(Vec<OpDecl>),
+    ModuleDef(ModuleDef),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: Box<ExprKind>,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind: Box::new(kind), span }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// Decimal, `\b`, `\o`, `\h` literals, already converted. Values beyond i64 are
+    /// reported by the parser and replaced by 0.
+    Num(i64),
+    /// `1.5` (Reals): kept as text; TLC cannot evaluate it.
+    Decimal(String),
+    Str(String),
+    Bool(bool),
+    /// A name or operator application: `x`, `Op(a, b)`, `a + b`, `-. a`, `x'`, `M!Op(a)`.
+    OpApp { op: OpName, args: Vec<Expr> },
+    /// `f[a]` or `f[a, b]` (the latter applies `f` to `<<a, b>>`).
+    FunApp { fun: Expr, args: Vec<Expr> },
+    /// `r.field`
+    Field { record: Expr, field: Ident },
+    /// Bullet list or infix chain of `/\` or `\/`, flattened where they came from one list.
+    Junction { kind: JunctionKind, items: Vec<Expr>, bulleted: bool },
+    If { cond: Expr, then: Expr, els: Expr },
+    Case { arms: Vec<CaseArm>, other: Option<Expr> },
+    Let { defs: Vec<LetDef>, body: Expr },
+    /// Bounded or unbounded `\A` / `\E`.
+    Quant { kind: QuantKind, bounds: Vec<Bound>, body: Expr },
+    /// `\AA x : F` / `\EE x : F` (temporal quantification; parsed, not evaluated).
+    TemporalQuant { kind: QuantKind, vars: Vec<Ident>, body: Expr },
+    Choose { bound: Bound, body: Expr },
+    /// `{a, b, c}`
+    SetEnum(Vec<Expr>),
+    /// `{x \in S : P}`
+    SetFilter { bound: Bound, pred: Expr },
+    /// `{e : x \in S, y \in T}`
+    SetMap { body: Expr, bounds: Vec<Bound> },
+    /// `[x \in S |-> e]`
+    FunCons { bounds: Vec<Bound>, body: Expr },
+    /// `[S -> T]`
+    FunSet { domain: Expr, range: Expr },
+    /// `[a |-> e, b |-> f]`
+    Record(Vec<(Ident, Expr)>),
+    /// `[a : S, b : T]`
+    RecordSet(Vec<(Ident, Expr)>),
+    /// `[f EXCEPT ![a] = e, !.b = g]`
+    Except { base: Expr, updates: Vec<ExceptUpdate> },
+    /// `@` inside an EXCEPT value.
+    At,
+    /// `<<a, b>>`
+    Tuple(Vec<Expr>),
+    /// `A \X B \X C` (one n-ary product, not nested).
+    Times(Vec<Expr>),
+    /// `[A]_v`
+    BoxAction { action: Expr, sub: Expr },
+    /// `<<A>>_v`
+    AngleAction { action: Expr, sub: Expr },
+    /// `WF_v(A)` / `SF_v(A)`
+    Fair { kind: Fairness, sub: Expr, action: Expr },
+    /// `LAMBDA x, y : e` (only as an operator argument).
+    Lambda { params: Vec<Ident>, body: Expr },
+    /// `lbl:: e` or `lbl(a, b):: e`
+    Label { name: Ident, params: Vec<Ident>, body: Expr },
+    /// A subexpression that failed to parse (its diagnostic was reported).
+    Error,
+}
