@@ -1,0 +1,138 @@
+//! The seen set: fingerprint → state index, open addressing with linear probing.
+//!
+//! Two parallel arrays (12 bytes a slot), load factor at most 3/4. Fingerprint 0 marks an empty
+//! slot, so a state whose fingerprint is 0 is stored under [`ZERO_SUBSTITUTE`] (64-bit
+//! fingerprints collide with probability ~n²/2⁶⁵ anyway; TLC accepts the same risk).
+
+const ZERO_SUBSTITUTE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+pub struct FpSet {
+    keys: Vec<u64>,
+    vals: Vec<u32>,
+    len: usize,
+    mask: usize,
+}
+
+/// Result of [`FpSet::insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insert {
+    /// The fingerprint was new and now maps to the given index.
+    New,
+    /// The fingerprint was already there, mapped to this index.
+    Seen(u32),
+}
+
+impl Default for FpSet {
+    fn default() -> Self {
+        FpSet::with_capacity(1024)
+    }
+}
+
+impl FpSet {
+    pub fn with_capacity(n: usize) -> FpSet {
+        let slots = (n * 4 / 3 + 1).next_power_of_two().max(16);
+        FpSet { keys: vec![0; slots], vals: vec![0; slots], len: 0, mask: slots - 1 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes used by the table (for memory reports).
+    pub fn heap_bytes(&self) -> usize {
+        self.keys.capacity() * 8 + self.vals.capacity() * 4
+    }
+
+    #[inline]
+    fn slot(&self, fp: u64) -> usize {
+        // Fingerprints are well mixed already; fold the high half in to be safe.
+        ((fp ^ (fp >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 20) as usize & self.mask
+    }
+
+    pub fn get(&self, fp: u64) -> Option<u32> {
+        let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
+        let mut i = self.slot(fp);
+        loop {
+            let k = self.keys[i];
+            if k == 0 {
+                return None;
+            }
+            if k == fp {
+                return Some(self.vals[i]);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Insert `fp ↦ index` unless `fp` is present.
+    pub fn insert(&mut self, fp: u64, index: u32) -> Insert {
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            self.grow();
+        }
+        let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
+        let mut i = self.slot(fp);
+        loop {
+            let k = self.keys[i];
+            if k == 0 {
+                self.keys[i] = fp;
+                self.vals[i] = index;
+                self.len += 1;
+                return Insert::New;
+            }
+            if k == fp {
+                return Insert::Seen(self.vals[i]);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let slots = self.keys.len() * 2;
+        let old_keys = std::mem::replace(&mut self.keys, vec![0; slots]);
+        let old_vals = std::mem::replace(&mut self.vals, vec![0; slots]);
+        self.mask = slots - 1;
+        for (k, v) in old_keys.into_iter().zip(old_vals) {
+            if k != 0 {
+                let mut i = self.slot(k);
+                while self.keys[i] != 0 {
+                    i = (i + 1) & self.mask;
+                }
+                self.keys[i] = k;
+                self.vals[i] = v;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_get_grow() {
+        let mut s = FpSet::with_capacity(4);
+        for i in 0..10_000u64 {
+            let fp = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 7);
+            assert_eq!(s.insert(fp, i as u32), Insert::New);
+        }
+        assert_eq!(s.len(), 10_000);
+        for i in 0..10_000u64 {
+            let fp = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 7);
+            assert_eq!(s.get(fp), Some(i as u32));
+            assert_eq!(s.insert(fp, 0), Insert::Seen(i as u32));
+        }
+        assert_eq!(s.get(12345), None);
+    }
+
+    #[test]
+    fn zero_fingerprint_is_a_key_like_any_other() {
+        let mut s = FpSet::default();
+        assert_eq!(s.insert(0, 7), Insert::New);
+        assert_eq!(s.get(0), Some(7));
+        assert_eq!(s.insert(0, 8), Insert::Seen(7));
+    }
+}

@@ -1,0 +1,16 @@
+//! Explicit-state model checking: breadth-first exploration over fingerprints with parent links,
+//! invariants, deadlock, CONSTRAINT/ACTION_CONSTRAINT, budgets, slices and per-action coverage.
+//!
+//! The explorer is generic over [`Spec`]: the TLA+ evaluator implements it for a model and its
+//! configuration; tests implement it for small systems written in Rust.
+//!
+//! Architecture invariant: nothing here does I/O, reads a clock or starts a thread. A run
+//! advances in slices ([`Explorer::run`] with a number of states to expand), so a caller can
+//! report progress and cancel between slices.
+
+mod explore;
+pub mod fpset;
+
+pub use explore::{
+    ActionCoverage, ActionId, Budget, Explorer, Options, Outcome, Spec, Stats, Status, TraceStep,
+};
