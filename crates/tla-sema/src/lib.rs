@@ -4,7 +4,19 @@
 //!
 //! No I/O: other modules come through a [`ModuleLoader`] that the caller provides.
 
-use tla_syntax::{ast, Diagnostic, FileId, SourceMap};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use tla_syntax::cfg::{Config, ConstRhs};
+use tla_syntax::{ast, Diagnostic, FileId, SourceMap, Span};
+
+mod check;
+pub mod diagnostics;
+pub mod stdlib;
+pub mod suggest;
+
+use check::{Checker, ModuleEnv, ModuleSig, Sym, SymKind};
+pub use diagnostics::UNKNOWN_NAME_CODES;
 
 /// A module's text, found by name (beside the root file, in a task folder, in a browser tab).
 pub struct LoadedModule {
@@ -39,6 +51,31 @@ pub struct SyntaxScore {
     pub score: f64,
 }
 
+/// What kind of thing a name in the root module's scope is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    Constant,
+    Variable,
+    Operator,
+    Function,
+    Instance,
+    Theorem,
+}
+
+/// A name visible at the end of the root module, with what the checker learned about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolInfo {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub arity: usize,
+    /// SANY's level when every argument is a constant: 0 constant, 1 state, 2 action, 3 temporal.
+    pub level: u8,
+    /// The module that defines it (a standard module's name for built-in ones).
+    pub module: String,
+    /// Where it is defined (`None` for built-in standard modules).
+    pub span: Option<Span>,
+}
+
 /// Everything the front end learned about a root file and the modules it uses.
 pub struct Analysis {
     /// Every user module loaded (root file's modules and those found by the loader), in
@@ -49,11 +86,147 @@ pub struct Analysis {
     /// Parse and semantic diagnostics of every file, in source order per file.
     pub diagnostics: Vec<Diagnostic>,
     pub score: SyntaxScore,
+    /// Every name visible at the end of the root module (own, extended, instantiated), by name.
+    pub root_scope: Vec<SymbolInfo>,
 }
 
 impl Analysis {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
+    }
+
+    /// The root module's AST.
+    pub fn root_module(&self) -> Option<&ast::Module> {
+        self.root.map(|i| &self.modules[i])
+    }
+
+    /// A name visible in the root module.
+    pub fn symbol(&self, name: &str) -> Option<&SymbolInfo> {
+        self.root_scope.iter().find(|s| s.name == name)
+    }
+}
+
+/// Loads, orders and checks modules; the [`ModuleEnv`] the checker asks for modules.
+struct Env<'a> {
+    sources: &'a mut SourceMap,
+    loader: &'a dyn ModuleLoader,
+    /// User modules parsed but not yet checked, by name.
+    available: HashMap<String, ast::Module>,
+    /// Names already asked of the loader.
+    asked: HashSet<String>,
+    sigs: HashMap<String, Rc<ModuleSig>>,
+    in_progress: Vec<String>,
+    ordered: Vec<ast::Module>,
+    unit_codes: HashMap<String, Vec<Vec<&'static str>>>,
+    scopes: HashMap<String, Vec<Sym>>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Env<'_> {
+    fn check_user_module(&mut self, m: ast::Module) -> Rc<ModuleSig> {
+        let name = m.name.name.clone();
+        self.in_progress.push(name.clone());
+        let (res, diags) = Checker::new(self, &name).check_module(&m, vec![], HashMap::new());
+        self.in_progress.pop();
+        self.diags.extend(diags);
+        self.unit_codes.insert(name.clone(), res.unit_codes);
+        self.scopes.insert(name.clone(), res.scope);
+        self.sigs.insert(name, res.sig.clone());
+        self.ordered.push(m);
+        res.sig
+    }
+
+    fn standard_sig(&mut self, name: &str) -> Option<Rc<ModuleSig>> {
+        if let Some(s) = self.sigs.get(name) {
+            return Some(s.clone());
+        }
+        let m = stdlib::standard_module(name)?;
+        let sig = Rc::new(ModuleSig::standard(m, &mut |n| self.standard_sig(n)));
+        self.sigs.insert(name.to_string(), sig.clone());
+        Some(sig)
+    }
+}
+
+impl ModuleEnv for Env<'_> {
+    fn module_sig(&mut self, name: &str, at: Span) -> Option<Rc<ModuleSig>> {
+        if let Some(pos) = self.in_progress.iter().position(|n| n == name) {
+            let mut cycle: Vec<String> = self.in_progress[pos..].to_vec();
+            cycle.push(name.to_string());
+            self.diags.push(diagnostics::circular_modules(at, &cycle));
+            return None;
+        }
+        if let Some(s) = self.sigs.get(name) {
+            return Some(s.clone());
+        }
+        if let Some(m) = self.available.remove(name) {
+            return Some(self.check_user_module(m));
+        }
+        if self.asked.insert(name.to_string()) {
+            if let Some(lm) = self.loader.load(name) {
+                let file = self.sources.add(lm.file_name.clone(), lm.text.clone());
+                let out = tla_syntax::parse_file(file, &lm.text);
+                self.diags.extend(out.diagnostics);
+                let mut found = None;
+                for m in out.modules {
+                    if m.name.name == name && found.is_none() {
+                        found = Some(m);
+                    } else {
+                        self.available.entry(m.name.name.clone()).or_insert(m);
+                    }
+                }
+                match found {
+                    Some(m) => return Some(self.check_user_module(m)),
+                    None => {
+                        self.diags.push(diagnostics::module_name_mismatch(at, name, &lm.file_name));
+                        return None;
+                    }
+                }
+            }
+        }
+        if let Some(s) = self.standard_sig(name) {
+            return Some(s);
+        }
+        let mut names: Vec<&str> = stdlib::STANDARD_MODULES.iter().map(|m| m.name).collect();
+        names.extend(self.available.keys().map(|k| k.as_str()));
+        let suggestion = suggest::did_you_mean(name, names.into_iter());
+        self.diags.push(diagnostics::module_not_found(at, name, suggestion));
+        None
+    }
+}
+
+fn symbol_info(s: &Sym) -> Option<SymbolInfo> {
+    let kind = match s.kind {
+        SymKind::Constant => SymbolKind::Constant,
+        SymKind::Variable => SymbolKind::Variable,
+        SymKind::Operator => SymbolKind::Operator,
+        SymKind::Function => SymbolKind::Function,
+        SymKind::Instance(_) => SymbolKind::Instance,
+        SymKind::Theorem => SymbolKind::Theorem,
+        _ => return None,
+    };
+    Some(SymbolInfo {
+        name: s.name.clone(),
+        kind,
+        arity: s.params.len(),
+        level: s.level,
+        module: s.module.clone(),
+        span: s.span,
+    })
+}
+
+/// Whether a unit counts as a "definition" for the syntax score.
+fn is_definition(u: &ast::Unit, sources: &SourceMap) -> bool {
+    match u {
+        ast::Unit::OpDef(_) | ast::Unit::FunDef(_) | ast::Unit::ModuleDef(_) => true,
+        ast::Unit::Error(sp) => {
+            let text = sources.snippet(*sp);
+            let first = text.trim_start();
+            let keyword = ["CONSTANT", "VARIABLE", "ASSUME", "THEOREM", "LEMMA", "EXTENDS", "RECURSIVE", "AXIOM"]
+                .iter()
+                .any(|k| first.starts_with(k));
+            text.contains("==") && !keyword
+        }
+        _ => false,
     }
 }
 
@@ -62,12 +235,171 @@ impl Analysis {
 pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader) -> Analysis {
     let text = sources.get(root).text.clone();
     let out = tla_syntax::parse_file(root, &text);
-    let _ = loader;
-    let clean = out.diagnostics.iter().all(|d| !d.is_error());
+    let parse_diags = out.diagnostics;
+    let root_name = out.modules.first().map(|m| m.name.name.clone());
+    let file_order: Vec<String> = out.modules.iter().map(|m| m.name.name.clone()).collect();
+    let mut available = HashMap::new();
+    for m in out.modules {
+        available.entry(m.name.name.clone()).or_insert(m);
+    }
+    let mut env = Env {
+        sources,
+        loader,
+        available,
+        asked: HashSet::new(),
+        sigs: HashMap::new(),
+        in_progress: vec![],
+        ordered: vec![],
+        unit_codes: HashMap::new(),
+        scopes: HashMap::new(),
+        diags: parse_diags,
+    };
+    // The root first (it pulls in what it uses), then the file's other modules.
+    for name in &file_order {
+        if let Some(m) = env.available.remove(name) {
+            env.check_user_module(m);
+        }
+    }
+    let root_idx = root_name.as_ref().and_then(|n| env.ordered.iter().position(|m| &m.name.name == n));
+    let mut diagnostics = std::mem::take(&mut env.diags);
+    diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
+    diagnostics.dedup();
+
+    let clean = root_idx.is_some() && !diagnostics.iter().any(|d| d.is_error());
+    let mut total = 0;
+    let mut parsed = 0;
+    let mut root_scope = vec![];
+    if let Some(ri) = root_idx {
+        let m = &env.ordered[ri];
+        let codes = env.unit_codes.get(&m.name.name).cloned().unwrap_or_default();
+        for (i, u) in m.units.iter().enumerate() {
+            if !is_definition(u, env.sources) {
+                continue;
+            }
+            total += 1;
+            if matches!(u, ast::Unit::Error(_)) {
+                continue;
+            }
+            let span = u.span();
+            let parse_error = diagnostics.iter().any(|d| {
+                d.is_error()
+                    && d.code.starts_with("E01")
+                    && d.span.file == span.file
+                    && d.span.start >= span.start
+                    && d.span.start < span.end.max(span.start + 1)
+            });
+            let sema_error = codes.get(i).is_some_and(|cs| {
+                cs.iter().any(|c| c.starts_with('E') && !UNKNOWN_NAME_CODES.contains(c))
+            });
+            if !parse_error && !sema_error {
+                parsed += 1;
+            }
+        }
+        root_scope = env.scopes.get(&m.name.name).map(|v| v.iter().filter_map(symbol_info).collect()).unwrap_or_default();
+    }
+    let score = if clean {
+        1.0
+    } else if total == 0 {
+        0.0
+    } else {
+        0.5 * parsed as f64 / total as f64
+    };
     Analysis {
-        root: if out.modules.is_empty() { None } else { Some(0) },
-        modules: out.modules,
-        diagnostics: out.diagnostics,
-        score: SyntaxScore { clean, total: 0, parsed: 0, score: if clean { 1.0 } else { 0.0 } },
+        modules: env.ordered,
+        root: root_idx,
+        diagnostics,
+        score: SyntaxScore { clean, total, parsed, score },
+        root_scope,
     }
 }
+
+/// Check a TLC configuration against the analysed root module: every name it uses exists with
+/// the arity and level TLC needs (INIT state-level, NEXT action-level, INVARIANT state-level,
+/// CONSTANTS declared and all given a value, ...). Diagnostics point into the .cfg file.
+pub fn check_against_config(analysis: &Analysis, config: &Config) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    let names = || analysis.root_scope.iter().map(|s| s.name.as_str());
+    let need = |what: &str, id: &ast::Ident, max_level: u8, out: &mut Vec<Diagnostic>| {
+        match analysis.symbol(&id.name) {
+            None => out.push(diagnostics::cfg_undefined(id.span, what, &id.name, suggest::did_you_mean(&id.name, names()))),
+            Some(s) => {
+                if s.arity != 0 {
+                    out.push(diagnostics::cfg_arity(id.span, what, &id.name, s.arity));
+                } else if s.level > max_level {
+                    out.push(diagnostics::cfg_level(id.span, what, &id.name, s.level, max_level));
+                }
+            }
+        }
+    };
+    if let Some(id) = &config.specification {
+        need("SPECIFICATION", id, 3, &mut out);
+    }
+    if let Some(id) = &config.init {
+        need("INIT", id, 1, &mut out);
+    }
+    if let Some(id) = &config.next {
+        need("NEXT", id, 2, &mut out);
+    }
+    for id in &config.invariants {
+        need("INVARIANT", id, 1, &mut out);
+    }
+    for id in &config.properties {
+        need("PROPERTY", id, 3, &mut out);
+    }
+    for id in &config.constraints {
+        need("CONSTRAINT", id, 1, &mut out);
+    }
+    for id in &config.action_constraints {
+        need("ACTION_CONSTRAINT", id, 2, &mut out);
+    }
+    for (what, id) in [("SYMMETRY", &config.symmetry), ("VIEW", &config.view), ("ALIAS", &config.alias), ("POSTCONDITION", &config.postcondition)] {
+        if let Some(id) = id {
+            need(what, id, 1, &mut out);
+        }
+    }
+    for c in &config.constants {
+        let Some(s) = analysis.symbol(&c.name.name) else {
+            out.push(diagnostics::cfg_undefined(c.name.span, "CONSTANT", &c.name.name, suggest::did_you_mean(&c.name.name, names())));
+            continue;
+        };
+        if s.kind == SymbolKind::Variable {
+            out.push(diagnostics::cfg_not_constant(c.name.span, &c.name.name, "variable"));
+            continue;
+        }
+        match &c.rhs {
+            ConstRhs::Subst(def) => match analysis.symbol(&def.name) {
+                None => out.push(diagnostics::cfg_undefined(def.span, "definition", &def.name, suggest::did_you_mean(&def.name, names()))),
+                Some(d) if d.arity != s.arity => out.push(diagnostics::cfg_subst_arity(def.span, &c.name.name, s.arity, &def.name, d.arity)),
+                Some(_) => {}
+            },
+            ConstRhs::Value(..) | ConstRhs::ModSubst { .. } => {}
+        }
+    }
+    let assigned: HashSet<&str> = config.constants.iter().map(|c| c.name.name.as_str()).collect();
+    let cfg_span = config
+        .init
+        .as_ref()
+        .or(config.specification.as_ref())
+        .or(config.next.as_ref())
+        .or(config.constants.first().map(|c| &c.name))
+        .map(|i| i.span);
+    if let Some(root) = analysis.root_module() {
+        let root_name = &root.name.name;
+        for s in &analysis.root_scope {
+            if s.kind == SymbolKind::Constant && !assigned.contains(s.name.as_str()) {
+                let at = cfg_span.unwrap_or(s.span.unwrap_or_default());
+                let _ = root_name;
+                out.push(diagnostics::cfg_constant_unassigned(at, &s.name).with_label(s.span.unwrap_or(at), "declared here"));
+            }
+        }
+        let has_vars = analysis.root_scope.iter().any(|s| s.kind == SymbolKind::Variable);
+        if has_vars && config.specification.is_none() && (config.init.is_none() || config.next.is_none()) {
+            let at = cfg_span.unwrap_or(root.name.span);
+            out.push(diagnostics::cfg_no_behaviour(at));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Tests (written on source text once the parser works).
