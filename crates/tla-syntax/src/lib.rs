@@ -9,11 +9,14 @@ pub mod ast;
 pub mod cfg;
 mod cfg_parser;
 pub mod diag;
+mod dump;
+mod lexer;
 pub mod ops;
 mod parser;
 pub mod span;
 
 pub use diag::{Diagnostic, Label, Severity};
+pub use dump::{dump, dump_expr};
 pub use span::{FileId, SourceFile, SourceMap, Span};
 
 /// The result of parsing one file.
