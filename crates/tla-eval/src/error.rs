@@ -1,0 +1,74 @@
+//! Evaluation errors: data with a stable code, turned into a [`Diagnostic`] once a span is known.
+//!
+//! Values know nothing about source positions; the evaluator attaches the span of the
+//! expression being evaluated (see [`ValueError::into_diagnostic`]).
+
+use tla_syntax::{Diagnostic, Span};
+
+/// Stable codes of evaluation errors (listed in docs/diagnostics.md).
+pub mod codes {
+    /// An integer result outside TLC's range -2^31 .. 2^31-1.
+    pub const OVERFLOW: &str = "E0401";
+    /// Division or modulus by zero, `%` by a negative number, `0^0`, a negative exponent.
+    pub const ARITH: &str = "E0402";
+    /// Two values TLC cannot compare (an integer and a string, a set and a function, ...).
+    pub const INCOMPARABLE: &str = "E0403";
+    /// A value of the wrong kind for an operation (`1 + "a"`, `DOMAIN 3`, `x \in 5`).
+    pub const TYPE: &str = "E0404";
+    /// Applying a function to an argument outside its domain, or a missing record field.
+    pub const NOT_IN_DOMAIN: &str = "E0405";
+    /// Enumerating (or fingerprinting, or comparing) a set that is infinite or not enumerable.
+    pub const NOT_ENUMERABLE: &str = "E0406";
+    /// A set or cardinality too large to build.
+    pub const TOO_LARGE: &str = "E0407";
+    /// The same value twice in a function's domain.
+    pub const DUPLICATE_DOMAIN: &str = "E0408";
+    /// An error raised by a set predicate (`{x \in S : P}`) the evaluator supplied.
+    pub const PREDICATE: &str = "E0409";
+}
+
+/// An error raised while computing with values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError {
+    pub code: &'static str,
+    pub message: String,
+    /// Where the error happened, when the evaluator knows it.
+    pub span: Option<Span>,
+}
+
+impl ValueError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ValueError {
+        ValueError { code, message: message.into(), span: None }
+    }
+    /// Attach a span unless one is already there (the innermost span wins).
+    pub fn at(mut self, span: Span) -> ValueError {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+    pub fn into_diagnostic(self, fallback: Span) -> Diagnostic {
+        let span = self.span.unwrap_or(fallback);
+        let hint = match self.code {
+            codes::OVERFLOW => Some("TLC's integers are 32-bit: keep values between -2147483648 and 2147483647"),
+            codes::INCOMPARABLE => {
+                Some("a set may only mix values TLC can compare; use model values for symbolic constants")
+            }
+            codes::NOT_ENUMERABLE => Some("bound the quantifier or CHOOSE with a finite set"),
+            _ => None,
+        };
+        let d = Diagnostic::error(self.code, span, self.message);
+        match hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        }
+    }
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+pub type VResult<T> = Result<T, ValueError>;

@@ -1,0 +1,159 @@
+//! Functions, records and sequences: application, EXCEPT, and the Sequences operators.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use crate::error::{codes, VResult, ValueError};
+use crate::intern::Str;
+use crate::value::{kind_name, Value};
+
+fn not_fcn(v: &Value, what: &str) -> ValueError {
+    ValueError::new(codes::TYPE, format!("Attempted to {} the {} {}, which is not a function", what, kind_name(v), v))
+}
+
+fn not_seq(op: &str, v: &Value) -> ValueError {
+    ValueError::new(codes::TYPE, format!("The argument of {} should be a sequence, but instead it is the {} {}", op, kind_name(v), v))
+}
+
+impl Value {
+    /// Position of `arg` in the function's domain.
+    fn index_of(&self, arg: &Value) -> VResult<Option<usize>> {
+        match self {
+            Value::Seq(s) => match arg {
+                Value::Int(i) if *i >= 1 && (*i as usize) <= s.len() => Ok(Some(*i as usize - 1)),
+                Value::Int(_) => Ok(None),
+                Value::Model(m) if m.typ().is_none() => Ok(None),
+                _ => Err(ValueError::new(
+                    codes::INCOMPARABLE,
+                    format!("Attempted to apply the tuple {} to the {} {}, which is not an integer", self, kind_name(arg), arg),
+                )),
+            },
+            Value::Fcn(f) => {
+                let arg = if arg.is_lazy() { arg.canonical()? } else { arg.clone() };
+                let d = f.domain();
+                let (mut lo, mut hi) = (0usize, d.len());
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    match d[mid].tlc_cmp(&arg)? {
+                        Ordering::Less => lo = mid + 1,
+                        Ordering::Greater => hi = mid,
+                        Ordering::Equal => return Ok(Some(mid)),
+                    }
+                }
+                Ok(None)
+            }
+            _ => Err(not_fcn(self, "apply")),
+        }
+    }
+
+    /// `f[arg]`
+    pub fn apply(&self, arg: &Value) -> VResult<Value> {
+        match self.index_of(arg)? {
+            Some(i) => Ok(match self {
+                Value::Seq(s) => s[i].clone(),
+                Value::Fcn(f) => f.values()[i].clone(),
+                _ => return Err(not_fcn(self, "apply")),
+            }),
+            None => Err(ValueError::new(
+                codes::NOT_IN_DOMAIN,
+                format!("Attempted to apply function {} to argument {}, which is not in the domain of the function", self, arg),
+            )),
+        }
+    }
+
+    /// `r.field`
+    pub fn field(&self, name: &Str) -> VResult<Value> {
+        match self {
+            Value::Fcn(_) | Value::Seq(_) => match self.index_of(&Value::Str(name.clone())) {
+                Ok(Some(_)) => self.apply(&Value::Str(name.clone())),
+                _ => Err(ValueError::new(
+                    codes::NOT_IN_DOMAIN,
+                    format!("Attempted to access the field \"{}\" of the record {}, which has no such field", name.as_str(), self),
+                )),
+            },
+            _ => Err(ValueError::new(
+                codes::TYPE,
+                format!("Attempted to access the field \"{}\" of the {} {}, which is not a record", name.as_str(), kind_name(self), self),
+            )),
+        }
+    }
+
+    /// `[f EXCEPT ![arg] = new]` (an argument outside the domain leaves f unchanged, as in TLA+).
+    pub fn except(&self, arg: &Value, new: Value) -> VResult<Value> {
+        let new = if new.is_lazy() { new.canonical()? } else { new };
+        match self.index_of(arg)? {
+            None => Ok(self.clone()),
+            Some(i) => match self {
+                Value::Seq(s) => {
+                    let mut v: Vec<Value> = s.to_vec();
+                    v[i] = new;
+                    Ok(Value::Seq(Arc::from(v)))
+                }
+                Value::Fcn(f) => {
+                    let mut vals = f.values().to_vec();
+                    vals[i] = new;
+                    let dom = crate::value::SetVal::from_arc(f.domain_arc());
+                    Value::fcn_over(&dom, vals)
+                }
+                _ => Err(not_fcn(self, "EXCEPT")),
+            },
+        }
+    }
+
+    /// The elements of a sequence (a function with domain `1..n`).
+    pub fn as_seq(&self, op: &str) -> VResult<&[Value]> {
+        match self {
+            Value::Seq(s) => Ok(s),
+            _ => Err(not_seq(op, self)),
+        }
+    }
+    /// `Len(s)`
+    pub fn seq_len(&self) -> VResult<i32> {
+        match self {
+            Value::Str(s) => Ok(s.as_str().chars().count() as i32),
+            _ => Ok(self.as_seq("Len")?.len() as i32),
+        }
+    }
+    /// `Append(s, e)`
+    pub fn append(&self, e: Value) -> VResult<Value> {
+        let mut v = self.as_seq("Append")?.to_vec();
+        v.push(e);
+        Value::tuple(v)
+    }
+    /// `Head(s)`
+    pub fn head(&self) -> VResult<Value> {
+        let s = self.as_seq("Head")?;
+        s.first().cloned().ok_or_else(|| ValueError::new(codes::NOT_IN_DOMAIN, "Attempted to apply Head to the empty sequence"))
+    }
+    /// `Tail(s)`
+    pub fn tail(&self) -> VResult<Value> {
+        let s = self.as_seq("Tail")?;
+        if s.is_empty() {
+            return Err(ValueError::new(codes::NOT_IN_DOMAIN, "Attempted to apply Tail to the empty sequence"));
+        }
+        Ok(Value::Seq(Arc::from(&s[1..])))
+    }
+    /// `s \o t` (sequences, or strings)
+    pub fn concat(&self, other: &Value) -> VResult<Value> {
+        if let (Value::Str(a), Value::Str(b)) = (self, other) {
+            return Ok(Value::Str(Str::unranked(&format!("{}{}", a.as_str(), b.as_str()))));
+        }
+        let mut v = self.as_seq("\\o")?.to_vec();
+        v.extend_from_slice(other.as_seq("\\o")?);
+        Ok(Value::Seq(Arc::from(v)))
+    }
+    /// `SubSeq(s, m, n)`: `<<s[m], ..., s[n]>>` (empty when n < m).
+    pub fn subseq(&self, m: i32, n: i32) -> VResult<Value> {
+        let s = self.as_seq("SubSeq")?;
+        if n < m {
+            return Ok(Value::Seq(Arc::from(Vec::new())));
+        }
+        if m < 1 || n as i64 > s.len() as i64 {
+            return Err(ValueError::new(
+                codes::NOT_IN_DOMAIN,
+                format!("The second and third arguments of SubSeq ({}, {}) are out of the domain of {}", m, n, self),
+            ));
+        }
+        Ok(Value::Seq(Arc::from(&s[m as usize - 1..n as usize])))
+    }
+}

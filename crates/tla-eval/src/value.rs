@@ -1,0 +1,553 @@
+//! TLA+ values as TLC sees them: canonical, cheaply cloned, totally ordered the TLC way.
+//!
+//! # Representation
+//! - `Bool`, `Int` (TLC's 32-bit range, see [`crate::arith`]), `Str`, `Model` (model values).
+//! - `Set`: a finite set held *canonically*: elements sorted in TLC's order, no duplicates,
+//!   every element canonical. Equal sets have equal bytes and equal fingerprints whatever order
+//!   they were built in.
+//! - Functions have one meaning but two layouts, chosen by the constructor, never by the user:
+//!   `Seq` when the domain is `1..n` (tuples, sequences, the empty function `<<>>`, and every
+//!   `[i \in 1..n |-> e]`), `Fcn` otherwise (a domain sorted in TLC's order, shared as an `Arc`
+//!   with the set `DOMAIN f`). A record is a `Fcn` whose domain is a set of strings, so
+//!   `[a |-> 1] = [x \in {"a"} |-> 1]` holds by construction.
+//! - `Lazy`: sets kept symbolic until they must be enumerated ([`crate::set::LazySet`]):
+//!   intervals, `SUBSET`, `[S -> T]`, `[a : S]`, `\X`, `Seq(S)`, `Nat`, `Int`, `STRING`, lazy
+//!   `\cup`/`\cap`/`\`, `UNION`, and `{x \in S : P}` through an evaluator hook. Finite lazy sets
+//!   are enumerated into `Set` when they are stored inside another value ([`Value::canonical`]);
+//!   infinite ones stay symbolic and cannot be fingerprinted (TLC cannot either).
+//!
+//! A `Value` is two words (a tag and an `i32`, or a tag and an `Arc`).
+//!
+//! # TLC's order (what CHOOSE and enumeration rely on)
+//! Read from TLC's `compareTo` methods (tlc2.value.impl) and checked with TLC 2.15:
+//! - `FALSE < TRUE`; integers numerically.
+//! - strings and model values by intern rank ([`crate::intern`]), not by text.
+//! - an untyped model value is below every non-model value; a typed model value (`x_1`: a letter,
+//!   then `_`) compares only with model values of its type or untyped ones, else it is an error.
+//! - sets: first by cardinality, then element by element in their own sorted order
+//!   (`{{2}, {3}, {1, 2}, {1, 3}}`).
+//! - functions (tuples, records): first by the size of the domain, then the sorted domains
+//!   element by element, then the values in domain order (`{<<>>, <<1, 3>>, <<2, 1>>, <<1, 2, 3>>}`).
+//! - anything else (an integer and a string, a set and a function, `<<1>>` and `[a |-> 1]`, the
+//!   empty set and `<<>>`) is an error, as in TLC ("Attempted to compare ...").
+//!
+//! CHOOSE takes the first element satisfying the predicate in this order; `\E` and `x' \in S`
+//! enumerate in the order of [`Value::elements`] (the same order for canonical sets).
+//!
+//! Where we differ from TLC on purpose: TLC builds a set literal unsorted and only sorts it when
+//! it must, so `"a" \in {"a", 1}` is TRUE in TLC and an error here (sets are sorted when built).
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use crate::error::{codes, VResult, ValueError};
+use crate::intern::Str;
+use crate::set::LazySet;
+
+/// A model value (a constant of the `.cfg` that equals only itself).
+#[derive(Clone, Debug)]
+pub struct ModelValue(Arc<ModelData>);
+
+#[derive(Debug)]
+struct ModelData {
+    name: Str,
+    typ: Option<char>,
+}
+
+impl ModelValue {
+    /// A model value named by an interned string; `x_1` (letter, underscore, more) is typed `x`.
+    pub fn new(name: Str) -> ModelValue {
+        let text = name.as_str();
+        let mut cs = text.chars();
+        let first = cs.next();
+        let typ = match (first, cs.next()) {
+            (Some(c), Some('_')) if text.chars().count() > 2 => Some(c),
+            _ => None,
+        };
+        ModelValue(Arc::new(ModelData { name, typ }))
+    }
+    pub fn name(&self) -> &Str {
+        &self.0.name
+    }
+    pub fn typ(&self) -> Option<char> {
+        self.0.typ
+    }
+}
+
+impl PartialEq for ModelValue {
+    fn eq(&self, other: &ModelValue) -> bool {
+        self.0.name == other.0.name
+    }
+}
+impl Eq for ModelValue {}
+
+/// A canonical finite set: sorted in TLC's order, without duplicates.
+#[derive(Clone, Debug)]
+pub struct SetVal(Arc<[Value]>);
+
+impl SetVal {
+    pub fn empty() -> SetVal {
+        SetVal(Arc::from(Vec::new()))
+    }
+    /// Sort and deduplicate (each element made canonical first).
+    pub fn from_vec(mut elems: Vec<Value>) -> VResult<SetVal> {
+        for e in elems.iter_mut() {
+            if matches!(e, Value::Lazy(_)) {
+                *e = e.canonical()?;
+            }
+        }
+        sort_dedup(&mut elems)?;
+        Ok(SetVal(Arc::from(elems)))
+    }
+    /// Elements already canonical, sorted and unique (callers inside the crate only).
+    pub(crate) fn from_sorted(elems: Vec<Value>) -> SetVal {
+        SetVal(Arc::from(elems))
+    }
+    pub(crate) fn from_arc(elems: Arc<[Value]>) -> SetVal {
+        SetVal(elems)
+    }
+    pub fn elems(&self) -> &[Value] {
+        &self.0
+    }
+    pub(crate) fn arc(&self) -> &Arc<[Value]> {
+        &self.0
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Membership by binary search in TLC's order (an incomparable element is an error, as in TLC).
+    pub fn contains(&self, v: &Value) -> VResult<bool> {
+        if v.is_lazy() {
+            let c = v.canonical()?;
+            return self.contains(&c);
+        }
+        let (mut lo, mut hi) = (0usize, self.0.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.0[mid].tlc_cmp(v)? {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// A function whose domain is not `1..n`: domain sorted in TLC's order, values alongside.
+#[derive(Clone, Debug)]
+pub struct FcnVal {
+    domain: Arc<[Value]>,
+    values: Box<[Value]>,
+}
+
+impl FcnVal {
+    pub fn domain(&self) -> &[Value] {
+        &self.domain
+    }
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+    /// True when every domain element is a string (the function is a record).
+    pub(crate) fn domain_arc(&self) -> Arc<[Value]> {
+        self.domain.clone()
+    }
+    pub fn is_record(&self) -> bool {
+        self.domain.iter().all(|d| matches!(d, Value::Str(_)))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Bool(bool),
+    Int(i32),
+    Str(Str),
+    Model(ModelValue),
+    Set(SetVal),
+    /// A function with domain `1..n` (n ≥ 0).
+    Seq(Arc<[Value]>),
+    Fcn(Arc<FcnVal>),
+    Lazy(Arc<LazySet>),
+}
+
+/// What kind of value, in words, for messages.
+pub fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "boolean",
+        Value::Int(_) => "integer",
+        Value::Str(_) => "string",
+        Value::Model(_) => "model value",
+        Value::Set(_) | Value::Lazy(_) => "set",
+        Value::Seq(_) => "tuple",
+        Value::Fcn(f) if f.is_record() => "record",
+        Value::Fcn(_) => "function",
+    }
+}
+
+fn incomparable(a: &Value, b: &Value) -> ValueError {
+    ValueError::new(
+        codes::INCOMPARABLE,
+        format!("Attempted to compare the {} {} with the {} {}", kind_name(a), a, kind_name(b), b),
+    )
+}
+
+impl Value {
+    pub fn empty_set() -> Value {
+        Value::Set(SetVal::empty())
+    }
+    pub fn set(elems: Vec<Value>) -> VResult<Value> {
+        Ok(Value::Set(SetVal::from_vec(elems)?))
+    }
+    pub fn tuple(elems: Vec<Value>) -> VResult<Value> {
+        let mut elems = elems;
+        for e in elems.iter_mut() {
+            if e.is_lazy() {
+                *e = e.canonical()?;
+            }
+        }
+        Ok(Value::Seq(Arc::from(elems)))
+    }
+    pub fn model(name: Str) -> Value {
+        Value::Model(ModelValue::new(name))
+    }
+    /// A function from (argument, value) pairs; the layout is chosen here (see module docs).
+    pub fn fcn(pairs: Vec<(Value, Value)>) -> VResult<Value> {
+        let mut pairs = pairs;
+        for (d, v) in pairs.iter_mut() {
+            if d.is_lazy() {
+                *d = d.canonical()?;
+            }
+            if v.is_lazy() {
+                *v = v.canonical()?;
+            }
+        }
+        merge_sort_by(&mut pairs, &|a: &(Value, Value), b: &(Value, Value)| a.0.tlc_cmp(&b.0))?;
+        for w in pairs.windows(2) {
+            if w[0].0.tlc_cmp(&w[1].0)? == Ordering::Equal {
+                return Err(ValueError::new(
+                    codes::DUPLICATE_DOMAIN,
+                    format!("The value {} occurs multiple times in the function domain", w[1].0),
+                ));
+            }
+        }
+        let is_seq = pairs.iter().enumerate().all(|(i, (d, _))| matches!(d, Value::Int(k) if *k as i64 == i as i64 + 1));
+        if is_seq {
+            return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
+        }
+        let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
+        Ok(Value::Fcn(Arc::new(FcnVal { domain: Arc::from(domain), values: values.into_boxed_slice() })))
+    }
+    /// A function over a canonical domain set, values given in the domain's order.
+    pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
+        if domain.len() != values.len() {
+            return Err(ValueError::new(codes::TYPE, "function values do not match its domain"));
+        }
+        let mut values = values;
+        for v in values.iter_mut() {
+            if v.is_lazy() {
+                *v = v.canonical()?;
+            }
+        }
+        let is_seq = domain.elems().iter().enumerate().all(|(i, d)| matches!(d, Value::Int(k) if *k as i64 == i as i64 + 1));
+        if is_seq {
+            return Ok(Value::Seq(Arc::from(values)));
+        }
+        Ok(Value::Fcn(Arc::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice() })))
+    }
+    /// `[f1 |-> v1, ...]`
+    pub fn record(fields: Vec<(Str, Value)>) -> VResult<Value> {
+        Value::fcn(fields.into_iter().map(|(n, v)| (Value::Str(n), v)).collect())
+    }
+
+    pub fn is_lazy(&self) -> bool {
+        matches!(self, Value::Lazy(_))
+    }
+    pub fn as_bool(&self) -> VResult<bool> {
+        match self {
+            Value::Bool(b) => Ok(*b),
+            _ => Err(ValueError::new(codes::TYPE, format!("expected a boolean, found the {} {}", kind_name(self), self))),
+        }
+    }
+    pub fn as_int(&self) -> VResult<i32> {
+        match self {
+            Value::Int(i) => Ok(*i),
+            _ => Err(ValueError::new(codes::TYPE, format!("expected an integer, found the {} {}", kind_name(self), self))),
+        }
+    }
+    pub fn is_set(&self) -> bool {
+        matches!(self, Value::Set(_) | Value::Lazy(_))
+    }
+    pub fn is_fcn(&self) -> bool {
+        matches!(self, Value::Seq(_) | Value::Fcn(_))
+    }
+
+    /// The canonical form: a finite lazy set becomes a `Set`; infinite ones stay symbolic.
+    pub fn canonical(&self) -> VResult<Value> {
+        match self {
+            Value::Lazy(l) if l.is_finite() => Ok(Value::Set(l.to_set()?)),
+            _ => Ok(self.clone()),
+        }
+    }
+
+    /// The finite set this value denotes, sorted (an error for non-sets and infinite sets).
+    pub fn to_set(&self) -> VResult<SetVal> {
+        match self {
+            Value::Set(s) => Ok(s.clone()),
+            Value::Lazy(l) => l.to_set(),
+            _ => Err(ValueError::new(codes::TYPE, format!("expected a set, found the {} {}", kind_name(self), self))),
+        }
+    }
+
+    /// TLC's `compareTo`: a total order on comparable values, an error otherwise.
+    pub fn tlc_cmp(&self, other: &Value) -> VResult<Ordering> {
+        use Value::*;
+        match (self, other) {
+            (Model(a), Model(b)) => {
+                if let (Some(x), Some(y)) = (a.typ(), b.typ()) {
+                    if x != y {
+                        return Err(ValueError::new(
+                            codes::INCOMPARABLE,
+                            format!("Attempted to compare the differently-typed model values {} and {}", self, other),
+                        ));
+                    }
+                }
+                Ok(a.name().cmp(b.name()))
+            }
+            (Model(a), _) => match a.typ() {
+                None => Ok(Ordering::Less),
+                Some(_) => Err(typed_mv_error(self, other)),
+            },
+            (_, Model(b)) => match b.typ() {
+                None => Ok(Ordering::Greater),
+                Some(_) => Err(typed_mv_error(other, self)),
+            },
+            (Bool(a), Bool(b)) => Ok(a.cmp(b)),
+            (Int(a), Int(b)) => Ok(a.cmp(b)),
+            (Str(a), Str(b)) => Ok(a.cmp(b)),
+            (Set(a), Set(b)) => cmp_sets(a.elems(), b.elems()),
+            (Lazy(a), Lazy(b)) => {
+                if let (Some(x), Some(y)) = (a.as_interval(), b.as_interval()) {
+                    return Ok(cmp_intervals(x, y));
+                }
+                if a.same_symbolic(b) {
+                    return Ok(Ordering::Equal);
+                }
+                cmp_sets(self.to_set()?.elems(), other.to_set()?.elems())
+            }
+            (Lazy(_), Set(b)) => cmp_sets(self.to_set()?.elems(), b.elems()),
+            (Set(a), Lazy(_)) => cmp_sets(a.elems(), other.to_set()?.elems()),
+            (Seq(a), Seq(b)) => {
+                let c = a.len().cmp(&b.len());
+                if c != Ordering::Equal {
+                    return Ok(c);
+                }
+                cmp_slices(a, b)
+            }
+            (Seq(_) | Fcn(_), Seq(_) | Fcn(_)) => cmp_fcns(self, other),
+            _ => Err(incomparable(self, other)),
+        }
+    }
+
+    /// TLC's `equals`: `=` in TLA+. Values of kinds TLC cannot compare are an error; a model
+    /// value is unequal to any other kind of value (typed model values: an error).
+    pub fn tlc_eq(&self, other: &Value) -> VResult<bool> {
+        match (self, other) {
+            (Value::Model(a), Value::Model(b)) => {
+                if let (Some(x), Some(y)) = (a.typ(), b.typ()) {
+                    if x != y {
+                        return Err(ValueError::new(
+                            codes::INCOMPARABLE,
+                            format!("Attempted to check equality of the differently-typed model values {} and {}", self, other),
+                        ));
+                    }
+                }
+                Ok(a == b)
+            }
+            (Value::Model(a), _) | (_, Value::Model(a)) => match a.typ() {
+                None => Ok(false),
+                Some(_) => Err(ValueError::new(
+                    codes::INCOMPARABLE,
+                    format!("Attempted to check equality of the typed model value {} and the non-model value {}",
+                        if self.is_model() { self } else { other }, if self.is_model() { other } else { self }),
+                )),
+            },
+            (Value::Set(a), Value::Set(b)) if a.len() != b.len() => Ok(false),
+            (Value::Seq(a), Value::Seq(b)) if a.len() != b.len() => Ok(false),
+            _ => Ok(self.tlc_cmp(other)? == Ordering::Equal),
+        }
+    }
+
+    fn is_model(&self) -> bool {
+        matches!(self, Value::Model(_))
+    }
+}
+
+fn typed_mv_error(mv: &Value, other: &Value) -> ValueError {
+    ValueError::new(
+        codes::INCOMPARABLE,
+        format!("Attempted to compare the typed model value {} and the non-model value {}", mv, other),
+    )
+}
+
+fn cmp_intervals(a: (i32, i32), b: (i32, i32)) -> Ordering {
+    let size = |(lo, hi): (i32, i32)| if hi < lo { 0i64 } else { hi as i64 - lo as i64 + 1 };
+    let (sa, sb) = (size(a), size(b));
+    if sa != sb {
+        return sa.cmp(&sb);
+    }
+    if sa == 0 {
+        return Ordering::Equal;
+    }
+    a.0.cmp(&b.0)
+}
+
+fn cmp_slices(a: &[Value], b: &[Value]) -> VResult<Ordering> {
+    for (x, y) in a.iter().zip(b.iter()) {
+        let c = x.tlc_cmp(y)?;
+        if c != Ordering::Equal {
+            return Ok(c);
+        }
+    }
+    Ok(a.len().cmp(&b.len()))
+}
+
+fn cmp_sets(a: &[Value], b: &[Value]) -> VResult<Ordering> {
+    let c = a.len().cmp(&b.len());
+    if c != Ordering::Equal {
+        return Ok(c);
+    }
+    cmp_slices(a, b)
+}
+
+/// Functions: domain size, then domains element by element, then values (TLC's FcnRcdValue).
+fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
+    let (la, lb) = (fcn_len(a), fcn_len(b));
+    if la != lb {
+        return Ok(la.cmp(&lb));
+    }
+    for i in 0..la {
+        let c = fcn_dom_at(a, i).tlc_cmp(&fcn_dom_at(b, i))?;
+        if c != Ordering::Equal {
+            return Ok(c);
+        }
+    }
+    for i in 0..la {
+        let c = fcn_val_at(a, i).tlc_cmp(fcn_val_at(b, i))?;
+        if c != Ordering::Equal {
+            return Ok(c);
+        }
+    }
+    Ok(Ordering::Equal)
+}
+
+pub(crate) fn fcn_len(v: &Value) -> usize {
+    match v {
+        Value::Seq(s) => s.len(),
+        Value::Fcn(f) => f.values.len(),
+        _ => 0,
+    }
+}
+pub(crate) fn fcn_dom_at(v: &Value, i: usize) -> Value {
+    match v {
+        Value::Seq(_) => Value::Int(i as i32 + 1),
+        Value::Fcn(f) => f.domain[i].clone(),
+        _ => Value::Bool(false),
+    }
+}
+pub(crate) fn fcn_val_at(v: &Value, i: usize) -> &Value {
+    match v {
+        Value::Seq(s) => &s[i],
+        Value::Fcn(f) => &f.values[i],
+        _ => unreachable_value(),
+    }
+}
+fn unreachable_value() -> &'static Value {
+    static FALSE: Value = Value::Bool(false);
+    &FALSE
+}
+
+/// Sort in TLC's order and drop duplicates; an incomparable pair is an error (no panic: the
+/// merge sort stops at the first error).
+pub(crate) fn sort_dedup(v: &mut Vec<Value>) -> VResult<()> {
+    // Fast path: already strictly increasing (sets built from sorted sources).
+    let mut sorted = true;
+    for w in v.windows(2) {
+        if w[0].tlc_cmp(&w[1])? != Ordering::Less {
+            sorted = false;
+            break;
+        }
+    }
+    if sorted {
+        return Ok(());
+    }
+    merge_sort_by(v, &|a: &Value, b: &Value| a.tlc_cmp(b))?;
+    let mut out: Vec<Value> = Vec::with_capacity(v.len());
+    for x in v.drain(..) {
+        if let Some(last) = out.last() {
+            if last.tlc_cmp(&x)? == Ordering::Equal {
+                continue;
+            }
+        }
+        out.push(x);
+    }
+    *v = out;
+    Ok(())
+}
+
+/// A stable merge sort with a fallible comparison.
+pub(crate) fn merge_sort_by<T: Clone>(v: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> VResult<Ordering>) -> VResult<()> {
+    let n = v.len();
+    if n < 2 {
+        return Ok(());
+    }
+    // Insertion sort for short runs, then bottom-up merges.
+    const RUN: usize = 16;
+    let mut start = 0;
+    while start < n {
+        let end = (start + RUN).min(n);
+        for i in start + 1..end {
+            let mut j = i;
+            while j > start && cmp(&v[j - 1], &v[j])? == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        start = end;
+    }
+    let mut width = RUN;
+    let mut buf: Vec<T> = Vec::with_capacity(n);
+    while width < n {
+        buf.clear();
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut i, mut j) = (lo, mid);
+            while i < mid && j < hi {
+                if cmp(&v[j], &v[i])? == Ordering::Less {
+                    buf.push(v[j].clone());
+                    j += 1;
+                } else {
+                    buf.push(v[i].clone());
+                    i += 1;
+                }
+            }
+            buf.extend_from_slice(&v[i..mid]);
+            buf.extend_from_slice(&v[j..hi]);
+            lo = hi;
+        }
+        std::mem::swap(v, &mut buf);
+        width *= 2;
+    }
+    Ok(())
+}
+
+/// Structural equality of canonical values (for tests and hash maps of canonical values).
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        matches!(self.tlc_eq(other), Ok(true))
+    }
+}
