@@ -1,0 +1,87 @@
+//! The runs that produce the mutex's traces: three threads, each doing three lock or try_lock
+//! calls and incrementing the protected counter in the critical section.
+
+use crate::{Mutex, MutexState};
+use std::sync::Arc;
+use task_probe::rt::spawn_named;
+use task_probe::{Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+
+pub const THREADS: usize = 3;
+
+#[derive(Clone, Copy)]
+enum Op {
+    Lock,
+    TryLock,
+}
+
+const PLANS: [[Op; 3]; THREADS] = [
+    [Op::Lock, Op::TryLock, Op::Lock],
+    [Op::TryLock, Op::Lock, Op::Lock],
+    [Op::Lock, Op::Lock, Op::TryLock],
+];
+
+/// Runs the workload once and returns the trace text.
+pub fn run(scheduler: Scheduler, seed: u64, bug: bool) -> String {
+    let header = Header {
+        task: "mutex".to_string(),
+        constants: serde_json::json!({ "Threads": [0, 1, 2] }),
+        seed,
+        scheduler,
+        source_path: "tasks/mutex/src/lib.rs".to_string(),
+        source_text: include_str!("lib.rs"),
+        bug: bug.then(|| "try-lock-unlocks".to_string()),
+    };
+    let rec = Recorder::new(&header, MutexState::new(THREADS));
+    let r = rec.clone();
+    run_once(scheduler, seed, move || {
+        let probe = Probe::on(&r);
+        let m = Arc::new(if bug {
+            Mutex::new_with_try_lock_bug(0u32, probe)
+        } else {
+            Mutex::with_probe(0u32, probe)
+        });
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let m = Arc::clone(&m);
+                spawn_named(&t.to_string(), move || {
+                    let mut entered = 0u32;
+                    for op in PLANS[t] {
+                        match op {
+                            Op::Lock => {
+                                *m.lock() += 1;
+                                entered += 1;
+                            }
+                            Op::TryLock => {
+                                if let Some(mut g) = m.try_lock() {
+                                    *g += 1;
+                                    entered += 1;
+                                }
+                            }
+                        }
+                    }
+                    entered
+                })
+            })
+            .collect();
+        let entered: u32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+        if !bug {
+            assert!(!m.is_locked(), "mutex left held");
+            let mut m = Arc::try_unwrap(m).ok().expect("all threads joined");
+            assert_eq!(*m.get_mut(), entered, "lost update under the mutex");
+            assert_eq!(r.state(), MutexState::new(THREADS), "shadow state back at rest");
+        }
+    });
+    rec.text()
+}
+
+/// All traces of the task (`traces/mutex`) and of the try_lock bug (`traces/mutex-bug`).
+pub fn traces() -> Vec<TraceFile> {
+    let mut out = Vec::new();
+    for (sched, seed) in schedules(12) {
+        out.push(TraceFile { dir: "mutex".into(), name: trace_name(sched, seed), text: run(sched, seed, false) });
+    }
+    for (sched, seed) in schedules(6) {
+        out.push(TraceFile { dir: "mutex-bug".into(), name: trace_name(sched, seed), text: run(sched, seed, true) });
+    }
+    out
+}
