@@ -72,15 +72,15 @@ impl Sym {
     }
     pub fn kind_word(&self) -> &'static str {
         match self.kind {
-            SymKind::Builtin => "built-in operator",
-            SymKind::Constant => "constant",
-            SymKind::Variable => "variable",
-            SymKind::Operator => "operator",
-            SymKind::Function => "function",
-            SymKind::Instance(_) => "module instance",
-            SymKind::Theorem => "theorem or assumption",
-            SymKind::Param(_) => "parameter",
-            SymKind::Bound | SymKind::TemporalBound => "bound variable",
+            SymKind::Builtin => "a built-in operator",
+            SymKind::Constant => "a constant",
+            SymKind::Variable => "a variable",
+            SymKind::Operator => "an operator",
+            SymKind::Function => "a function",
+            SymKind::Instance(_) => "a module instance",
+            SymKind::Theorem => "a theorem or assumption",
+            SymKind::Param(_) => "a parameter",
+            SymKind::Bound | SymKind::TemporalBound => "a bound variable",
         }
     }
 }
@@ -619,8 +619,18 @@ impl<'e> Checker<'e> {
         let mut cands: Vec<&str> = self.locals.iter().map(|s| s.name.as_str()).collect();
         cands.extend(self.ctx.keys().map(|k| k.as_str()));
         cands.extend(stdlib::BUILTIN_OPERATORS.iter().map(|(n, _)| *n));
-        let suggestion = crate::suggest::did_you_mean(name, cands.into_iter());
+        let mut suggestion = crate::suggest::did_you_mean(name, cands.into_iter());
         let mods = stdlib::modules_defining(name);
+        if suggestion.is_none() && mods.is_empty() {
+            // A misspelled standard operator of a module not extended (`len` for `Len`).
+            let std_names = stdlib::STANDARD_MODULES.iter().flat_map(|m| m.ops.iter().map(|o| o.name));
+            if let Some(s) = crate::suggest::did_you_mean(name, std_names) {
+                let m = stdlib::modules_defining(&s);
+                let s2 = |x: &str| x.to_string();
+                self.err(d::unknown_name(span, name, Some(s), &[]).with_hint(format!("`{}` is defined in the standard module {}", s2(&s), m[0])));
+                return;
+            }
+        }
         self.err(d::unknown_name(span, name, suggestion, &mods));
     }
 

@@ -111,7 +111,7 @@ pub(crate) fn multiply_defined(at: Span, name: &str, prev: &Sym) -> Diagnostic {
     if let Some(sp) = prev.span.filter(|_| !prev.module.is_empty()) {
         d = d.with_label(sp, format!("first defined here (in {})", where_defined(prev)));
     }
-    d.with_hint(format!("`{name}` is already defined as a {} in {}; choose another name", prev.kind_word(), where_defined(prev)))
+    d.with_hint(format!("`{name}` is already defined as {} in {}; choose another name", prev.kind_word(), where_defined(prev)))
 }
 
 pub(crate) fn multiply_defined_import(at: Span, name: &str, prev: &Sym, from: &str, how: &str) -> Diagnostic {
@@ -123,15 +123,15 @@ pub(crate) fn multiply_defined_import(at: Span, name: &str, prev: &Sym, from: &s
     if let Some(sp) = prev.span {
         d = d.with_label(sp, "the other definition");
     }
-    d.with_hint(format!("`{name}` is already a {} from {}; rename one of them", prev.kind_word(), where_defined(prev)))
+    d.with_hint(format!("`{name}` is already {} from {}; rename one of them", prev.kind_word(), where_defined(prev)))
 }
 
 pub(crate) fn shadows(at: Span, name: &str, prev: &Sym) -> Diagnostic {
     let mut d = Diagnostic::error(SHADOWS, at, format!("`{name}` is already defined: TLA+ does not allow redeclaring it here"));
     if let Some(sp) = prev.span {
-        d = d.with_label(sp, format!("`{name}` is a {} here", prev.kind_word()));
+        d = d.with_label(sp, format!("`{name}` is {} here", prev.kind_word()));
     }
-    d.with_hint(format!("`{name}` is a {} from {}; use a fresh name for this parameter or bound variable", prev.kind_word(), where_defined(prev)))
+    d.with_hint(format!("`{name}` is {} from {}; use a fresh name for this parameter or bound variable", prev.kind_word(), where_defined(prev)))
 }
 
 pub fn wrong_arity(at: Span, name: &str, want: usize, got: usize, def: Option<Span>) -> Diagnostic {
@@ -173,7 +173,7 @@ pub fn instance_as_value(at: Span, name: &str) -> Diagnostic {
 }
 
 pub fn not_an_instance(at: Span, name: &str, kind: &str) -> Diagnostic {
-    Diagnostic::error(NOT_AN_INSTANCE, at, format!("`{name}` is a {kind}, not a module instance, so `{name}!...` is meaningless"))
+    Diagnostic::error(NOT_AN_INSTANCE, at, format!("`{name}` is {kind}, not a module instance, so `{name}!...` is meaningless"))
         .with_hint(format!("define it with `{name} == INSTANCE M` first"))
 }
 
@@ -191,7 +191,7 @@ pub fn missing_substitution(at: Span, name: &str, kind: &str, module: &str, decl
     let mut d = Diagnostic::error(
         INSTANCE_SUBSTITUTION,
         at,
-        format!("substitution missing for {kind} `{name}` of module {module}"),
+        format!("no substitution for {kind} `{name}` of module {module}"),
     );
     if let Some(sp) = decl {
         d = d.with_label(sp, "declared here");
