@@ -619,15 +619,15 @@ impl<'e> Checker<'e> {
         let mut cands: Vec<&str> = self.locals.iter().map(|s| s.name.as_str()).collect();
         cands.extend(self.ctx.keys().map(|k| k.as_str()));
         cands.extend(stdlib::BUILTIN_OPERATORS.iter().map(|(n, _)| *n));
-        let mut suggestion = crate::suggest::did_you_mean(name, cands.into_iter());
+        let suggestion = crate::suggest::did_you_mean(name, cands.into_iter());
         let mods = stdlib::modules_defining(name);
         if suggestion.is_none() && mods.is_empty() {
             // A misspelled standard operator of a module not extended (`len` for `Len`).
             let std_names = stdlib::STANDARD_MODULES.iter().flat_map(|m| m.ops.iter().map(|o| o.name));
             if let Some(s) = crate::suggest::did_you_mean(name, std_names) {
                 let m = stdlib::modules_defining(&s);
-                let s2 = |x: &str| x.to_string();
-                self.err(d::unknown_name(span, name, Some(s), &[]).with_hint(format!("`{}` is defined in the standard module {}", s2(&s), m[0])));
+                let hint = format!("`{s}` is defined in the standard module {}: add `EXTENDS {}`", m[0], m[0]);
+                self.err(d::unknown_name(span, name, Some(s), &[]).with_hint(hint));
                 return;
             }
         }

@@ -85,7 +85,8 @@ Init == Vars = 0 /\\ len(vars) = 1 /\\ Cardinality({}) = 0 /\\ vars && TRUE
             E0201 Error M.tla:4:9 unknown name `Vars`
               hint did you mean `vars`?
             E0201 Error M.tla:4:21 unknown name `len`
-              hint define or declare it (CONSTANT, VARIABLE or a definition) before this use
+              hint did you mean `Len`?
+              hint `Len` is defined in the standard module Sequences: add `EXTENDS Sequences`
             E0201 Error M.tla:4:38 unknown name `Cardinality`
               hint `Cardinality` is defined in the standard module FiniteSets: add `EXTENDS FiniteSets`
             E0201 Error M.tla:4:66 unknown name `&&`
@@ -228,24 +229,22 @@ Spec == x = 0 /\\ [][x' = x + 1]_x /\\ WF_x(x' = 1) /\\ <>[](x = 2) /\\ <><<x' =
 ====
 ",
         expect![[r#"
-            E0209 Error M.tla:3:6 priming an expression that is already primed (action level)
+            E0209 Error M.tla:4:6 priming an expression that is already primed (action level)
               hint a prime applies to state-level expressions only: `x''` and `(x')'` are not TLA+; write `x'`
-            E0210 Error M.tla:4:6 `[]` applied to an action that is not of the form [A]_v
+            E0210 Error M.tla:5:6 `[]` applied to an action that is not of the form [A]_v
               hint an action under `[]` must be written `[][Next]_vars` (with a subscript of the variables)
-            E0211 Error M.tla:5:6 temporal formula inside a primed expression
+            E0211 Error M.tla:6:6 temporal formula inside a primed expression
               hint formulas with [], <>, ~> or WF/SF cannot appear inside actions, primes, ENABLED or UNCHANGED
-            E0212 Error M.tla:6:8 ASSUME must be a constant formula, but this one is state-level
+            E0212 Error M.tla:7:8 ASSUME must be a constant formula, but this one is state-level
               hint an assumption can mention only constants: move conditions on variables into Init or an invariant
-            E0216 Error M.tla:7:16 the argument of UNCHANGED contains a prime
+            E0216 Error M.tla:8:16 the argument of UNCHANGED contains a prime
               hint UNCHANGED takes state expressions: `UNCHANGED <<x, y>>`, not `UNCHANGED x'`
-            E0217 Error M.tla:8:14 `/\` has both a temporal formula and an action as operands
-              label M.tla:8:15 action-level operand
-              label M.tla:8:25 temporal operand
+            E0217 Error M.tla:9:14 `/\` has both a temporal formula and an action as operands
+              label M.tla:9:15 action-level operand
+              label M.tla:9:25 temporal operand
               hint put the action under [][...]_vars, e.g. `Init /\ [][Next]_vars`
-            E0211 Error M.tla:8:14 temporal formula inside ENABLED
+            E0211 Error M.tla:9:14 temporal formula inside ENABLED
               hint formulas with [], <>, ~> or WF/SF cannot appear inside actions, primes, ENABLED or UNCHANGED
-            E0201 Error M.tla:9:28 unknown name `+`
-              hint `+` is defined in the standard module Naturals: add `EXTENDS Naturals`
         "#]],
     );
 }
