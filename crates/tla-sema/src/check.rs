@@ -517,11 +517,15 @@ impl<'e> Checker<'e> {
     }
 
     fn bind_bounds(&mut self, bounds: &[ast::Bound]) -> Lv {
+        // SANY checks every bound's set in the outer scope: in `\A x \in S, y \in T`, T
+        // cannot mention x ("Unknown operator").
         let mut lv = Lv::CONST;
         for b in bounds {
             if let Some(set) = &b.set {
                 lv = lv.join(self.expr(set));
             }
+        }
+        for b in bounds {
             for v in b.vars.idents() {
                 self.bind_local(Sym::new(&v.name, SymKind::Bound, vec![], Some(v.span), &self.module, 0));
             }
@@ -926,9 +930,8 @@ impl<'e> Checker<'e> {
             }
             "~>" | "-+->" => Lv { level: 3, deps: all.deps },
             "/\\" | "\\/" | "=>" | "<=>" => {
-                if name == "/\\" || name == "\\/" {
-                    self.mixed_levels(e.span, name, &lvs);
-                }
+                // SANY reports this for \land, \lor, => and \equiv alike.
+                self.mixed_levels(e.span, name, &lvs);
                 all
             }
             "=" => {
