@@ -10,6 +10,7 @@
 
 mod explore;
 pub mod fpset;
+pub mod liveness;
 
 pub use explore::{
     ActionCoverage, ActionId, Budget, Explorer, Options, Outcome, Spec, Stats, Status, TraceStep,
