@@ -30,6 +30,9 @@ pub struct ConstAssign {
     pub name: Ident,
     /// `F(a, b) = ...` is not TLC syntax; operator constants are overridden with `<-`.
     pub rhs: ConstRhs,
+    /// `N = [M] v` / `Op <- [M] Def`: the module whose constant or definition is meant
+    /// (also given in [`ConstRhs::ModSubst`]); `None` for the spec's own module.
+    pub module: Option<Ident>,
 }
 
 /// One parsed .cfg file. Lists keep the order of the file; repeated single-valued

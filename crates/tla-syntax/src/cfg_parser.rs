@@ -1,6 +1,403 @@
-use crate::cfg::{CfgOutput, Config};
-use crate::span::FileId;
+//! TLC's `.cfg` language: a keyword starts a section, the names or assignments after it (across
+//! lines, optionally separated by commas) belong to it until the next keyword.
+//! Errors are diagnostics (E03xx); the parser skips to the next keyword and keeps going.
 
-pub(crate) fn parse(_file: FileId, _text: &str) -> CfgOutput {
-    CfgOutput { config: Config::default(), diagnostics: vec![] }
+use crate::ast::Ident;
+use crate::cfg::{CfgOutput, CfgValue, Config, ConstAssign, ConstRhs};
+use crate::diag::Diagnostic;
+use crate::span::{FileId, Span};
+
+#[derive(Clone, Debug, PartialEq)]
+enum T {
+    Word(String),
+    Num(Option<i64>),
+    Str(String),
+    Sym(&'static str),
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+struct Tok {
+    t: T,
+    span: Span,
+}
+
+const KEYWORDS: &[&str] = &[
+    "SPECIFICATION", "INIT", "NEXT", "CONSTANT", "CONSTANTS", "INVARIANT", "INVARIANTS", "PROPERTY",
+    "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY",
+    "VIEW", "ALIAS", "POSTCONDITION", "CHECK_DEADLOCK",
+];
+
+fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Tok> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    let sp = |s: usize, e: usize| Span::new(file, s, e);
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if text[i..].starts_with("\\*") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if text[i..].starts_with("(*") {
+            let open = i;
+            let mut depth = 0;
+            while i < b.len() {
+                if text[i..].starts_with("(*") {
+                    depth += 1;
+                    i += 2;
+                } else if text[i..].starts_with("*)") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            if depth > 0 {
+                diags.push(Diagnostic::error("E0303", sp(open, open + 2), "unterminated comment: `(*` is never closed"));
+            }
+            continue;
+        }
+        let start = i;
+        if c == b'"' {
+            i += 1;
+            let mut s = String::new();
+            let mut closed = false;
+            while i < b.len() && b[i] != b'\n' {
+                let ch = text[i..].chars().next().unwrap_or(' ');
+                if ch == '"' {
+                    closed = true;
+                    i += 1;
+                    break;
+                }
+                if ch == '\\' && i + 1 < b.len() {
+                    let n = text[i + 1..].chars().next().unwrap_or(' ');
+                    s.push(match n {
+                        'n' => '\n',
+                        't' => '\t',
+                        o => o,
+                    });
+                    i += 1 + n.len_utf8();
+                    continue;
+                }
+                s.push(ch);
+                i += ch.len_utf8();
+            }
+            if !closed {
+                diags.push(Diagnostic::error("E0303", sp(start, i), "unterminated string"));
+            }
+            out.push(Tok { t: T::Str(s), span: sp(start, i) });
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let w = &text[start..i];
+            if w.bytes().all(|d| d.is_ascii_digit()) {
+                out.push(Tok { t: T::Num(w.parse().ok()), span: sp(start, i) });
+            } else {
+                out.push(Tok { t: T::Word(w.to_string()), span: sp(start, i) });
+            }
+            continue;
+        }
+        let sym = ["<-", "<<", ">>", "=", "[", "]", "{", "}", ",", "-", "!"].into_iter().find(|s| text[i..].starts_with(s));
+        if let Some(s) = sym {
+            i += s.len();
+            out.push(Tok { t: T::Sym(s), span: sp(start, i) });
+            continue;
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        i += ch.len_utf8();
+        diags.push(Diagnostic::error("E0301", sp(start, i), format!("unexpected character `{ch}` in the configuration")));
+    }
+    out.push(Tok { t: T::Eof, span: sp(b.len(), b.len()) });
+    out
+}
+
+struct P {
+    toks: Vec<Tok>,
+    pos: usize,
+    diags: Vec<Diagnostic>,
+}
+
+fn describe(t: &T) -> String {
+    match t {
+        T::Word(w) => format!("`{w}`"),
+        T::Num(_) => "a number".into(),
+        T::Str(s) => format!("\"{s}\""),
+        T::Sym(s) => format!("`{s}`"),
+        T::Eof => "end of file".into(),
+    }
+}
+
+impl P {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+    fn bump(&mut self) -> Tok {
+        let t = self.peek().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+    fn at_keyword(&self) -> bool {
+        matches!(&self.peek().t, T::Word(w) if KEYWORDS.contains(&w.as_str())) || self.peek().t == T::Eof
+    }
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek().t, T::Sym(x) if x == s)
+    }
+    fn err(&mut self, expected: &str) {
+        let t = self.peek().clone();
+        self.diags.push(Diagnostic::error("E0301", t.span, format!("expected {expected}, found {}", describe(&t.t))));
+        // skip to the next keyword
+        while !self.at_keyword() {
+            self.bump();
+        }
+    }
+    /// A name (operator names may be written `M!Op`).
+    fn name(&mut self) -> Option<Ident> {
+        let t = self.peek().clone();
+        match t.t {
+            T::Word(w) if !KEYWORDS.contains(&w.as_str()) => {
+                self.bump();
+                let mut name = w;
+                let mut span = t.span;
+                while self.is_sym("!") {
+                    self.bump();
+                    if let T::Word(n) = self.peek().t.clone() {
+                        let s = self.bump().span;
+                        name = format!("{name}!{n}");
+                        span = span.to(s);
+                    } else {
+                        self.err("a name after `!`");
+                        return None;
+                    }
+                }
+                Some(Ident { name, span })
+            }
+            _ => {
+                self.err("a name");
+                None
+            }
+        }
+    }
+    fn value(&mut self) -> Option<(CfgValue, Span)> {
+        let t = self.peek().clone();
+        match t.t {
+            T::Num(n) => {
+                self.bump();
+                Some((CfgValue::Int(self.num(n, t.span, false)?), t.span))
+            }
+            T::Sym("-") => {
+                self.bump();
+                let n = self.peek().clone();
+                if let T::Num(v) = n.t {
+                    self.bump();
+                    Some((CfgValue::Int(self.num(v, n.span, true)?), t.span.to(n.span)))
+                } else {
+                    self.err("a number after `-`");
+                    None
+                }
+            }
+            T::Str(s) => {
+                self.bump();
+                Some((CfgValue::Str(s), t.span))
+            }
+            T::Word(w) if w == "TRUE" || w == "FALSE" => {
+                self.bump();
+                Some((CfgValue::Bool(w == "TRUE"), t.span))
+            }
+            T::Word(w) if !KEYWORDS.contains(&w.as_str()) => {
+                self.bump();
+                Some((CfgValue::ModelValue(w), t.span))
+            }
+            T::Sym("{") => {
+                self.bump();
+                let mut items = Vec::new();
+                if !self.is_sym("}") {
+                    loop {
+                        items.push(self.value()?.0);
+                        if self.is_sym(",") {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                if !self.is_sym("}") {
+                    let open = t.span;
+                    let found = self.peek().clone();
+                    self.diags.push(
+                        Diagnostic::error("E0304", open, format!("unclosed `{{`: expected `}}`, found {}", describe(&found.t)))
+                            .with_label(found.span, "expected `}` here"),
+                    );
+                    while !self.at_keyword() {
+                        self.bump();
+                    }
+                    return None;
+                }
+                let c = self.bump();
+                Some((CfgValue::Set(items), t.span.to(c.span)))
+            }
+            _ => {
+                self.err("a value (a number, a string, TRUE, FALSE, a model value or a set `{...}`)");
+                None
+            }
+        }
+    }
+    fn num(&mut self, n: Option<i64>, span: Span, neg: bool) -> Option<i64> {
+        match n {
+            Some(v) => Some(if neg { -v } else { v }),
+            None => {
+                self.diags.push(Diagnostic::error("E0305", span, "number too large"));
+                None
+            }
+        }
+    }
+}
+
+fn set_single(p: &mut P, slot: &mut Option<Ident>, kw: &str, kw_span: Span) {
+    if let Some(n) = p.name() {
+        if let Some(old) = slot.as_ref() {
+            p.diags.push(
+                Diagnostic::warning("E0302", kw_span, format!("`{kw}` given more than once; the last one (`{}`) is used", n.name))
+                    .with_label(old.span, "earlier value"),
+            );
+        }
+        *slot = Some(n);
+    }
+    if !p.at_keyword() {
+        p.err(&format!("a keyword (`{kw}` takes one name)"));
+    }
+}
+
+fn names(p: &mut P, list: &mut Vec<Ident>) {
+    if p.at_keyword() {
+        p.err("a name");
+        return;
+    }
+    while !p.at_keyword() {
+        match p.name() {
+            Some(n) => list.push(n),
+            None => return,
+        }
+        if p.is_sym(",") {
+            p.bump();
+        }
+    }
+}
+
+fn constants(p: &mut P, list: &mut Vec<ConstAssign>) {
+    while !p.at_keyword() {
+        let Some(name) = p.name() else { return };
+        if p.is_sym("=") {
+            p.bump();
+            let mut module = None;
+            if p.is_sym("[") {
+                p.bump();
+                let Some(m) = p.name() else { return };
+                if !p.is_sym("]") {
+                    p.err("`]`");
+                    return;
+                }
+                p.bump();
+                module = Some(m);
+            }
+            match p.value() {
+                Some((v, s)) => list.push(ConstAssign { name, rhs: ConstRhs::Value(v, s), module }),
+                None => return,
+            }
+        } else if p.is_sym("<-") {
+            p.bump();
+            if p.is_sym("[") {
+                p.bump();
+                let Some(module) = p.name() else { return };
+                if !p.is_sym("]") {
+                    p.err("`]`");
+                    return;
+                }
+                p.bump();
+                let Some(def) = p.name() else { return };
+                list.push(ConstAssign { name, rhs: ConstRhs::ModSubst { module: module.clone(), def }, module: Some(module) });
+            } else {
+                let Some(def) = p.name() else { return };
+                list.push(ConstAssign { name, rhs: ConstRhs::Subst(def), module: None });
+            }
+        } else {
+            let t = p.peek().clone();
+            p.diags.push(
+                Diagnostic::error("E0306", name.span, format!("constant `{}` needs a value: expected `=` or `<-`, found {}", name.name, describe(&t.t)))
+                    .with_hint(format!("write `{0} = value` (e.g. a model value `{0} = {0}`) or `{0} <- Definition`", name.name)),
+            );
+            continue;
+        }
+        if p.is_sym(",") {
+            p.bump();
+        }
+    }
+}
+
+pub(crate) fn parse(file: FileId, text: &str) -> CfgOutput {
+    let mut diags = Vec::new();
+    let toks = lex(file, text, &mut diags);
+    let mut p = P { toks, pos: 0, diags };
+    let mut c = Config::default();
+    loop {
+        let t = p.peek().clone();
+        let kw = match &t.t {
+            T::Eof => break,
+            T::Word(w) if KEYWORDS.contains(&w.as_str()) => w.clone(),
+            _ => {
+                p.diags.push(
+                    Diagnostic::error("E0301", t.span, format!("expected a keyword such as INIT, NEXT, SPECIFICATION, CONSTANTS or INVARIANT, found {}", describe(&t.t))),
+                );
+                p.bump();
+                while !p.at_keyword() {
+                    p.bump();
+                }
+                continue;
+            }
+        };
+        p.bump();
+        match kw.as_str() {
+            "SPECIFICATION" => set_single(&mut p, &mut c.specification, &kw, t.span),
+            "INIT" => set_single(&mut p, &mut c.init, &kw, t.span),
+            "NEXT" => set_single(&mut p, &mut c.next, &kw, t.span),
+            "SYMMETRY" => set_single(&mut p, &mut c.symmetry, &kw, t.span),
+            "VIEW" => set_single(&mut p, &mut c.view, &kw, t.span),
+            "ALIAS" => set_single(&mut p, &mut c.alias, &kw, t.span),
+            "POSTCONDITION" => set_single(&mut p, &mut c.postcondition, &kw, t.span),
+            "CONSTANT" | "CONSTANTS" => constants(&mut p, &mut c.constants),
+            "INVARIANT" | "INVARIANTS" => names(&mut p, &mut c.invariants),
+            "PROPERTY" | "PROPERTIES" => names(&mut p, &mut c.properties),
+            "CONSTRAINT" | "CONSTRAINTS" => names(&mut p, &mut c.constraints),
+            "ACTION_CONSTRAINT" | "ACTION_CONSTRAINTS" => names(&mut p, &mut c.action_constraints),
+            "CHECK_DEADLOCK" => {
+                let v = p.peek().clone();
+                match v.t {
+                    T::Word(w) if w == "TRUE" || w == "FALSE" => {
+                        p.bump();
+                        c.check_deadlock = Some(w == "TRUE");
+                    }
+                    _ => p.err("TRUE or FALSE after CHECK_DEADLOCK"),
+                }
+                if !p.at_keyword() {
+                    p.err("a keyword");
+                }
+            }
+            _ => {}
+        }
+    }
+    CfgOutput { config: c, diagnostics: p.diags }
 }

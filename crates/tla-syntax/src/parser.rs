@@ -297,7 +297,19 @@ impl<'a> Parser<'a> {
                         return false;
                     }
                 }
-                self.is_unit_start(i)
+                if self.is_unit_start(i) {
+                    return true;
+                }
+                // recovery points for common mistakes: `Name = e` after a complete
+                // expression (meant `==`), and a keyword used as a definition's name
+                let after_operand = i > 0 && {
+                    let p = &self.toks[i - 1];
+                    matches!(p.kind, Kind::Ident | Kind::Num(_) | Kind::Str(_) | Kind::Decimal)
+                        && !ops::is_keyword(&p.text)
+                        || [")", "]", "}", ">>", "'"].iter().any(|s| p.is_sym(s))
+                };
+                (after_operand && self.is_ident_at(i) && self.sym_at(i + 1, "="))
+                    || (t.kind == Kind::Ident && ops::is_keyword(&t.text) && self.sym_at(i + 1, "=="))
             }
         }
     }
@@ -788,7 +800,28 @@ impl<'a> Parser<'a> {
         if let Some(info) = pre {
             self.bump();
             let tspan = self.tok_span(t);
-            let arg = self.binary(info.lo)?;
+            // the operand takes every operator that binds tighter than the prefix operator
+            let arg = self.binary(info.hi)?;
+            if let Some((next, nt)) = self.peek_infix() {
+                // SANY: the prefix operator applies first when its range is not below the
+                // infix one (`SUBSET a \cup b`); overlapping otherwise is a conflict (`[]a = b`)
+                if next.hi > info.lo {
+                    let nspan = self.tok_span(nt);
+                    self.error(
+                        Diagnostic::error(
+                            "E0107",
+                            nspan,
+                            format!(
+                                "`{}` and `{}` have conflicting precedence and cannot be mixed without parentheses",
+                                info.name, next.name
+                            ),
+                        )
+                        .with_label(tspan, format!("`{}` here", info.name))
+                        .with_hint(format!("write `{0}(...)` with parentheses around its operand", t.text)),
+                    );
+                    return Err(());
+                }
+            }
             let span = tspan.to(arg.span);
             return Ok(self.opapp(info.name, tspan, vec![arg], span));
         }
@@ -1312,8 +1345,16 @@ impl<'a> Parser<'a> {
         }
         let first = self.expr()?;
         if self.is_sym("->") {
-            self.bump();
+            let arrow = self.bump();
             let range = self.expr()?;
+            if self.is_sym(",") && is_name(&first) {
+                let span = self.tok_span(arrow);
+                self.error(
+                    Diagnostic::error("E0113", span, "`->` in what looks like a record: a record field is written with `|->`")
+                        .with_hint("write `[a |-> 1, b |-> 2]` for a record; `[S -> T]` is the set of functions from S to T"),
+                );
+                return Err(());
+            }
             let c = self.close(open, "]")?;
             return Ok(Expr::new(ExprKind::FunSet { domain: first, range }, self.sp(open.start, c.end)));
         }
@@ -1382,6 +1423,10 @@ impl<'a> Parser<'a> {
         }
         self.close(open, "]").map(|_| first)
     }
+}
+
+fn is_name(e: &Expr) -> bool {
+    matches!(&*e.kind, ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty())
 }
 
 /// `x \in S` or `<<x, y>> \in S` read as a binder.
