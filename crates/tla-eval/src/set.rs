@@ -246,6 +246,18 @@ impl Value {
     }
 }
 
+/// Membership of a value of the wrong kind: FALSE for an untyped model value (TLC's
+/// `modelValueMember`), an error otherwise (TLC 2.15: `1 \in Seq(Nat)` is an error).
+fn wrong_kind_member(elem: &Value, set: &LazySet, expected: &str) -> VResult<bool> {
+    match elem {
+        Value::Model(m) if m.typ().is_none() => Ok(false),
+        _ => Err(ValueError::new(
+            codes::TYPE,
+            format!("Attempted to check if the {} {}, which is not {}, is an element of {}", kind_name(elem), elem, expected, set),
+        )),
+    }
+}
+
 fn check_set(v: &Value) -> VResult<()> {
     if v.is_set() { Ok(()) } else { Err(not_set(v)) }
 }
@@ -326,14 +338,14 @@ impl LazySet {
             Strings => Ok(matches!(v, Value::Str(_))),
             Subset(s) => {
                 if !v.is_set() {
-                    return Ok(false);
+                    return wrong_kind_member(v, self, "a set");
                 }
                 let mut it = v.elements()?;
                 it.try_fold(true, |acc, e| Ok(acc && s.member(&e?)?))
             }
             FcnSet(d, r) => {
                 if !v.is_fcn() {
-                    return Ok(false);
+                    return wrong_kind_member(v, self, "a function");
                 }
                 if !v.domain()?.tlc_eq(d)? {
                     return Ok(false);
@@ -346,7 +358,11 @@ impl LazySet {
                 Ok(true)
             }
             RecordSet(fs) => {
-                let Value::Fcn(f) = v else { return Ok(false) };
+                let f = match v {
+                    Value::Fcn(f) if f.is_record() => f,
+                    Value::Seq(t) if t.is_empty() => return Ok(fs.is_empty()),
+                    _ => return wrong_kind_member(v, self, "a record"),
+                };
                 if f.domain().len() != fs.len() {
                     return Ok(false);
                 }
@@ -363,7 +379,11 @@ impl LazySet {
                 Ok(true)
             }
             Product(ss) => {
-                let Value::Seq(t) = v else { return Ok(false) };
+                let t = match v {
+                    Value::Seq(t) => t,
+                    Value::Fcn(f) if f.domain().iter().all(|d| matches!(d, Value::Int(_))) => return Ok(false),
+                    _ => return wrong_kind_member(v, self, "a tuple"),
+                };
                 if t.len() != ss.len() {
                     return Ok(false);
                 }
@@ -375,7 +395,7 @@ impl LazySet {
                 Ok(true)
             }
             SeqSet(s) => {
-                let Value::Seq(t) = v else { return Ok(false) };
+                let Value::Seq(t) = v else { return wrong_kind_member(v, self, "a sequence") };
                 for e in t.iter() {
                     if !s.member(e)? {
                         return Ok(false);
