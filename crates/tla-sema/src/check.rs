@@ -91,6 +91,8 @@ impl Sym {
 pub(crate) struct ModuleSig {
     pub name: String,
     pub syms: HashMap<String, Sym>,
+    /// The module could not be loaded (already reported): lookups in it report nothing more.
+    pub broken: bool,
 }
 
 impl ModuleSig {
@@ -118,7 +120,7 @@ impl ModuleSig {
         for op in m.ops {
             syms.insert(op.name.to_string(), Sym::new(op.name, SymKind::Operator, op.params.to_vec(), None, m.name, op.level));
         }
-        ModuleSig { name: m.name.to_string(), syms }
+        ModuleSig { name: m.name.to_string(), syms, broken: false }
     }
 }
 
@@ -249,7 +251,7 @@ impl<'e> Checker<'e> {
             scope.push(e.sym.clone());
         }
         scope.sort_by(|a, b| a.name.cmp(&b.name));
-        let sig = Rc::new(ModuleSig { name: m.name.name.clone(), syms });
+        let sig = Rc::new(ModuleSig { name: m.name.name.clone(), syms, broken: false });
         (ModuleResult { sig, unit_codes, scope }, self.diags)
     }
 
@@ -480,7 +482,11 @@ impl<'e> Checker<'e> {
         }
         let sig = self.instance(&def.instance);
         self.locals.truncate(mark);
-        let sig = sig?;
+        // A module that cannot be loaded still defines the instance name (the error is
+        // reported once, at the module name).
+        let sig = sig.unwrap_or_else(|| {
+            Rc::new(ModuleSig { name: def.instance.module.name.clone(), syms: HashMap::new(), broken: true })
+        });
         Some(Sym::new(&def.name.name, SymKind::Instance(sig), def.params.iter().map(|p| p.arity).collect(), Some(def.name.span), &self.module, 0))
     }
 
@@ -652,6 +658,7 @@ impl<'e> Checker<'e> {
             let Some(s) = s else {
                 match &sig {
                     None => self.unknown(&step.name.name, step.name.span),
+                    Some(sg) if sg.broken => {}
                     Some(sg) => self.err(d::not_in_module(step.name.span, &step.name.name, &sg.name)),
                 }
                 return None;
@@ -669,7 +676,9 @@ impl<'e> Checker<'e> {
         match sg.syms.get(canonical(&op.name)) {
             Some(s) => Some(s.clone()),
             None => {
-                self.err(d::not_in_module(op.span, &op.name, &sg.name));
+                if !sg.broken {
+                    self.err(d::not_in_module(op.span, &op.name, &sg.name));
+                }
                 None
             }
         }

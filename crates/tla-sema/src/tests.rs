@@ -439,3 +439,77 @@ E == (x' = 1) => []TRUE
         "#]],
     );
 }
+
+#[test]
+fn instance_misuse_module_mismatch_and_recursive_arity() {
+    check_with(
+        "---- MODULE M ----
+EXTENDS Naturals
+I == INSTANCE Other
+A == 1
+B == I + A!Op
+RECURSIVE R(_, _)
+R(n) == IF n = 0 THEN 0 ELSE R(n - 1, 0)
+====
+",
+        vec![("Other", "---- MODULE NotOther ----\n====\n")],
+        expect![[r#"
+            E0215 Error M.tla:3:15 file `Other.tla` does not contain a module named `Other`
+              hint a module `Other` must be in a file named `Other.tla` whose module is `Other`
+            E0218 Error M.tla:5:6 `I` is a module instance, not a value
+              hint refer to one of its definitions: `I!Op`
+            E0218 Error M.tla:5:10 `A` is an operator, not a module instance, so `A!...` is meaningless
+              hint define it with `A == INSTANCE M` first
+            E0214 Error M.tla:7:1 `R` is declared RECURSIVE with 2 parameter(s) but defined with 1
+              label M.tla:6:11 declared here
+              hint make the RECURSIVE declaration's `_` count match the definition's parameters
+        "#]],
+    );
+}
+
+#[test]
+fn config_without_behaviour_and_unassigned_constants() {
+    let (mut sources, a) = run(
+        "---- MODULE M ----
+CONSTANT N, M
+VARIABLE x
+Inv == x = N
+====
+",
+        vec![],
+    );
+    let cfg_text = "CONSTANT N = 1\nINVARIANT Inv\n";
+    let cfg_file = sources.add("M.cfg", cfg_text);
+    let cfg = tla_syntax::cfg::parse_cfg(cfg_file, cfg_text);
+    let diags = check_against_config(&a, &cfg.config);
+    expect![[r#"
+        E0223 Error M.cfg:1:10 constant `M` is not given a value in the .cfg file
+          label M.tla:2:13 declared here
+          hint add `CONSTANT M = ...` (or `M <- Def`) to the .cfg file
+        E0224 Error M.cfg:1:10 the .cfg file names neither SPECIFICATION nor INIT/NEXT
+          hint add `SPECIFICATION Spec` or `INIT Init` and `NEXT Next`
+    "#]].assert_eq(&render(&sources, &diags));
+}
+
+#[test]
+fn nested_submodules_and_local_definitions() {
+    // LOCAL definitions are not exported; a nested module sees the enclosing definitions.
+    check_with(
+        "---- MODULE M ----
+EXTENDS Lib
+CONSTANT c
+---- MODULE Inner ----
+Twice == c + c
+====
+J == INSTANCE Inner
+A == Public + J!Twice
+B == Hidden
+====
+",
+        vec![("Lib", "---- MODULE Lib ----\nEXTENDS Naturals\nLOCAL Hidden == 1\nPublic == Hidden + 1\n====\n")],
+        expect![[r#"
+            E0201 Error M.tla:9:6 unknown name `Hidden`
+              hint define or declare it (CONSTANT, VARIABLE or a definition) before this use
+        "#]],
+    );
+}
