@@ -1,0 +1,50 @@
+//! Regenerating the traces gives the committed files byte for byte; writing into a fresh folder
+//! and comparing finds no difference, and a changed byte is found.
+
+use std::path::{Path, PathBuf};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn committed_traces_are_what_the_systems_produce() {
+    let traces = task_traces::all();
+    let diffs = task_traces::differences(&repo_root().join("traces"), &traces);
+    assert!(diffs.is_empty(), "run `cargo xtask traces`:\n{}", diffs.join("\n"));
+}
+
+#[test]
+fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
+    let tmp = std::env::temp_dir().join(format!("task-traces-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let traces = task_traces::all();
+    let n = task_traces::write_all(&tmp, &traces).unwrap();
+    assert_eq!(n, traces.len());
+    // A second generation in the same process is identical.
+    assert!(task_traces::differences(&tmp, &task_traces::all()).is_empty());
+    // Byte-identical with the committed files.
+    for t in &traces {
+        let fresh = std::fs::read(tmp.join(&t.dir).join(&t.name)).unwrap();
+        let committed = std::fs::read(repo_root().join("traces").join(&t.dir).join(&t.name)).unwrap_or_default();
+        assert_eq!(fresh, committed, "{}/{}", t.dir, t.name);
+    }
+    // A tampered file is reported.
+    let first = &traces[0];
+    std::fs::write(tmp.join(&first.dir).join(&first.name), "{}\n").unwrap();
+    let d = task_traces::differences(&tmp, &traces);
+    assert_eq!(d.len(), 1, "{d:?}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn counts_per_task() {
+    let traces = task_traces::all();
+    let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer"] {
+        assert!(count(d) >= 20, "{d}: {}", count(d));
+    }
+    for d in ["counter", "hourclock", "spin-split", "mutex-bug"] {
+        assert!(count(d) >= 5, "{d}: {}", count(d));
+    }
+}
