@@ -88,7 +88,11 @@ pub(crate) struct Parser<'a> {
     /// Columns of the open bullet lists, innermost last.
     fences: Vec<u32>,
     diags: Vec<Diagnostic>,
+    /// Expression nesting depth (bounded so that hostile input cannot overflow the stack).
+    depth: u32,
 }
+
+const MAX_DEPTH: u32 = 200;
 
 fn describe(t: &Token) -> String {
     match t.kind {
@@ -102,7 +106,7 @@ fn describe(t: &Token) -> String {
 
 impl<'a> Parser<'a> {
     fn new(file: FileId, toks: &'a [Token]) -> Self {
-        Parser { file, toks, pos: 0, end: toks.len() - 1, fences: Vec::new(), diags: Vec::new() }
+        Parser { file, toks, pos: 0, end: toks.len() - 1, fences: Vec::new(), diags: Vec::new(), depth: 0 }
     }
 
     // ---------- token cursor ----------
@@ -675,6 +679,18 @@ impl<'a> Parser<'a> {
     }
 
     fn binary(&mut self, min: u8) -> R<Expr> {
+        if self.depth >= MAX_DEPTH {
+            let span = self.tok_span(self.raw());
+            self.error(Diagnostic::error("E0116", span, "expression nested too deeply"));
+            return Err(());
+        }
+        self.depth += 1;
+        let r = self.binary_inner(min);
+        self.depth -= 1;
+        r
+    }
+
+    fn binary_inner(&mut self, min: u8) -> R<Expr> {
         let mut lhs = self.unary()?;
         let mut prev: Option<(OpInfo, Span)> = None;
         // `lhs` is a chain (junction / times) built at this level that may be extended
