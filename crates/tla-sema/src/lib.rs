@@ -358,8 +358,10 @@ pub fn check_against_config(analysis: &Analysis, config: &Config) -> Vec<Diagnos
         }
     }
     for c in &config.constants {
+        // TLC accepts assignments to names the root module does not see (`r1 = r1` declares
+        // a model value; definitions of instantiated modules can be overridden), so an
+        // unknown name here is not an error; a misspelled constant shows up as unassigned.
         let Some(s) = analysis.symbol(&c.name.name) else {
-            out.push(diagnostics::cfg_undefined(c.name.span, "CONSTANT", &c.name.name, suggest::did_you_mean(&c.name.name, names())));
             continue;
         };
         if s.kind == SymbolKind::Variable {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tla_sema::{analyze, LoadedModule, ModuleLoader};
+use tla_sema::{analyze, check_against_config, LoadedModule, ModuleLoader};
 use tla_syntax::SourceMap;
 
 struct Dir(PathBuf);
@@ -76,4 +76,39 @@ fn corpus_models_check_without_errors() {
     }
     println!("{roots} models, {files} files analysed, {} errors", failures.len());
     assert!(failures.is_empty(), "errors in the corpus:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_configs_match_their_modules() {
+    let Some(dir) = corpus() else {
+        println!("note: ../shared/corpus not found; corpus config test skipped");
+        return;
+    };
+    let index = std::fs::read_to_string(dir.join("index.tsv")).unwrap();
+    let header: Vec<&str> = index.lines().next().unwrap().split('\t').collect();
+    let spec_col = header.iter().position(|h| *h == "spec_module").expect("spec_module column");
+    let cfg_col = header.iter().position(|h| *h == "cfg").expect("cfg column");
+    let mut failures = vec![];
+    let mut checked = 0;
+    for line in index.lines().skip(1) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        let folder = dir.join(cells[0]);
+        let root = folder.join(format!("{}.tla", cells[spec_col]));
+        let Ok(cfg_text) = std::fs::read_to_string(folder.join(cells[cfg_col])) else { continue };
+        let text = std::fs::read_to_string(&root).unwrap();
+        let mut sources = SourceMap::new();
+        let root_id = sources.add(root.display().to_string(), text);
+        let a = analyze(&mut sources, root_id, &Dir(folder.clone()));
+        let cfg_id = sources.add(folder.join(cells[cfg_col]).display().to_string(), cfg_text.clone());
+        let cfg = tla_syntax::cfg::parse_cfg(cfg_id, &cfg_text);
+        checked += 1;
+        for d in check_against_config(&a, &cfg.config) {
+            let f = sources.get(d.span.file);
+            let (l, c) = f.line_col(d.span.start);
+            failures.push(format!("{}:{}:{} {} {}", f.name, l, c, d.code, d.message));
+        }
+    }
+    println!("{checked} configurations checked");
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "configuration errors in the corpus:\n{}", failures.join("\n"));
 }
