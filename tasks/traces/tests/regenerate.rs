@@ -48,3 +48,33 @@ fn counts_per_task() {
         assert!(count(d) >= 5, "{d}: {}", count(d));
     }
 }
+
+#[test]
+fn every_trace_follows_the_documented_line_shapes() {
+    for t in task_traces::all() {
+        let lines: Vec<serde_json::Value> = t.text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let keys = |v: &serde_json::Value| {
+            let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+            k.sort();
+            k
+        };
+        let h = &lines[0];
+        assert_eq!(h["kind"], "header");
+        let mut want = vec!["constants", "kind", "scheduler", "seed", "source", "task", "version"];
+        if h.get("bug").is_some() {
+            want.push("bug");
+            want.sort();
+        }
+        assert_eq!(keys(h), want, "{}", t.name);
+        assert_eq!(lines[1]["kind"], "init");
+        let vars = keys(&lines[1]["state"]);
+        for (i, s) in lines[2..].iter().enumerate() {
+            assert_eq!(keys(s), ["action", "actor", "args", "kind", "seq", "state"], "{}/{}", t.dir, t.name);
+            assert_eq!(s["seq"], i as u64 + 1, "{}/{}", t.dir, t.name);
+            assert_eq!(keys(&s["state"]), vars, "{}/{}", t.dir, t.name);
+            if s["actor"].is_u64() {
+                assert_eq!(s["args"]["t"], s["actor"]);
+            }
+        }
+    }
+}
