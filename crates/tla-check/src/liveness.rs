@@ -538,7 +538,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                     self.edge_bits(&disjunct, &layout, s, e, None, &mut bits[e * layout.words..(e + 1) * layout.words]);
                 }
             }
-            let (out, components) = self.search(d, &disjunct, view, &bits, &layout, &roots, |n| n);
+            let (out, components) = self.search(d, &disjunct, view, &bits, &layout, &roots, roots.len() == g.initial.len(), |n| n);
             self.stats.components += components;
             return out;
         }
@@ -572,7 +572,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             }
         }
         let (out, components) =
-            self.search(d, &disjunct, view, &bits, &layout, &product.roots, |n| product.state[n as usize]);
+            self.search(d, &disjunct, view, &bits, &layout, &product.roots, true, |n| product.state[n as usize]);
         self.stats.components += components;
         out
     }
@@ -685,10 +685,17 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         bits: &[u64],
         layout: &Layout,
         roots: &[u32],
+        all_reachable: bool,
         state_of: impl Fn(u32) -> u32,
     ) -> (Option<LiveOutcome<P::State, P::Error>>, u64) {
         let mut search = Search::new(view, bits, layout);
-        let found = search.find(roots);
+        // The cycle may lie anywhere reachable, through edges the cycle itself may not use.
+        let found = if all_reachable {
+            let all: Vec<u32> = (0..view.nodes() as u32).collect();
+            search.find(&all)
+        } else {
+            search.find(&reachable(view, roots))
+        };
         let components = search.components;
         (found.and_then(|acc| self.lasso(d, disjunct, view, layout, roots, &search, acc, state_of)), components)
     }
@@ -811,6 +818,31 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         let view = View { offsets: &self.g.offsets, targets: &self.g.targets };
         view.edges(from).find(|&e| self.g.targets[e] == to)
     }
+}
+
+/// The nodes reachable from `roots`.
+fn reachable(view: View<'_>, roots: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; view.nodes()];
+    let mut out: Vec<u32> = Vec::new();
+    for &r in roots {
+        if !seen[r as usize] {
+            seen[r as usize] = true;
+            out.push(r);
+        }
+    }
+    let mut i = 0;
+    while i < out.len() {
+        let u = out[i];
+        i += 1;
+        for e in view.edges(u) {
+            let w = view.targets[e];
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 #[derive(Default)]

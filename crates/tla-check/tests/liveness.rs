@@ -1,0 +1,532 @@
+//! The liveness checker on small systems written in Rust. Every lasso it reports goes through an
+//! independent validator written here (it shares no code with the checker): the lasso must be a
+//! behaviour of the system (steps or stutters, from an initial state, closing its cycle), fair on
+//! its cycle, and falsify the property, evaluated directly on the ultimately periodic behaviour.
+//! Random small systems are also checked against a brute-force enumeration of short lassos.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use tla_check::liveness::{
+    AtomId, Fairness, FairnessKind, Lasso, LiveOptions, LiveOutcome, LiveSpec, LivenessChecker, Step, Temporal,
+    check,
+};
+use tla_check::{ActionId, Spec};
+
+type Pred<S> = Box<dyn Fn(&S) -> Result<bool, String>>;
+type Act<S> = Box<dyn Fn(&S, &S) -> bool>;
+
+/// A system given by its initial states, its next-state relation and its atoms.
+struct Sys<S> {
+    init: Vec<S>,
+    next: Rc<dyn Fn(&S) -> Vec<(ActionId, S)>>,
+    preds: Vec<Pred<S>>,
+    acts: Vec<Act<S>>,
+}
+
+impl<S: Clone + Hash + Eq + Debug + 'static> Sys<S> {
+    fn new(init: Vec<S>, next: impl Fn(&S) -> Vec<(ActionId, S)> + 'static) -> Self {
+        Sys { init, next: Rc::new(next), preds: vec![], acts: vec![] }
+    }
+    fn pred(&mut self, f: impl Fn(&S) -> bool + 'static) -> Temporal {
+        self.preds.push(Box::new(move |s| Ok(f(s))));
+        Temporal::State(self.preds.len() as AtomId - 1)
+    }
+    fn act(&mut self, f: impl Fn(&S, &S) -> bool + 'static) -> Temporal {
+        self.acts.push(Box::new(f));
+        Temporal::Action(self.acts.len() as AtomId - 1)
+    }
+    /// `<<A>>_v` for action `a`, with v all the variables.
+    fn angle(&self, a: ActionId) -> Act<S> {
+        let next = self.next.clone();
+        Box::new(move |s: &S, t: &S| s != t && next(s).iter().any(|(b, u)| *b == a && u == t))
+    }
+    fn taken(&mut self, a: ActionId) -> Temporal {
+        let f = self.angle(a);
+        self.acts.push(f);
+        Temporal::Action(self.acts.len() as AtomId - 1)
+    }
+    fn enabled(&mut self, a: ActionId) -> Temporal {
+        let next = self.next.clone();
+        self.preds.push(Box::new(move |s: &S| Ok(next(s).iter().any(|(b, u)| *b == a && u != s))));
+        Temporal::State(self.preds.len() as AtomId - 1)
+    }
+    fn fair(&mut self, kind: FairnessKind, a: ActionId, label: &str) -> Fairness {
+        let Temporal::State(enabled) = self.enabled(a) else { unreachable!() };
+        let Temporal::Action(taken) = self.taken(a) else { unreachable!() };
+        Fairness { kind, enabled, taken, label: label.to_string() }
+    }
+}
+
+impl<S: Clone + Hash + Eq + Debug> Spec for Sys<S> {
+    type State = S;
+    type Error = String;
+    fn fingerprint(&self, s: &S) -> u64 {
+        let mut h = DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    }
+    fn initial_states(&self, out: &mut Vec<S>) -> Result<(), String> {
+        out.extend(self.init.iter().cloned());
+        Ok(())
+    }
+    fn successors(&self, s: &S, out: &mut Vec<(ActionId, S)>) -> Result<(), String> {
+        out.extend((self.next)(s));
+        Ok(())
+    }
+    fn violated_invariant(&self, _: &S) -> Result<Option<usize>, String> {
+        Ok(None)
+    }
+    fn action_count(&self) -> usize {
+        8
+    }
+}
+
+impl<S: Clone + Hash + Eq + Debug> LiveSpec for Sys<S> {
+    fn state_atom(&self, s: &S, atom: AtomId) -> Result<bool, String> {
+        (self.preds[atom as usize])(s)
+    }
+    fn action_atom(&self, s: &S, t: &S, atom: AtomId) -> Result<bool, String> {
+        Ok((self.acts[atom as usize])(s, t))
+    }
+}
+
+// ------------------------------------------------------------------ the independent validator
+
+/// Truth of `f` at position `i` of the behaviour `states[0..n]` whose position `n - 1` is followed
+/// by position `lp` forever.
+fn holds<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, states: &[S], lp: usize, f: &Temporal, i: usize) -> bool {
+    let n = states.len();
+    let nxt = |i: usize| if i + 1 < n { i + 1 } else { lp };
+    let future = |i: usize| (i..n).chain(lp..i.min(n));
+    match f {
+        Temporal::Bool(b) => *b,
+        Temporal::State(a) => (sys.preds[*a as usize])(&states[i]).unwrap(),
+        Temporal::Action(a) => (sys.acts[*a as usize])(&states[i], &states[nxt(i)]),
+        Temporal::Not(g) => !holds(sys, states, lp, g, i),
+        Temporal::And(v) => v.iter().all(|g| holds(sys, states, lp, g, i)),
+        Temporal::Or(v) => v.iter().any(|g| holds(sys, states, lp, g, i)),
+        Temporal::Implies(p, q) => !holds(sys, states, lp, p, i) || holds(sys, states, lp, q, i),
+        Temporal::Always(g) => future(i).all(|j| holds(sys, states, lp, g, j)),
+        Temporal::Eventually(g) => future(i).any(|j| holds(sys, states, lp, g, j)),
+        Temporal::LeadsTo(p, q) => {
+            future(i).all(|j| !holds(sys, states, lp, p, j) || future(j).any(|k| holds(sys, states, lp, q, k)))
+        }
+    }
+}
+
+fn fair_on_cycle<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, states: &[S], lp: usize, f: &Fairness) -> bool {
+    let n = states.len();
+    let enabled: Vec<bool> = (lp..n).map(|i| (sys.preds[f.enabled as usize])(&states[i]).unwrap()).collect();
+    let taken =
+        (lp..n).any(|i| (sys.acts[f.taken as usize])(&states[i], &states[if i + 1 < n { i + 1 } else { lp }]));
+    match f.kind {
+        FairnessKind::Weak => taken || !enabled.iter().all(|&b| b),
+        FairnessKind::Strong => taken || !enabled.iter().any(|&b| b),
+    }
+}
+
+fn is_step<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, s: &S, t: &S) -> bool {
+    s == t || (sys.next)(s).iter().any(|(_, u)| u == t)
+}
+
+/// Panics unless `lasso` is a fair behaviour of `sys` that falsifies `prop`.
+fn validate<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, fairness: &[Fairness], prop: &Temporal, lasso: &Lasso<S>) {
+    let states: Vec<S> = lasso.steps.iter().map(|s| s.state.clone()).collect();
+    let lp = lasso.cycle_start;
+    assert!(!states.is_empty() && lp < states.len(), "empty lasso");
+    assert!(sys.init.contains(&states[0]), "the lasso does not start in an initial state");
+    assert_eq!(lasso.steps[0].step, Step::Initial);
+    for (i, w) in lasso.steps.windows(2).enumerate() {
+        assert!(is_step(sys, &w[0].state, &w[1].state), "step {i} is not a step of the system");
+        match w[1].step {
+            Step::Stutter => assert_eq!(w[0].state, w[1].state),
+            Step::Action(a) => assert!((sys.next)(&w[0].state).contains(&(a, w[1].state.clone()))),
+            Step::Initial => panic!("Initial in the middle of a lasso"),
+        }
+    }
+    assert!(is_step(sys, &states[states.len() - 1], &states[lp]), "the cycle does not close");
+    for f in fairness {
+        assert!(fair_on_cycle(sys, &states, lp, f), "the cycle is unfair to {}", f.label);
+    }
+    assert!(!holds(sys, &states, lp, prop, 0), "the property holds on the reported lasso: {lasso:?}");
+    assert_eq!(lasso.fairness.len(), fairness.len());
+}
+
+/// Run the checker; validate any lasso; return whether the property holds.
+fn run<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, fairness: &[Fairness], prop: &Temporal) -> Option<Lasso<S>> {
+    match check(sys, fairness, prop, LiveOptions::default()).expect("formula accepted") {
+        LiveOutcome::Holds => None,
+        LiveOutcome::Violated(lasso) => {
+            validate(sys, fairness, prop, &lasso);
+            Some(*lasso)
+        }
+        other => panic!("unexpected outcome {other:?}"),
+    }
+}
+
+fn and(v: Vec<Temporal>) -> Temporal {
+    Temporal::And(v)
+}
+fn always(f: Temporal) -> Temporal {
+    Temporal::always(f)
+}
+fn eventually(f: Temporal) -> Temporal {
+    Temporal::eventually(f)
+}
+
+// ------------------------------------------------------------------ systems
+
+/// Two processes, each toggling its own bit: `Flip_i == b[i]' = 1 - b[i]` (action i).
+fn togglers() -> Sys<[u8; 2]> {
+    Sys::new(vec![[0, 0]], |s| {
+        (0..2)
+            .map(|i| {
+                let mut t = *s;
+                t[i] = 1 - t[i];
+                (i as ActionId, t)
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn missing_weak_fairness_lets_a_process_starve() {
+    let mut sys = togglers();
+    let p0 = sys.pred(|s| s[0] == 1);
+    let p1 = sys.pred(|s| s[1] == 1);
+    let prop = and(vec![always(eventually(p0)), always(eventually(p1))]);
+    let wf0 = sys.fair(FairnessKind::Weak, 0, "WF_vars(Flip(0))");
+    let wf1 = sys.fair(FairnessKind::Weak, 1, "WF_vars(Flip(1))");
+
+    let lasso = run(&sys, std::slice::from_ref(&wf0), &prop).expect("process 1 starves");
+    // Process 1 never moves on the cycle, though always enabled there.
+    let f1 = run(&sys, &[], &prop).expect("no fairness: stuttering violates");
+    assert!(f1.steps.len() <= 2);
+    assert!(lasso.steps[lasso.cycle_start..].iter().all(|s| s.state[1] == 0));
+    assert!(lasso.fairness[0].taken);
+
+    assert!(run(&sys, &[wf0, wf1], &prop).is_none());
+}
+
+/// A lock shared by two processes. pc[i]: 0 idle, 1 waiting, 2 critical.
+/// Actions: 3i Request, 3i+1 Acquire (when the lock is free), 3i+2 Release.
+fn mutex() -> Sys<([u8; 2], bool)> {
+    Sys::new(vec![([0, 0], false)], |&(pc, locked)| {
+        let mut out = Vec::new();
+        for i in 0..2 {
+            let mut p = pc;
+            match pc[i] {
+                0 => {
+                    p[i] = 1;
+                    out.push((3 * i as ActionId, (p, locked)));
+                }
+                1 if !locked => {
+                    p[i] = 2;
+                    out.push((3 * i as ActionId + 1, (p, true)));
+                }
+                2 => {
+                    p[i] = 0;
+                    out.push((3 * i as ActionId + 2, (p, false)));
+                }
+                _ => {}
+            }
+        }
+        out
+    })
+}
+
+fn mutex_fairness(sys: &mut Sys<([u8; 2], bool)>, acquire: FairnessKind) -> Vec<Fairness> {
+    let mut f = Vec::new();
+    for i in 0..2u32 {
+        f.push(sys.fair(FairnessKind::Weak, 3 * i, &format!("WF(Request({i}))")));
+        f.push(sys.fair(acquire, 3 * i + 1, &format!("Acquire({i})")));
+        f.push(sys.fair(FairnessKind::Weak, 3 * i + 2, &format!("WF(Release({i}))")));
+    }
+    f
+}
+
+/// `\A i \in {0, 1} : pc[i] = 1 ~> pc[i] = 2`, expanded into a conjunction.
+fn no_starvation(sys: &mut Sys<([u8; 2], bool)>) -> Temporal {
+    and((0..2)
+        .map(|i| {
+            let waiting = sys.pred(move |s| s.0[i] == 1);
+            let critical = sys.pred(move |s| s.0[i] == 2);
+            Temporal::leads_to(waiting, critical)
+        })
+        .collect())
+}
+
+#[test]
+fn weak_fairness_fails_on_an_intermittently_enabled_action_and_strong_fairness_passes() {
+    let mut sys = mutex();
+    let prop = no_starvation(&mut sys);
+    let wf = mutex_fairness(&mut sys, FairnessKind::Weak);
+    let lasso = run(&sys, &wf, &prop).expect("WF on Acquire lets a process wait forever");
+    // On the cycle someone waits forever while the other one keeps taking the lock.
+    let cyc = &lasso.steps[lasso.cycle_start..];
+    let starving = (0..2).find(|&i| cyc.iter().all(|s| s.state.0[i] == 1)).expect("a starving process");
+    let acq = &lasso.fairness[3 * starving + 1];
+    assert!(acq.enabled_somewhere && !acq.enabled_everywhere && !acq.taken, "{acq:?}");
+
+    let sf = mutex_fairness(&mut sys, FairnessKind::Strong);
+    assert!(run(&sys, &sf, &prop).is_none());
+
+    // Only process 0 is fair: process 1 may stop anywhere (waiting, or holding the lock).
+    let only0: Vec<Fairness> = sf[..3].to_vec();
+    let lasso = run(&sys, &only0, &prop).expect("process 1 is not fair");
+    let cyc = &lasso.steps[lasso.cycle_start..];
+    assert!(cyc.iter().all(|s| s.state.0[1] == cyc[0].state.0[1] && s.state.0[1] != 0), "{lasso:?}");
+}
+
+/// `x = 0` then `x' = 1` once; nothing forces the step.
+fn one_step() -> Sys<u8> {
+    Sys::new(vec![0], |&x| if x == 0 { vec![(0, 1)] } else { vec![] })
+}
+
+#[test]
+fn a_property_failing_only_through_infinite_stuttering_is_found() {
+    let mut sys = one_step();
+    let x1 = sys.pred(|&x| x == 1);
+    let prop = eventually(x1);
+    let lasso = run(&sys, &[], &prop).expect("stuttering at x = 0 forever");
+    assert_eq!(lasso.steps.len(), 1);
+    assert_eq!(lasso.steps[0].state, 0);
+    assert_eq!((lasso.cycle_start, lasso.back), (0, Step::Stutter));
+
+    let wf = sys.fair(FairnessKind::Weak, 0, "WF_x(Next)");
+    assert!(run(&sys, &[wf.clone()], &prop).is_none());
+    // The end state stutters forever: <>[](x = 1) holds under WF, []<>(x = 0) does not.
+    let x1 = sys.pred(|&x| x == 1);
+    let x0 = sys.pred(|&x| x == 0);
+    assert!(run(&sys, &[wf.clone()], &eventually(always(x1))).is_none());
+    let lasso = run(&sys, &[wf], &always(eventually(x0))).expect("x stays 1");
+    assert_eq!(lasso.steps.last().unwrap().state, 1);
+}
+
+/// An hour clock on 1..3: `hr' = IF hr = 3 THEN 1 ELSE hr + 1` (action 0).
+fn clock() -> Sys<u8> {
+    Sys::new(vec![1], |&h| vec![(0, if h == 3 { 1 } else { h + 1 })])
+}
+
+#[test]
+fn always_eventually_and_eventually_always() {
+    let mut sys = clock();
+    let h1 = sys.pred(|&h| h == 1);
+    let wf = sys.fair(FairnessKind::Weak, 0, "WF_hr(Tick)");
+    assert!(run(&sys, &[wf.clone()], &always(eventually(h1.clone()))).is_none());
+    let lasso = run(&sys, &[wf.clone()], &eventually(always(h1.clone()))).expect("the clock leaves 1");
+    assert!(lasso.steps.len() >= 3, "the cycle visits every hour");
+    let lasso = run(&sys, &[], &always(eventually(h1.clone()))).expect("it may stop");
+    assert_eq!(lasso.back, Step::Stutter);
+    assert_ne!(lasso.steps.last().unwrap().state, 1);
+    // A conjunction of properties: the first holds, the second fails.
+    let both = and(vec![always(eventually(h1.clone())), eventually(always(h1))]);
+    run(&sys, &[wf], &both).expect("the conjunction fails on its second part");
+}
+
+#[test]
+fn implications_between_temporal_formulas() {
+    let mut sys = clock();
+    let h1 = sys.pred(|&h| h == 1);
+    let h2 = sys.pred(|&h| h == 2);
+    let h3 = sys.pred(|&h| h == 3);
+    let ae = |f: &Temporal| always(eventually(f.clone()));
+    // Stopping at 1 forever keeps []<>(hr = 1) and breaks []<>(hr = 2).
+    let p = Temporal::implies(ae(&h1), ae(&h2));
+    let lasso = run(&sys, &[], &p).expect("stutter at 1");
+    assert_eq!(lasso.steps.last().unwrap().state, 1);
+    // Visiting 1 and 2 infinitely often forces 3 in between: holds without any fairness.
+    let q = Temporal::implies(and(vec![ae(&h1), ae(&h2)]), ae(&h3));
+    assert!(run(&sys, &[], &q).is_none());
+    // A formula whose negation needs the tableau: [](hr = 2 => <>(hr = 3)).
+    let r = always(Temporal::implies(h2.clone(), eventually(h3.clone())));
+    let lasso = run(&sys, &[], &r).expect("stops at 2");
+    assert_eq!(lasso.steps.last().unwrap().state, 2);
+    let wf = sys.fair(FairnessKind::Weak, 0, "WF_hr(Tick)");
+    assert!(run(&sys, &[wf], &r).is_none());
+}
+
+/// x in 0..3: Inc (action 0) x' = (x + 1) % 4; Reset (action 1) from x = 2 to 0.
+fn resettable() -> Sys<u8> {
+    Sys::new(vec![0], |&x| {
+        let mut v = vec![(0, (x + 1) % 4)];
+        if x == 2 {
+            v.push((1, 0));
+        }
+        v
+    })
+}
+
+#[test]
+fn box_action_and_diamond_angle_action() {
+    let mut sys = resettable();
+    // [][Inc]_x: every step is an Inc step or leaves x unchanged.
+    let inc = sys.act(|&s, &t| t == (s + 1) % 4 || s == t);
+    let lasso = run(&sys, &[], &always(inc)).expect("Reset is not Inc");
+    assert!(lasso.steps.iter().any(|s| s.step == Step::Action(1)) || lasso.back == Step::Action(1));
+    let next = sys.act(|&s, &t| t == (s + 1) % 4 || (s == 2 && t == 0) || s == t);
+    assert!(run(&sys, &[], &always(next)).is_none());
+    // <><<Reset>>_x: WF on Next does not force Reset; SF on Reset does.
+    let reset = sys.taken(1);
+    let wf_next = {
+        let Temporal::State(enabled) = sys.pred(|_| true) else { unreachable!() };
+        let Temporal::Action(taken) = sys.act(|s, t| s != t) else { unreachable!() };
+        Fairness { kind: FairnessKind::Weak, enabled, taken, label: "WF_x(Next)".into() }
+    };
+    let lasso = run(&sys, &[wf_next.clone()], &eventually(reset.clone())).expect("Inc forever");
+    assert!(lasso.steps.len() >= 4);
+    let sf_reset = sys.fair(FairnessKind::Strong, 1, "SF_x(Reset)");
+    assert!(run(&sys, &[wf_next.clone(), sf_reset.clone()], &eventually(reset.clone())).is_none());
+    let wf_reset = sys.fair(FairnessKind::Weak, 1, "WF_x(Reset)");
+    run(&sys, &[wf_next, wf_reset], &eventually(reset)).expect("Reset is enabled only at 2");
+}
+
+#[test]
+fn evaluation_errors_and_budgets_are_outcomes() {
+    let mut sys = resettable();
+    sys.preds.push(Box::new(|&x| if x == 3 { Err("boom".to_string()) } else { Ok(true) }));
+    let bad = Temporal::State(sys.preds.len() as AtomId - 1);
+    match check(&sys, &[], &always(eventually(bad)), LiveOptions::default()).unwrap() {
+        LiveOutcome::Error { error, trace } => {
+            assert_eq!(error, "boom");
+            assert_eq!(trace.iter().map(|t| t.state).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        }
+        o => panic!("{o:?}"),
+    }
+    let mut sys = clock();
+    let h1 = sys.pred(|&h| h == 1);
+    let opts = LiveOptions { max_states: Some(2), ..LiveOptions::default() };
+    assert!(matches!(
+        check(&sys, &[], &eventually(h1.clone()), opts).unwrap(),
+        LiveOutcome::BudgetExhausted(_)
+    ));
+    // Slices: the same answer in steps of one state.
+    let mut c = LivenessChecker::new(&sys, &[], &eventually(h1), LiveOptions::default()).unwrap();
+    let mut calls = 0;
+    let out = loop {
+        calls += 1;
+        if let tla_check::liveness::LiveStatus::Done(o) = c.run(1) {
+            break o;
+        }
+    };
+    assert!(matches!(out, LiveOutcome::Holds), "{out:?}");
+    assert!(calls > 3);
+    assert_eq!(c.stats().states, 3);
+}
+
+// ------------------------------------------------------------------ random systems, brute force
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_formula(r: &mut Rng, depth: u32, sys_atoms: usize, act_atoms: usize) -> Temporal {
+    let leaf = |r: &mut Rng| {
+        if r.below(4) == 0 {
+            Temporal::Action(r.below(act_atoms as u64) as AtomId)
+        } else {
+            Temporal::State(r.below(sys_atoms as u64) as AtomId)
+        }
+    };
+    if depth == 0 {
+        return leaf(r);
+    }
+    let sub = |r: &mut Rng| Box::new(random_formula(r, depth - 1, sys_atoms, act_atoms));
+    match r.below(9) {
+        0 => Temporal::Not(sub(r)),
+        1 => Temporal::And(vec![*sub(r), *sub(r)]),
+        2 => Temporal::Or(vec![*sub(r), *sub(r)]),
+        3 => Temporal::Implies(sub(r), sub(r)),
+        4 => Temporal::Always(sub(r)),
+        5 => Temporal::Eventually(sub(r)),
+        6 => Temporal::LeadsTo(sub(r), sub(r)),
+        7 => Temporal::always(Temporal::eventually(*sub(r))),
+        _ => Temporal::eventually(Temporal::always(*sub(r))),
+    }
+}
+
+/// Every lasso of at most `len` states: does some fair one falsify `prop`?
+fn brute_force(sys: &Sys<u8>, fairness: &[Fairness], prop: &Temporal, len: usize) -> bool {
+    let mut paths: Vec<Vec<u8>> = sys.init.iter().map(|&s| vec![s]).collect();
+    while let Some(p) = paths.pop() {
+        let last = *p.last().unwrap();
+        for lp in 0..p.len() {
+            if is_step(sys, &last, &p[lp])
+                && fairness.iter().all(|f| fair_on_cycle(sys, &p, lp, f))
+                && !holds(sys, &p, lp, prop, 0)
+            {
+                return true;
+            }
+        }
+        if p.len() < len {
+            let mut nexts: Vec<u8> = (sys.next)(&last).into_iter().map(|(_, t)| t).collect();
+            nexts.push(last);
+            nexts.sort();
+            nexts.dedup();
+            for t in nexts {
+                let mut q = p.clone();
+                q.push(t);
+                paths.push(q);
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn random_systems_agree_with_brute_force() {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut holds_n, mut violated_n) = (0, 0);
+    for round in 0..300 {
+        let n = 2 + r.below(3) as u8;
+        let mut edges: Vec<Vec<(ActionId, u8)>> = vec![vec![]; n as usize];
+        for s in 0..n {
+            for _ in 0..1 + r.below(2) {
+                edges[s as usize].push((r.below(2) as ActionId, r.below(n as u64) as u8));
+            }
+        }
+        let labels: Vec<u8> = (0..n).map(|_| r.below(8) as u8).collect();
+        let table = edges.clone();
+        let mut sys = Sys::new(vec![0], move |&s| table[s as usize].clone());
+        for b in 0..3 {
+            let labels = labels.clone();
+            sys.pred(move |&s| labels[s as usize] >> b & 1 == 1);
+        }
+        let t0 = sys.taken(0);
+        let _ = t0;
+        sys.act(|&s, &t| t == s.wrapping_add(1) % 5 || s == t);
+        let mut fairness = Vec::new();
+        for a in 0..2 {
+            match r.below(3) {
+                0 => fairness.push(sys.fair(FairnessKind::Weak, a, "WF")),
+                1 => fairness.push(sys.fair(FairnessKind::Strong, a, "SF")),
+                _ => {}
+            }
+        }
+        let depth = 1 + r.below(3) as u32;
+        let prop = random_formula(&mut r, depth, 3, 2);
+        // A lasso of the checker is at most a few times the number of states long; a violation
+        // needs at most (states × tableau) positions. Small systems keep that within 8.
+        let expected = brute_force(&sys, &fairness, &prop, 8);
+        let got = run(&sys, &fairness, &prop);
+        if got.is_some() {
+            violated_n += 1;
+        } else {
+            holds_n += 1;
+        }
+        assert_eq!(got.is_some(), expected, "round {round}: {prop:?} with {fairness:?} on {edges:?} {labels:?}");
+    }
+    assert!(holds_n > 30 && violated_n > 30, "{holds_n} {violated_n}");
+}
