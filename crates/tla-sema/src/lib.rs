@@ -237,6 +237,18 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
     let out = tla_syntax::parse_file(root, &text);
     let parse_diags = out.diagnostics;
     let root_name = out.modules.first().map(|m| m.name.name.clone());
+    let mut parse_diags = parse_diags;
+    // SANY rejects a root file whose name is not its module's name. Only a warning here: the
+    // file name is where a model was stored, not part of the model.
+    if let Some(m) = out.modules.first() {
+        let file_name = sources.get(root).name.clone();
+        let base = file_name.rsplit(['/', '\\']).next().unwrap_or(&file_name);
+        if let Some(stem) = base.strip_suffix(".tla") {
+            if stem != m.name.name {
+                parse_diags.push(diagnostics::file_name_mismatch(m.name.span, &m.name.name, base));
+            }
+        }
+    }
     let file_order: Vec<String> = out.modules.iter().map(|m| m.name.name.clone()).collect();
     let mut available = HashMap::new();
     for m in out.modules {
