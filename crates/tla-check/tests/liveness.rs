@@ -530,3 +530,29 @@ fn random_systems_agree_with_brute_force() {
     }
     assert!(holds_n > 30 && violated_n > 30, "{holds_n} {violated_n}");
 }
+
+/// a ⇄ b by Move (action 0); from b, Go (action 1) to the end state c.
+fn go_or_not() -> Sys<char> {
+    Sys::new(vec!['a'], |&s| match s {
+        'a' => vec![(0, 'b')],
+        'b' => vec![(0, 'a'), (1, 'c')],
+        _ => vec![],
+    })
+}
+
+#[test]
+fn strong_fairness_splits_a_component_into_the_part_where_the_action_is_disabled() {
+    let mut sys = go_or_not();
+    let at_c = sys.pred(|&s| s == 'c');
+    let sf_go = sys.fair(FairnessKind::Strong, 1, "SF(Go)");
+    // Cycling a ⇄ b is unfair to Go, but stopping at a (where Go is disabled) is fair.
+    let lasso = run(&sys, std::slice::from_ref(&sf_go), &eventually(at_c.clone())).expect("stop at a");
+    assert!(lasso.steps[lasso.cycle_start..].iter().all(|s| s.state == 'a'), "{lasso:?}");
+    assert_eq!(lasso.back, Step::Stutter);
+    let wf_move = sys.fair(FairnessKind::Weak, 0, "WF(Move)");
+    assert!(run(&sys, &[sf_go, wf_move.clone()], &eventually(at_c.clone())).is_none());
+    // Under weak fairness of Go, cycling is fair (Go is disabled at a).
+    let wf_go = sys.fair(FairnessKind::Weak, 1, "WF(Go)");
+    let lasso = run(&sys, &[wf_go, wf_move], &eventually(at_c)).expect("cycle a, b");
+    assert!(lasso.steps[lasso.cycle_start..].iter().any(|s| s.state == 'b'));
+}
