@@ -1,1 +1,61 @@
-fn main() {}
+//! Project automation, run as `cargo xtask <command>` (an alias in .cargo/config.toml).
+//!
+//! - `serve`: install what is missing, build the web app with Trunk, serve it on 127.0.0.1:8080.
+//! - `test`: install what is missing and run every test suite; prints `N passed, M failed`.
+//! - `corpus [DIR]`: run `sysmo parse --json` on every model of a corpus (default
+//!   `../shared/corpus`, relative to the repository root).
+//! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
+
+mod bench;
+mod corpus;
+mod bench_module;
+mod serve;
+mod suites;
+mod tools;
+mod traces;
+mod util;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+  serve            build the web app (release, offline) and serve it on http://127.0.0.1:8080
+  test             run every test suite (installs missing tools first)
+  corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
+  bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
+  traces [--check] regenerate traces/<task>/*.ndjson from the task systems
+  setup            only install missing tools
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = util::repo_root();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve::serve_command(&root, &args[1..]),
+        Some("test") => suites::test_command(&root),
+        Some("corpus") => corpus::corpus_command(&root, args.get(1).map(String::as_str)),
+        Some("bench") => match args.get(1).map(String::as_str) {
+            Some("parse") => bench::bench_parse(&root, &args[2..]),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N]".to_string()),
+        },
+        Some("traces") => traces::traces_command(&root, &args[1..]),
+        Some("setup") => tools::ensure_all(&root, tools::Need::everything()).map(|_| true),
+        Some("help" | "-h" | "--help") => {
+            print!("{USAGE}");
+            Ok(true)
+        }
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,58 @@
-fn main() {}
+//! The `sysmo` command. Today: `sysmo parse`. The other subcommands (`check`, `simulate`,
+//! `replay`, `grade`, `tasks`, `prompt`) arrive with the crates that implement them.
+//!
+//! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
+//! the library crates, which do no I/O.
+
+mod args;
+mod parse;
+
+use std::process::ExitCode;
+
+/// Exit status when the input has errors (distinct from usage and I/O errors, which exit 2).
+pub const EXIT_INPUT_ERRORS: u8 = 150;
+/// Exit status for bad command lines and unreadable files.
+pub const EXIT_USAGE: u8 = 2;
+
+const USAGE: &str = "\
+sysmo — TLA+ modeling playground
+
+Usage:
+  sysmo parse FILE.tla... [--json] [--timing]
+      Parse and check TLA+ modules at SANY's level. Modules a file EXTENDS or INSTANCEs are
+      read from <Name>.tla beside it. Exits 0 when clean, 150 when there are errors.
+      --json     print one JSON object per file (one per line) on stdout
+      --timing   print the in-process parse+check time on stderr
+
+  sysmo help       print this text
+  sysmo --version  print the version
+";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = argv.split_first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    match cmd.as_str() {
+        "parse" => match args::ParseArgs::from_args(rest) {
+            Ok(a) => parse::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        "-V" | "--version" => {
+            println!("sysmo {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("error: unknown command `{other}`\n\n{USAGE}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

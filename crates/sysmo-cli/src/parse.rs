@@ -1,0 +1,117 @@
+//! `sysmo parse`: run the front end (`tla_sema::analyze`) on files and report.
+
+use crate::args::ParseArgs;
+use crate::{EXIT_INPUT_ERRORS, EXIT_USAGE};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tla_sema::{Analysis, LoadedModule, ModuleLoader};
+use tla_syntax::diag::{render_terminal, to_json, JsonDiagnostic};
+use tla_syntax::SourceMap;
+
+/// Finds `<Name>.tla` in one directory (the directory of the file being parsed).
+pub struct DirLoader {
+    pub dir: PathBuf,
+}
+
+impl ModuleLoader for DirLoader {
+    fn load(&self, module_name: &str) -> Option<LoadedModule> {
+        // Module names are identifiers; refuse anything that could walk out of the directory.
+        if module_name.is_empty() || !module_name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let path = self.dir.join(format!("{module_name}.tla"));
+        let text = std::fs::read_to_string(&path).ok()?;
+        Some(LoadedModule { file_name: path.display().to_string(), text })
+    }
+}
+
+/// The `--json` report of one file.
+#[derive(Serialize, Debug)]
+pub struct ParseReport {
+    pub ok: bool,
+    pub file: String,
+    pub syntax_score: f64,
+    pub definitions: Definitions,
+    pub diagnostics: Vec<JsonDiagnostic>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Definitions {
+    pub total: usize,
+    pub parsed: usize,
+}
+
+/// One file analysed: the source map (for rendering), the analysis and the time it took.
+pub struct FileResult {
+    pub sources: SourceMap,
+    pub analysis: Analysis,
+    pub elapsed: Duration,
+}
+
+pub fn analyze_path(path: &Path, text: String) -> FileResult {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let loader = DirLoader { dir };
+    let mut sources = SourceMap::new();
+    let root = sources.add(path.display().to_string(), text);
+    let start = Instant::now();
+    let analysis = tla_sema::analyze(&mut sources, root, &loader);
+    let elapsed = start.elapsed();
+    FileResult { sources, analysis, elapsed }
+}
+
+pub fn report(file: &Path, r: &FileResult) -> ParseReport {
+    ParseReport {
+        ok: !r.analysis.has_errors(),
+        file: file.display().to_string(),
+        syntax_score: r.analysis.score.score,
+        definitions: Definitions { total: r.analysis.score.total, parsed: r.analysis.score.parsed },
+        diagnostics: r.analysis.diagnostics.iter().map(|d| to_json(&r.sources, d)).collect(),
+    }
+}
+
+pub fn run(args: &ParseArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut any_errors = false;
+    let mut unreadable = false;
+    let stdout = std::io::stdout();
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                unreadable = true;
+                continue;
+            }
+        };
+        let r = analyze_path(path, text);
+        if args.timing {
+            eprintln!(
+                "timing: {} parse+check {:.3} ms",
+                path.display(),
+                r.elapsed.as_secs_f64() * 1000.0
+            );
+        }
+        any_errors |= r.analysis.has_errors();
+        if args.json {
+            let line = serde_json::to_string(&report(path, &r)).unwrap_or_else(|e| {
+                format!("{{\"ok\":false,\"error\":\"cannot serialise report: {e}\"}}")
+            });
+            let _ = writeln!(stdout.lock(), "{line}");
+        } else if !r.analysis.diagnostics.is_empty() {
+            eprint!("{}", render_terminal(&r.sources, &r.analysis.diagnostics, color));
+        }
+    }
+    if unreadable {
+        ExitCode::from(EXIT_USAGE)
+    } else if any_errors {
+        ExitCode::from(EXIT_INPUT_ERRORS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,3 @@
+fn main() {
+    yew::Renderer::<web::App>::new().render();
+}

@@ -1,0 +1,358 @@
+//! `cargo xtask corpus [DIR]`: run the front end over a corpus of public TLA+ models and report
+//! one row per model. Today a model passes when every one of its `.tla` files parses and checks
+//! clean with `sysmo parse --json`.
+//!
+//! Model checking slots in as a second stage: when `sysmo check --json` exists, [`check_stage`]
+//! runs it and compares with `expected.json` through [`compare_check`]; until then the check column
+//! reads "not run" and only parsing decides.
+
+use crate::util::{build_release_sysmo, step};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one `sysmo` process may run on one model before it counts as hung.
+const PROCESS_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What TLC found, from a model's `expected.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    /// "success", "safety failure", "liveness failure", "deadlock", ...
+    pub result: String,
+    pub distinct_states: Option<u64>,
+    pub states_generated: Option<u64>,
+    pub counterexample_length: Option<u64>,
+}
+
+impl Expected {
+    pub fn from_json(v: &Value) -> Option<Expected> {
+        let tlc = v.get("tlc_2_15_check");
+        let num = |key: &str, alt: &str| {
+            tlc.and_then(|t| t.get(key)).and_then(Value::as_u64).or_else(|| v.get(alt).and_then(Value::as_u64))
+        };
+        let result = tlc
+            .and_then(|t| t.get("result"))
+            .or_else(|| v.get("result"))
+            .and_then(Value::as_str)?
+            .to_string();
+        Some(Expected {
+            result,
+            distinct_states: num("distinct_states", "distinct_states"),
+            states_generated: num("states_generated", "total_states_generated"),
+            counterexample_length: tlc.and_then(|t| t.get("counterexample_length")).and_then(Value::as_u64),
+        })
+    }
+
+    pub fn short(&self) -> String {
+        match (self.result.as_str(), self.distinct_states, self.counterexample_length) {
+            ("success", Some(d), _) => format!("success {d} states"),
+            (r, _, Some(n)) => format!("{r}, trace {n}"),
+            (r, _, _) => r.to_string(),
+        }
+    }
+}
+
+/// The figures a model checker reports for one model (what `sysmo check --json` will give).
+// Read by `check_stage` once `sysmo check` exists; until then only the tests use it.
+#[allow(dead_code)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckFigures {
+    pub result: String,
+    pub distinct_states: u64,
+    pub states_generated: u64,
+    pub counterexample_length: Option<u64>,
+}
+
+/// Compare a run with TLC's. On success the state counts must match exactly; on a violation
+/// the counts depend on exploration order, so only the kind and the (BFS-minimal)
+/// counterexample length are compared.
+#[allow(dead_code)]
+pub fn compare_check(expected: &Expected, got: &CheckFigures) -> Result<(), String> {
+    if expected.result != got.result {
+        return Err(format!("result {:?}, TLC: {:?}", got.result, expected.result));
+    }
+    if expected.result == "success" {
+        if let Some(d) = expected.distinct_states.filter(|d| *d != got.distinct_states) {
+            return Err(format!("{} distinct states, TLC: {d}", got.distinct_states));
+        }
+        if let Some(g) = expected.states_generated.filter(|g| *g != got.states_generated) {
+            return Err(format!("{} states generated, TLC: {g}", got.states_generated));
+        }
+    } else if let Some(n) = expected.counterexample_length {
+        if got.counterexample_length != Some(n) {
+            return Err(format!("counterexample length {:?}, TLC: {n}", got.counterexample_length));
+        }
+    }
+    Ok(())
+}
+
+/// One stage's outcome for one model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Pass,
+    Fail(String),
+    /// The stage does not exist yet (its command is not in `sysmo help`).
+    NotRun,
+}
+
+#[derive(Debug)]
+pub struct ModelRow {
+    pub model: String,
+    pub files: usize,
+    pub parse: Outcome,
+    pub check: Outcome,
+    pub expected: Option<Expected>,
+    pub first_diagnostic: String,
+}
+
+impl ModelRow {
+    pub fn passed(&self) -> bool {
+        !matches!(self.parse, Outcome::Fail(_)) && !matches!(self.check, Outcome::Fail(_))
+            && self.parse == Outcome::Pass
+    }
+}
+
+/// Model names listed in `index.tsv` (column `name`).
+pub fn read_index(dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join("index.tsv");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().ok_or("index.tsv is empty")?.split('\t').collect();
+    let col = header.iter().position(|h| *h == "name").ok_or("index.tsv has no `name` column")?;
+    Ok(lines
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').nth(col).map(|s| s.trim().to_string()))
+        .filter(|s| !s.is_empty())
+        .collect())
+}
+
+/// Run a command with a time limit; returns (exit code or None when killed/signalled, stdout).
+fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<(Option<i32>, String, bool), String> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run sysmo: {e}"))?;
+    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    let start = Instant::now();
+    let (code, timed_out) = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break (status.code(), false),
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break (None, true);
+            }
+            None => std::thread::sleep(Duration::from_millis(10)),
+        }
+    };
+    let out = reader.join().unwrap_or_default();
+    Ok((code, out, timed_out))
+}
+
+fn tla_files(model_dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(model_dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .filter(|n| n.ends_with(".tla"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    let one_line = s.replace('\n', " ");
+    if one_line.chars().count() <= n {
+        one_line
+    } else {
+        format!("{}…", one_line.chars().take(n - 1).collect::<String>())
+    }
+}
+
+/// The parse stage: `sysmo parse --json` on every .tla file of the folder, run in the folder.
+fn parse_stage(sysmo: &Path, model_dir: &Path, files: &[String]) -> (Outcome, String) {
+    if files.is_empty() {
+        return (Outcome::Fail("no .tla files".into()), String::new());
+    }
+    let mut cmd = Command::new(sysmo);
+    cmd.arg("parse").arg("--json").args(files).current_dir(model_dir);
+    let (code, out, timed_out) = match run_with_timeout(&mut cmd, PROCESS_TIMEOUT) {
+        Ok(r) => r,
+        Err(e) => return (Outcome::Fail(e), String::new()),
+    };
+    if timed_out {
+        return (Outcome::Fail(format!("timed out after {} s", PROCESS_TIMEOUT.as_secs())), String::new());
+    }
+    let reports: Vec<Value> = out.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    if reports.len() != files.len() {
+        return (
+            Outcome::Fail(format!("{} reports for {} files (exit {code:?})", reports.len(), files.len())),
+            String::new(),
+        );
+    }
+    let all_ok = reports.iter().all(|r| r.get("ok").and_then(Value::as_bool) == Some(true));
+    let first = reports
+        .iter()
+        .flat_map(|r| r.get("diagnostics").and_then(Value::as_array).cloned().unwrap_or_default())
+        .find(|d| d.get("severity").and_then(Value::as_str) == Some("error"))
+        .map(|d| {
+            let g = |k: &str| d.get(k).map(|v| v.as_str().map(str::to_string).unwrap_or(v.to_string())).unwrap_or_default();
+            format!("{}:{}:{} {} {}", g("file"), g("line"), g("column"), g("code"), g("message"))
+        })
+        .unwrap_or_default();
+    match (code, all_ok) {
+        (Some(0), true) => (Outcome::Pass, first),
+        (Some(150), false) => (Outcome::Fail("errors".into()), first),
+        (c, ok) => (Outcome::Fail(format!("exit {c:?} with ok={ok}")), first),
+    }
+}
+
+/// The check stage. `sysmo check` does not exist yet, so this reports [`Outcome::NotRun`]; when it
+/// does, run `sysmo check --json` here, read its figures into [`CheckFigures`] and return
+/// [`compare_check`]'s verdict against `expected`.
+fn check_stage(sysmo_commands: &[String], _expected: Option<&Expected>) -> Outcome {
+    if !sysmo_commands.iter().any(|c| c == "check") {
+        return Outcome::NotRun;
+    }
+    Outcome::Fail("`sysmo check` is listed but the corpus harness does not run it yet".into())
+}
+
+/// Commands `sysmo help` lists (lines of the form `  sysmo <command> ...`).
+fn sysmo_commands(sysmo: &Path) -> Vec<String> {
+    let out = Command::new(sysmo).arg("help").stdin(Stdio::null()).output();
+    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("sysmo "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter(|c| !c.starts_with('-'))
+        .map(str::to_string)
+        .collect()
+}
+
+pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
+    let models = read_index(dir)?;
+    let sysmo = build_release_sysmo(root)?;
+    let commands = sysmo_commands(&sysmo);
+    step(&format!("corpus {}: {} models", dir.display(), models.len()));
+    let mut rows = Vec::new();
+    for model in &models {
+        let model_dir = dir.join(model);
+        let files = tla_files(&model_dir);
+        let expected = std::fs::read_to_string(model_dir.join("expected.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| Expected::from_json(&v));
+        let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
+        let check = check_stage(&commands, expected.as_ref());
+        rows.push(ModelRow { model: model.clone(), files: files.len(), parse, check, expected, first_diagnostic });
+    }
+    print_table(&rows);
+    let passed = rows.iter().filter(|r| r.passed()).count();
+    let failed = rows.len() - passed;
+    println!("{passed} passed, {failed} failed");
+    Ok((passed, failed))
+}
+
+fn outcome_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Pass => "ok".into(),
+        Outcome::Fail(why) => format!("FAIL ({})", truncate(why, 30)),
+        Outcome::NotRun => "not run".into(),
+    }
+}
+
+fn print_table(rows: &[ModelRow]) {
+    let w = rows.iter().map(|r| r.model.len()).max().unwrap_or(5).max(5);
+    println!("{:<w$}  {:>5}  {:<22}  {:<8}  {:<26}  first diagnostic", "model", "files", "parse", "check", "TLC expects");
+    for r in rows {
+        println!(
+            "{:<w$}  {:>5}  {:<22}  {:<8}  {:<26}  {}",
+            r.model,
+            r.files,
+            outcome_text(&r.parse),
+            outcome_text(&r.check),
+            r.expected.as_ref().map(Expected::short).unwrap_or_else(|| "-".into()),
+            truncate(&r.first_diagnostic, 90),
+        );
+    }
+}
+
+pub fn corpus_command(root: &Path, dir: Option<&str>) -> Result<bool, String> {
+    let dir: PathBuf = match dir {
+        Some(d) => PathBuf::from(d),
+        None => default_corpus_dir(root),
+    };
+    if !dir.join("index.tsv").exists() {
+        return Err(format!("{} has no index.tsv", dir.display()));
+    }
+    let (_, failed) = run_corpus(root, &dir)?;
+    Ok(failed == 0)
+}
+
+/// `../shared/corpus` relative to the repository root.
+pub fn default_corpus_dir(root: &Path) -> PathBuf {
+    root.join("../shared/corpus")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(result: &str, d: Option<u64>, g: Option<u64>, n: Option<u64>) -> Expected {
+        Expected { result: result.into(), distinct_states: d, states_generated: g, counterexample_length: n }
+    }
+
+    #[test]
+    fn expected_prefers_tlc_check_figures() {
+        let v: Value = serde_json::from_str(
+            r#"{"result":"safety failure","distinct_states":null,
+                "tlc_2_15_check":{"result":"safety failure","distinct_states":14,
+                "states_generated":73,"counterexample_length":7}}"#,
+        )
+        .unwrap();
+        assert_eq!(Expected::from_json(&v), Some(exp("safety failure", Some(14), Some(73), Some(7))));
+        let v: Value = serde_json::from_str(r#"{"result":"success","distinct_states":12,"total_states_generated":24}"#).unwrap();
+        assert_eq!(Expected::from_json(&v), Some(exp("success", Some(12), Some(24), None)));
+        assert_eq!(Expected::from_json(&serde_json::json!({})), None);
+    }
+
+    #[test]
+    fn compare_counts_on_success_and_length_on_violation() {
+        let ok = exp("success", Some(12), Some(24), None);
+        let f = |r: &str, d, g, n| CheckFigures { result: r.into(), distinct_states: d, states_generated: g, counterexample_length: n };
+        assert!(compare_check(&ok, &f("success", 12, 24, None)).is_ok());
+        assert!(compare_check(&ok, &f("success", 12, 25, None)).unwrap_err().contains("generated"));
+        assert!(compare_check(&ok, &f("deadlock", 12, 24, Some(3))).is_err());
+        let bad = exp("safety failure", Some(14), Some(73), Some(7));
+        assert!(compare_check(&bad, &f("safety failure", 20, 99, Some(7))).is_ok());
+        assert!(compare_check(&bad, &f("safety failure", 14, 73, Some(8))).is_err());
+    }
+
+    #[test]
+    fn index_reads_the_name_column() {
+        let dir = std::env::temp_dir().join(format!("xtask-corpus-index-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("index.tsv"), "split\tname\tresult\ndev\tA\tsuccess\n\ntest\tB\tdeadlock\n").unwrap();
+        assert_eq!(read_index(&dir).unwrap(), vec!["A".to_string(), "B".to_string()]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn row_passes_only_when_parse_passes_and_check_does_not_fail() {
+        let row = |parse, check| ModelRow { model: "M".into(), files: 1, parse, check, expected: None, first_diagnostic: String::new() };
+        assert!(row(Outcome::Pass, Outcome::NotRun).passed());
+        assert!(row(Outcome::Pass, Outcome::Pass).passed());
+        assert!(!row(Outcome::Pass, Outcome::Fail("x".into())).passed());
+        assert!(!row(Outcome::Fail("x".into()), Outcome::NotRun).passed());
+    }
+}

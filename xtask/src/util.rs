@@ -1,0 +1,122 @@
+//! Small helpers: the repository root, running commands with their line printed, PATH.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+/// The repository root (xtask's manifest lives one level below it).
+pub fn repo_root() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    dir.parent().map(Path::to_path_buf).unwrap_or(dir)
+}
+
+/// Print one setup or build step, so a log shows what happened and in what order.
+pub fn step(msg: &str) {
+    eprintln!("[xtask] {msg}");
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// Run a command with inherited stdio; Ok(true) when it exits 0.
+pub fn run_status(cmd: &mut Command) -> Result<bool, String> {
+    step(&format!("$ {}", describe(cmd)));
+    let status = cmd
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run `{}`: {e}", describe(cmd)))?;
+    Ok(status.success())
+}
+
+/// Run a command that must succeed.
+pub fn run_checked(cmd: &mut Command) -> Result<(), String> {
+    if run_status(cmd)? {
+        Ok(())
+    } else {
+        Err(format!("`{}` failed", describe(cmd)))
+    }
+}
+
+/// Run a command and capture its output (nothing printed).
+pub fn capture(cmd: &mut Command) -> Result<Output, String> {
+    cmd.stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", describe(cmd)))
+}
+
+/// The first line of `program --version`, if the program runs.
+pub fn version_of(program: &str, path_env: &OsString) -> Option<String> {
+    let out = Command::new(program)
+        .arg("--version")
+        .env("PATH", path_env)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().map(|l| l.trim().to_string())
+}
+
+/// PATH with `dirs` put first.
+pub fn path_with(dirs: &[PathBuf]) -> OsString {
+    let mut all: Vec<PathBuf> = dirs.to_vec();
+    if let Some(p) = std::env::var_os("PATH") {
+        all.extend(std::env::split_paths(&p));
+    }
+    std::env::join_paths(all).unwrap_or_else(|_| std::env::var_os("PATH").unwrap_or_default())
+}
+
+/// Milliseconds since `t`.
+pub fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The median of a non-empty list (mean of the two middle values for an even count).
+pub fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// Build the release `sysmo` binary and return its path.
+pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
+    run_checked(Command::new(cargo()).current_dir(root).args(["build", "--release", "-p", "sysmo-cli"]))?;
+    let exe = root.join("target/release/sysmo");
+    if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
+}
+
+/// The cargo that runs us (so the same toolchain builds everything).
+pub fn cargo() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_odd_even() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(&[]).is_nan());
+    }
+
+    #[test]
+    fn root_has_workspace_manifest() {
+        let text = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+        assert!(text.contains("[workspace]"));
+    }
+}
