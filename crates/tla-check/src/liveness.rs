@@ -624,11 +624,11 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     fn product(&self, t: &Tableau, roots: &[u32]) -> Result<Product, LiveOutcome<P::State, P::Error>> {
         let g = &self.g;
         let mut p = Product::default();
-        let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut ids = ProductIds::new(g.parent.len(), t.particles.len());
         let mut queue = VecDeque::new();
         let budget = self.opts.max_product_nodes;
-        let add = |p: &mut Product, ids: &mut HashMap<(u32, u32), u32>, queue: &mut VecDeque<u32>, s: u32, q: u32| {
-            if let Some(&n) = ids.get(&(s, q)) {
+        let add = |p: &mut Product, ids: &mut ProductIds, queue: &mut VecDeque<u32>, s: u32, q: u32| {
+            if let Some(n) = ids.get(s, q) {
                 return Ok(n);
             }
             let n = p.state.len() as u32;
@@ -638,7 +638,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             if n >= u32::MAX - 1 {
                 return Err(LiveOutcome::BudgetExhausted(LiveBudget::Indices));
             }
-            ids.insert((s, q), n);
+            ids.insert(s, q, n);
             p.state.push(s);
             p.particle.push(q);
             queue.push_back(n);
@@ -718,7 +718,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         let in_c = |n: u32| comp[n as usize] == cid;
         let usable = |e: usize| in_c(view.targets[e]) && search.usable(e, &acc.removed);
         // Prefix: a shortest path from a root to the component, over every edge.
-        let mut parent: HashMap<u32, usize> = HashMap::new();
+        let mut parent: Vec<u32> = Vec::new();
         let mut prefix_nodes: Vec<u32> = Vec::new();
         if let Some(&r) = roots.iter().find(|&&r| in_c(r)) {
             prefix_nodes.push(r);
@@ -817,6 +817,41 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     fn state_edge(&self, from: u32, to: u32) -> Option<usize> {
         let view = View { offsets: &self.g.offsets, targets: &self.g.targets };
         view.edges(from).find(|&e| self.g.targets[e] == to)
+    }
+}
+
+/// Product node ids by (state, particle): a dense table when it is small enough, else a map.
+enum ProductIds {
+    Dense { particles: usize, ids: Vec<u32> },
+    Sparse(HashMap<u64, u32>),
+}
+
+impl ProductIds {
+    fn new(states: usize, particles: usize) -> Self {
+        match states.checked_mul(particles) {
+            Some(n) if n <= 1 << 26 => ProductIds::Dense { particles, ids: vec![u32::MAX; n] },
+            _ => ProductIds::Sparse(HashMap::new()),
+        }
+    }
+    fn get(&self, s: u32, q: u32) -> Option<u32> {
+        match self {
+            ProductIds::Dense { particles, ids } => {
+                ids.get(s as usize * particles + q as usize).copied().filter(|&n| n != u32::MAX)
+            }
+            ProductIds::Sparse(m) => m.get(&((s as u64) << 32 | q as u64)).copied(),
+        }
+    }
+    fn insert(&mut self, s: u32, q: u32, n: u32) {
+        match self {
+            ProductIds::Dense { particles, ids } => {
+                if let Some(x) = ids.get_mut(s as usize * *particles + q as usize) {
+                    *x = n;
+                }
+            }
+            ProductIds::Sparse(m) => {
+                m.insert((s as u64) << 32 | q as u64, n);
+            }
+        }
     }
 }
 

@@ -96,6 +96,8 @@ pub(crate) struct Search<'g> {
     on_stack: Vec<bool>,
     next_comp: u32,
     pub components: u64,
+    required: Vec<usize>,
+    acc: Vec<u64>,
 }
 
 const UNSEEN: u32 = u32::MAX;
@@ -113,6 +115,8 @@ impl<'g> Search<'g> {
             on_stack: vec![false; n],
             next_comp: 1,
             components: 0,
+            required: layout.required(),
+            acc: vec![0; layout.words],
         }
     }
 
@@ -230,14 +234,15 @@ impl<'g> Search<'g> {
     /// Decide a component: accept it, drop it, or queue it again without the states where a
     /// violated strong-fairness condition is enabled.
     fn judge(
-        &self,
+        &mut self,
         nodes: Vec<u32>,
         cid: u32,
         removed: &[usize],
         work: &mut Vec<(Vec<u32>, u32, Vec<usize>)>,
     ) -> Option<Accepting> {
         let l = self.layout;
-        let mut acc = vec![0u64; l.words];
+        let mut acc = std::mem::take(&mut self.acc);
+        acc.iter_mut().for_each(|a| *a = 0);
         let mut nontrivial = false;
         for &u in &nodes {
             for e in self.view.edges(u) {
@@ -249,11 +254,14 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        if !nontrivial || !l.required().iter().all(|&b| has(&acc, b)) {
+        let ok = nontrivial && self.required.iter().all(|&b| has(&acc, b));
+        self.acc = acc;
+        if !ok {
             return None;
         }
+        let acc = &self.acc;
         let failing: Vec<usize> =
-            (0..l.sf).filter(|&k| !has(&acc, l.sf_taken_bit(k)) && has(&acc, l.sf_enabled_bit(k))).collect();
+            (0..l.sf).filter(|&k| !has(acc, l.sf_taken_bit(k)) && has(acc, l.sf_enabled_bit(k))).collect();
         if failing.is_empty() {
             return Some(Accepting { nodes, comp: cid, removed: removed.to_vec() });
         }
@@ -265,43 +273,56 @@ impl<'g> Search<'g> {
 }
 
 /// Breadth-first search from `start` over edges accepted by `usable`, to the first edge accepted by
-/// `goal`; returns the edges of the path (the last one satisfies `goal`).
+/// `goal`; returns the edges of the path (the last one satisfies `goal`). `parent` is scratch space
+/// of one entry per node.
 pub(crate) fn bfs_to_edge(
     view: View<'_>,
     start: u32,
     usable: impl Fn(usize) -> bool,
     goal: impl Fn(usize) -> bool,
-    parent: &mut std::collections::HashMap<u32, usize>,
+    parent: &mut Vec<u32>,
 ) -> Option<Vec<usize>> {
+    const NONE: u32 = u32::MAX;
     parent.clear();
+    parent.resize(view.nodes(), NONE);
     let mut queue = std::collections::VecDeque::new();
     queue.push_back(start);
-    let mut seen = std::collections::HashSet::new();
-    seen.insert(start);
-    let mut source_of = std::collections::HashMap::new();
+    let path_to = |parent: &Vec<u32>, mut x: u32, last: usize| -> Option<Vec<usize>> {
+        let mut path = vec![last];
+        while x != start {
+            let pe = parent[x as usize];
+            if pe == NONE {
+                return None;
+            }
+            path.push(pe as usize);
+            x = source(view, pe as usize)?;
+        }
+        path.reverse();
+        Some(path)
+    };
     while let Some(u) = queue.pop_front() {
         for e in view.edges(u) {
             if !usable(e) {
                 continue;
             }
-            source_of.insert(e, u);
             if goal(e) {
-                let mut path = vec![e];
-                let mut x = u;
-                while x != start {
-                    let pe = *parent.get(&x)?;
-                    path.push(pe);
-                    x = *source_of.get(&pe)?;
-                }
-                path.reverse();
-                return Some(path);
+                return path_to(parent, u, e);
             }
             let w = view.targets[e];
-            if seen.insert(w) {
-                parent.insert(w, e);
+            if w == start {
+                continue;
+            }
+            if parent[w as usize] == NONE {
+                parent[w as usize] = e as u32;
                 queue.push_back(w);
             }
         }
     }
     None
+}
+
+/// The source of edge `e` (binary search in the offsets).
+pub(crate) fn source(view: View<'_>, e: usize) -> Option<u32> {
+    let i = view.offsets.partition_point(|&o| o as usize <= e);
+    i.checked_sub(1).map(|i| i as u32)
 }
