@@ -751,6 +751,22 @@ impl<'a> Parser<'a> {
                 }
             }
             self.bump();
+            // SANY: prefix minus cannot be the operand of a tighter operator (`a * -b`)
+            if let Some(m) = self.peek().filter(|m| m.is_sym("-")) {
+                if info.lo > 12 {
+                    let mspan = self.tok_span(m);
+                    self.error(
+                        Diagnostic::error(
+                            "E0107",
+                            mspan,
+                            format!("prefix `-` cannot be the operand of `{}` without parentheses", info.name),
+                        )
+                        .with_label(tspan, format!("`{}` here", info.name))
+                        .with_hint("write the negation in parentheses: `a * (-b)`"),
+                    );
+                    return Err(());
+                }
+            }
             let rhs = self.binary(info.hi)?;
             let span = lhs.span.to(rhs.span);
             let same_chain = chain && prev.is_some_and(|(p, _)| p.name == info.name);
@@ -818,6 +834,21 @@ impl<'a> Parser<'a> {
             let tspan = self.tok_span(t);
             // the operand takes every operator that binds tighter than the prefix operator
             let arg = self.binary(info.hi)?;
+            // a postfix operator (precedence 15) inside the range of ENABLED, UNCHANGED, [] or <>
+            if let ExprKind::OpApp { op, args } = &*arg.kind {
+                if info.hi >= 15 && args.len() == 1 && ops::postfix(&op.name).is_some() && arg.span.end == op.span.end {
+                    self.error(
+                        Diagnostic::error(
+                            "E0107",
+                            op.span,
+                            format!("`{}` and `{}` have conflicting precedence and cannot be mixed without parentheses", info.name, op.name),
+                        )
+                        .with_label(tspan, format!("`{}` here", info.name))
+                        .with_hint(format!("write `{}(...)` with parentheses around its operand", t.text)),
+                    );
+                    return Err(());
+                }
+            }
             if let Some((next, nt)) = self.peek_infix() {
                 // SANY: the prefix operator applies first when its range is not below the
                 // infix one (`SUBSET a \cup b`); overlapping otherwise is a conflict (`[]a = b`)
