@@ -34,7 +34,10 @@ fn diagnostics_point_inside_the_text() {
     let text = "---- MODULE Broken ----\nVARIABLE x\nInit == x = \nNext == x' = x +\n====\n";
     let v = analyze_text(text);
     let lines = text.lines().count() as u32;
-    // Whatever the front end reports, the page must agree with it and place it in the text.
+    assert!(!v.clean, "a dangling `+` must be an error");
+    assert!(v.syntax_score < 1.0);
+    assert!(!v.diagnostics.is_empty());
+    // The page agrees with the front end and places every diagnostic in the text.
     assert_eq!(v.clean, v.diagnostics.iter().all(|d| d.severity != tla_syntax::Severity::Error));
     assert!(v.syntax_score >= 0.0 && v.syntax_score <= 1.0);
     for d in &v.diagnostics {
