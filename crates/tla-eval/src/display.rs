@@ -54,6 +54,11 @@ impl fmt::Display for Value {
                 }
                 write!(f, ")")
             }
+            // TLC prints intervals as `a..b` and other finite sets enumerated.
+            Value::Lazy(l) if l.as_interval().is_none() && l.is_finite() => match l.to_set() {
+                Ok(s) => write!(f, "{}", Value::Set(s)),
+                Err(_) => write!(f, "{}", l),
+            },
             Value::Lazy(l) => write!(f, "{}", l),
         }
     }

@@ -25,6 +25,22 @@ pub mod codes {
     pub const DUPLICATE_DOMAIN: &str = "E0408";
     /// An error raised by a set predicate (`{x \in S : P}`) the evaluator supplied.
     pub const PREDICATE: &str = "E0409";
+    /// An expression that has no value at constant level (primes, ENABLED, temporal operators).
+    pub const NOT_CONSTANT: &str = "E0410";
+    /// A construct the evaluator does not handle yet (named instances, unbounded quantifiers).
+    pub const UNSUPPORTED: &str = "E0411";
+    /// CHOOSE found no element satisfying its predicate.
+    pub const CHOOSE_NONE: &str = "E0412";
+    /// No CASE arm applies and there is no OTHER.
+    pub const CASE_NONE: &str = "E0413";
+    /// `Assert(FALSE, msg)` from the TLC module.
+    pub const ASSERT: &str = "E0414";
+    /// A name with no definition at evaluation time (normally reported earlier by the checker).
+    pub const UNKNOWN: &str = "E0415";
+    /// Recursion deeper than the evaluator's limit.
+    pub const TOO_DEEP: &str = "E0416";
+    /// An operator applied to the wrong number of arguments.
+    pub const ARITY: &str = "E0417";
 }
 
 /// An error raised while computing with values.

@@ -12,6 +12,7 @@
 pub mod arith;
 mod display;
 pub mod error;
+pub mod eval;
 pub mod fcn;
 pub mod fingerprint;
 pub mod intern;
@@ -20,6 +21,7 @@ pub mod testing;
 pub mod value;
 
 pub use error::{VResult, ValueError};
+pub use eval::ConstEval;
 pub use intern::{Interner, Str};
 pub use set::{LazySet, SetPredicate};
 pub use value::{ModelValue, SetVal, Value};

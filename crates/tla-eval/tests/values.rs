@@ -289,7 +289,7 @@ fn union_intersection_difference() {
     assert!(lazy_cup.is_lazy());
     assert_eq!(elements(&lazy_cup).len(), 8);
     assert_eq!(lazy_cup.cardinality().unwrap(), 6);
-    assert_eq!(lazy_cup.to_string(), "(SUBSET {1, 2} \\cup SUBSET {2, 3})");
+    assert!(matches!(&lazy_cup, Value::Lazy(l) if matches!(**l, tla_eval::LazySet::Cup(..))));
     // TLC prints the normalized set: {{}, {1}, {2}, {3}, {1, 2}, {2, 3}}
     assert_eq!(lazy_cup.canonical().unwrap().to_string(), "{{}, {1}, {2}, {3}, {1, 2}, {2, 3}}");
     // Membership in lazy combinations, with an infinite operand.
@@ -388,7 +388,7 @@ fn fingerprint_snapshot() {
         ed0446eded24ddc1 [a |-> 1, b |-> "c"]
         53b7c3686aec44c2 (0 :> TRUE @@ 5 :> FALSE)
         ab83afcead73d2d6 1..3
-        6a8c0eb4ebeba6e3 SUBSET {1, 2}
+        6a8c0eb4ebeba6e3 {{}, {1}, {2}, {1, 2}}
         dd7a67679fa68052 <<<<"b">>, {"a", "b"}>>
     "#]].assert_eq(&got);
 }

@@ -1,0 +1,150 @@
+//! The constant-level evaluator on a module of our own. The expected texts are what TLC 2.15
+//! printed for the same definitions (`ASSUME PrintT(<<T01, ..., T10>>)` and so on).
+
+use tla_eval::error::codes;
+use tla_eval::ConstEval;
+use tla_syntax::{parse_file, FileId};
+
+const SPEC: &str = r#"---- MODULE E ----
+EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC
+Sq(x) == x * x
+Twice(F(_), x) == F(F(x))
+fact[n \in Nat] == IF n = 0 THEN 1 ELSE n * fact[n - 1]
+R == [name |-> "ann", age |-> 30]
+T01 == Sq(7) + ((-7) \div 2) + ((-7) % 2)
+T02 == Twice(Sq, 3)
+T03 == Twice(LAMBDA y : y + 1, 3)
+T04 == fact[10]
+T05 == {x * 2 : x \in 1..5}
+T06 == {x \in 1..10 : x % 3 = 0}
+T07 == [i \in 1..3 |-> i * i]
+T08 == [R EXCEPT !.age = @ + 1, !.name = "bob"]
+T09 == \A x \in 1..5 : \E y \in 1..5 : y = 6 - x
+T10 == CHOOSE s \in SUBSET {1, 2, 3} : Cardinality(s) = 2 /\ 3 \in s
+T11 == LET F(a) == a + 1
+           G == F(F(1))
+       IN <<G, F(10)>>
+T12 == CASE 1 > 2 -> "a" [] 2 > 1 -> "b" [] OTHER -> "c"
+T13 == Append(<<1, 2>>, 3) \o Tail(<<7, 8, 9>>)
+T14 == SubSeq(<<1, 2, 3, 4>>, 2, 3)
+T15 == SelectSeq(<<1, 2, 3, 4, 5>>, LAMBDA z : z % 2 = 1)
+T16 == Cardinality([{1, 2, 3} -> {0, 1}])
+T17 == [f \in [{1, 2} -> {0, 1}] |-> f[1] + f[2]][<<1, 1>>]
+T18 == (1 :> "a") @@ (2 :> "b") @@ (1 :> "z")
+T19 == [<<a, b>> \in {<<1, 2>>, <<3, 4>>} |-> a + b]
+T20 == [x, y \in {0, 1} |-> x - y]
+T21 == {<<x, y>> : x \in 1..2, y \in {"p", "q"}}
+T22 == [a : {1, 2}, b : {"u"}]
+T23 == UNION {{1, 2}, {2, 3}} \ {2}
+T24 == DOMAIN [R EXCEPT !["zzz"] = 1]
+T25 == {1, 2} \subseteq 1..3 /\ ~({1, 4} \subseteq 1..3)
+T26 == <<1, 2>> \in Seq(Nat) /\ [x \in {1, 2} |-> 3] \in [{1, 2} -> Nat]
+T27 == \E <<p, q>> \in {1, 2} \X {3} : p + q = 5
+T28 == Len(<<>>) + Len("hey")
+T29 == LET r[k \in 0..5] == IF k = 0 THEN 0 ELSE k + r[k - 1] IN r[5]
+T30 == [[i \in 1..2 |-> [j \in 1..2 |-> 0]] EXCEPT ![1][2] = 5]
+====
+"#;
+
+#[test]
+fn definitions_evaluate_as_in_tlc() {
+    let out = parse_file(FileId(0), SPEC);
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{:?}", out.diagnostics);
+    let ev = ConstEval::new(&out.modules);
+    let expected = [
+        ("T01", r#"46"#),
+        ("T02", r#"81"#),
+        ("T03", r#"5"#),
+        ("T04", r#"3628800"#),
+        ("T05", r#"{2, 4, 6, 8, 10}"#),
+        ("T06", r#"{3, 6, 9}"#),
+        ("T07", r#"<<1, 4, 9>>"#),
+        ("T08", r#"[name |-> "bob", age |-> 31]"#),
+        ("T09", r#"TRUE"#),
+        ("T10", r#"{1, 3}"#),
+        ("T11", r#"<<3, 11>>"#),
+        ("T12", r#""b""#),
+        ("T13", r#"<<1, 2, 3, 8, 9>>"#),
+        ("T14", r#"<<2, 3>>"#),
+        ("T15", r#"<<1, 3, 5>>"#),
+        ("T16", r#"8"#),
+        ("T17", r#"2"#),
+        ("T18", r#"<<"a", "b">>"#),
+        ("T19", r#"(<<1, 2>> :> 3 @@ <<3, 4>> :> 7)"#),
+        ("T20", r#"(<<0, 0>> :> 0 @@ <<0, 1>> :> -1 @@ <<1, 0>> :> 1 @@ <<1, 1>> :> 0)"#),
+        ("T21", r#"{<<1, "p">>, <<1, "q">>, <<2, "p">>, <<2, "q">>}"#),
+        ("T22", r#"{[a |-> 1, b |-> "u"], [a |-> 2, b |-> "u"]}"#),
+        ("T23", r#"{1, 3}"#),
+        ("T24", r#"{"name", "age"}"#),
+        ("T25", r#"TRUE"#),
+        ("T26", r#"TRUE"#),
+        ("T27", r#"TRUE"#),
+        ("T28", r#"3"#),
+        ("T29", r#"15"#),
+        ("T30", r#"<<<<0, 5>>, <<0, 0>>>>"#),
+    ];
+    let mut wrong = Vec::new();
+    for (name, want) in expected {
+        match ev.eval_def(name) {
+            Ok(v) if v.to_string() == want => {}
+            Ok(v) => wrong.push(format!("{name}: got {v}, TLC {want}")),
+            Err(e) => wrong.push(format!("{name}: error {e}, TLC {want}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn eval_error(body: &str) -> tla_eval::ValueError {
+    let text = format!("---- MODULE Err ----\nEXTENDS Naturals, Sequences, TLC\nX == {body}\n====\n");
+    let out = parse_file(FileId(0), &text);
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{:?}", out.diagnostics);
+    let ev = ConstEval::new(&out.modules);
+    let e = ev.eval_def("X").expect_err("expected an evaluation error");
+    // The error points into the definition's text.
+    let span = e.span.expect("errors carry a span");
+    assert!(span.start as usize >= text.find("X ==").unwrap() && (span.end as usize) <= text.len());
+    e
+}
+
+#[test]
+fn errors_have_codes_and_spans() {
+    // TLC: "Overflow when computing 2147483647+1"
+    assert_eq!(eval_error("2147483647 + 1").code, codes::OVERFLOW);
+    // TLC: "Attempted to compute the value of an expression of form CHOOSE x \in S: P, but no
+    // element of S satisfied P."
+    assert_eq!(eval_error("CHOOSE x \\in 1..3 : x > 5").code, codes::CHOOSE_NONE);
+    // TLC: "Attempted to check equality of integer 1 with non-integer"
+    assert_eq!(eval_error("1 = \"a\"").code, codes::INCOMPARABLE);
+    assert_eq!(eval_error("<<1, 2>>[3]").code, codes::NOT_IN_DOMAIN);
+    assert_eq!(eval_error("CASE 1 > 2 -> 1").code, codes::CASE_NONE);
+    assert_eq!(eval_error("Head(<<>>)").code, codes::NOT_IN_DOMAIN);
+    assert_eq!(eval_error("CHOOSE n \\in Nat : n > 2").code, codes::NOT_ENUMERABLE);
+    assert_eq!(eval_error("Assert(1 > 2, \"boom\")").code, codes::ASSERT);
+    assert_eq!(eval_error("1 + TRUE").code, codes::TYPE);
+    // Unbounded recursion stops with an error instead of overflowing the stack.
+    let text = "---- MODULE Rec ----\nEXTENDS Naturals\nRECURSIVE F(_)\nF(n) == F(n + 1)\nX == F(0)\n====\n";
+    let out = parse_file(FileId(0), text);
+    let ev = ConstEval::new(&out.modules);
+    assert_eq!(ev.eval_def("X").unwrap_err().code, codes::TOO_DEEP);
+}
+
+#[test]
+fn the_error_span_is_the_innermost_failing_expression() {
+    let text = "---- MODULE Sp ----\nEXTENDS Naturals\nX == 1 + (2 \\div 0)\n====\n";
+    let out = parse_file(FileId(0), text);
+    let ev = ConstEval::new(&out.modules);
+    let e = ev.eval_def("X").unwrap_err();
+    assert_eq!(e.code, codes::ARITH);
+    let s = e.span.unwrap();
+    // The parenthesised division, not the whole sum.
+    assert_eq!(&text[s.start as usize..s.end as usize], "(2 \\div 0)");
+}
+
+#[test]
+fn print_output_is_collected_not_printed() {
+    let text = "---- MODULE Pr ----\nEXTENDS TLC\nX == PrintT(<<1, \"a\">>) /\\ Print({2}, TRUE)\n====\n";
+    let out = parse_file(FileId(0), text);
+    let ev = ConstEval::new(&out.modules);
+    assert_eq!(ev.eval_def("X").unwrap().to_string(), "TRUE");
+    assert_eq!(ev.take_output(), vec!["<<1, \"a\">>".to_string(), "{2}".to_string()]);
+}
