@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use tla_check::liveness::{AtomId, Fairness, FairnessKind, LiveOptions, LiveOutcome, LiveSpec, Temporal, check};
+use tla_check::liveness::{AtomId, Fairness, FairnessKind, LiveOptions, LiveOutcome, LiveSpec, LiveStatus, LivenessChecker, Temporal};
 use tla_check::{ActionId, Explorer, Options, Outcome, Spec};
 
 type S = [u8; 3];
@@ -81,7 +81,16 @@ fn main() {
     ];
     for (name, prop) in cases {
         let t = Instant::now();
-        let out = check(&spec, &fairness, &prop, LiveOptions::default()).expect("formula");
+        let mut checker = LivenessChecker::new(&spec, &fairness, &prop, LiveOptions::default()).expect("formula");
+        let mut phases = Vec::new();
+        let out = loop {
+            let t = Instant::now();
+            let status = checker.run(usize::MAX);
+            phases.push(format!("{:.3}", t.elapsed().as_secs_f64()));
+            if let LiveStatus::Done(o) = status {
+                break o;
+            }
+        };
         let live = t.elapsed().as_secs_f64();
         let verdict = match out {
             LiveOutcome::Holds => "holds".to_string(),
@@ -89,5 +98,14 @@ fn main() {
             o => format!("{o:?}"),
         };
         println!("liveness: {name:<20} {verdict} in {live:.3} s = {:.2}x safety", live / safety);
+        let st = checker.stats();
+        println!(
+            "          graph {} states {} edges, product {} nodes, {} components; s per call: {}",
+            st.states,
+            st.edges,
+            st.product_nodes,
+            st.components,
+            phases.join(" ")
+        );
     }
 }

@@ -27,7 +27,7 @@ pub enum Temporal {
 }
 
 impl Temporal {
-    pub fn not(f: Temporal) -> Temporal {
+    pub fn negate(f: Temporal) -> Temporal {
         Temporal::Not(Box::new(f))
     }
     pub fn always(f: Temporal) -> Temporal {
@@ -324,7 +324,7 @@ fn dnf(f: &Nnf, limit: usize) -> Result<Vec<Vec<Nnf>>, FormulaError> {
 
 /// Back to a [`Temporal`] over the caller's atom names, for reports.
 pub(crate) fn to_temporal(f: &Nnf, state_atoms: &[AtomId], action_atoms: &[AtomId]) -> Temporal {
-    let lit = |t: Temporal, pos: bool| if pos { t } else { Temporal::not(t) };
+    let lit = |t: Temporal, pos: bool| if pos { t } else { Temporal::negate(t) };
     match f {
         Nnf::Bool(b) => Temporal::Bool(*b),
         Nnf::S(i, pos) => lit(Temporal::State(state_atoms.get(*i as usize).copied().unwrap_or(0)), *pos),
