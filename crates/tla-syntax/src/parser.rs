@@ -92,7 +92,7 @@ pub(crate) struct Parser<'a> {
     depth: u32,
 }
 
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 100;
 
 fn describe(t: &Token) -> String {
     match t.kind {
@@ -165,6 +165,7 @@ impl<'a> Parser<'a> {
     }
 
     /// "expected X, found Y" at the next token.
+    #[inline(never)]
     fn unexpected<T>(&mut self, expected: &str) -> R<T> {
         let t = self.raw();
         let found = if self.at_end() && t.kind != Kind::Eof && self.fenced(t) {
@@ -195,6 +196,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Expect a closing bracket; on failure point at the opening one.
+    #[inline(never)]
     fn close(&mut self, open: &Token, close: &str) -> R<&'a Token> {
         if self.is_sym(close) {
             return Ok(self.bump());
@@ -1006,7 +1008,16 @@ impl<'a> Parser<'a> {
             }
             "{" => self.braces(),
             "[" => self.brackets(),
-            "<<" => {
+            "<<" => self.tuple_or_angle(t),
+            "\\A" | "\\E" | "\\AA" | "\\EE" => self.quantifier(t),
+            "!=" | "==" => self.unexpected("an expression"),
+            _ => self.unexpected("an expression"),
+        }
+    }
+
+    #[inline(never)]
+    fn tuple_or_angle(&mut self, t: &'a Token) -> R<Expr> {
+        let tspan = self.tok_span(t);
                 self.bump();
                 let items = if self.is_sym(">>") || self.is_sym(">>_") { vec![] } else { self.expr_list()? };
                 if self.is_sym(">>_") {
@@ -1022,8 +1033,11 @@ impl<'a> Parser<'a> {
                 }
                 let c = self.close(t, ">>")?;
                 Ok(Expr::new(ExprKind::Tuple(items), self.sp(t.start, c.end)))
-            }
-            "\\A" | "\\E" | "\\AA" | "\\EE" => {
+    }
+
+    #[inline(never)]
+    fn quantifier(&mut self, t: &'a Token) -> R<Expr> {
+        let tspan = self.tok_span(t);
                 self.bump();
                 let kind = if t.text.starts_with("\\A") { QuantKind::Forall } else { QuantKind::Exists };
                 if t.text.len() == 3 {
@@ -1041,10 +1055,6 @@ impl<'a> Parser<'a> {
                 let body = self.expr()?;
                 let span = tspan.to(body.span);
                 Ok(Expr::new(ExprKind::Quant { kind, bounds, body }, span))
-            }
-            "!=" | "==" => self.unexpected("an expression"),
-            _ => self.unexpected("an expression"),
-        }
     }
 
     /// The subscript of `[A]_v`, `<<A>>_v`, `WF_v(A)`: a name, a tuple or a parenthesised expression.
@@ -1074,6 +1084,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Identifiers and keywords in expression position.
+    #[inline(never)]
     fn word(&mut self, t: &'a Token) -> R<Expr> {
         let tspan = self.tok_span(t);
         match t.text.as_str() {
@@ -1277,6 +1288,7 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
+    #[inline(never)]
     fn braces(&mut self) -> R<Expr> {
         let open = self.bump();
         if self.is_sym("}") {
@@ -1336,6 +1348,7 @@ impl<'a> Parser<'a> {
         self.sym_at(i, "\\in")
     }
 
+    #[inline(never)]
     fn brackets(&mut self) -> R<Expr> {
         let open = self.bump();
         // records `[a |-> e]` and record sets `[a : S]`
