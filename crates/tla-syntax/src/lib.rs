@@ -1,5 +1,6 @@
-//! TLA+ front end, part one: source map, diagnostics, the pest grammar, the AST, and TLC's
-//! `.cfg` language. pest's types never leave this crate.
+//! TLA+ front end, part one: source map, diagnostics, a lexer and a precedence-climbing parser
+//! (with TLA+'s bullet-list column rule) producing the AST, an S-expression [`dump`] of it,
+//! and TLC's `.cfg` language.
 //!
 //! Architecture invariant: parsing never panics and never stops at the first error. A module
 //! is split into its top-level units and each is parsed on its own, so one bad definition
