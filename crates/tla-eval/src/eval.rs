@@ -91,18 +91,48 @@ fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
 }
 
 impl<'a> ConstEval<'a> {
-    /// Definitions of every module (later modules override earlier ones, so pass them in
-    /// dependency order with the root last). The interner is seeded in TLC's order: the
-    /// identifiers of the modules as they appear (TLC interns identifiers when it parses),
-    /// then the string literals (TLC interns them when it builds their values).
+    /// Definitions of every module (later modules override earlier ones: pass them in
+    /// dependency order with the root module last, as tla-sema's analysis lists them).
+    ///
+    /// The interner is seeded in TLC's order: identifiers module by module as TLC parses them
+    /// (the root first, then the modules it uses, breadth first; the standard modules from
+    /// [`crate::stdnames`]), then the string literals in the same module order (TLC interns a
+    /// literal when it builds its value, after parsing).
     pub fn new(modules: &'a [Module]) -> ConstEval<'a> {
         let mut globals = HashMap::new();
         let mut interner = Interner::new();
         let mut literals = Vec::new();
-        // The root module is parsed first by TLC, so its identifiers come first.
-        for m in modules.iter().rev() {
-            let mut w = Walker { interner: &mut interner, literals: &mut literals };
-            w.module(m);
+        if let Some(root) = modules.last() {
+            let mut queue: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
+            let mut seen: Vec<&str> = Vec::new();
+            queue.push_back(root.name.name.as_str());
+            seen.push(root.name.name.as_str());
+            while let Some(name) = queue.pop_front() {
+                let mut uses: Vec<&str> = Vec::new();
+                if let Some(m) = modules.iter().rev().find(|m| m.name.name == name) {
+                    let mut w = Walker { interner: &mut interner, literals: &mut literals };
+                    w.module(m);
+                    uses.extend(m.extends.iter().map(|e| e.name.as_str()));
+                    for u in &m.units {
+                        match u {
+                            Unit::Instance(i) => uses.push(&i.module.name),
+                            Unit::ModuleDef(d) => uses.push(&d.instance.module.name),
+                            _ => {}
+                        }
+                    }
+                } else if let Some((ids, deps)) = crate::stdnames::standard_module(name) {
+                    for id in ids {
+                        interner.intern(id);
+                    }
+                    uses.extend(deps.iter().copied());
+                }
+                for u in uses {
+                    if !seen.contains(&u) {
+                        seen.push(u);
+                        queue.push_back(u);
+                    }
+                }
+            }
         }
         for l in literals {
             interner.intern(l);

@@ -1,13 +1,59 @@
-//! Values, fingerprints and (next) the evaluator of TLA+ expressions, matching TLC.
+//! Values, fingerprints and the evaluator of TLA+ expressions, matching TLC.
 //!
+//! # Code map
 //! - [`value`]: the value type, canonical forms and TLC's order (read its docs for the order
-//!   CHOOSE relies on); [`set`]: symbolic sets, membership and TLC's enumeration order;
-//!   [`fcn`]: functions, records, sequences; [`arith`]: TLC's 32-bit integer arithmetic;
-//!   [`intern`]: strings and the intern order TLC sorts them by; [`fingerprint`]: stable
-//!   64-bit fingerprints; [`testing`]: fixtures shared by native and wasm tests.
+//!   CHOOSE relies on); [`set`]: symbolic sets, membership without enumeration, and TLC's
+//!   enumeration order (what `\E` and `x' \in S` fan out over); [`fcn`]: functions, records,
+//!   sequences; [`arith`]: TLC's 32-bit integer arithmetic; [`intern`]: strings and the intern
+//!   order TLC sorts them by, and [`stdnames`] the standard modules' part of that order;
+//!   [`fingerprint`]: stable 64-bit fingerprints; [`eval`]: the
+//!   constant-level evaluator over the AST; [`testing`]: fixtures shared by native and wasm tests.
 //!
 //! Architecture invariant: nothing here does I/O, reads a clock, starts a thread or panics on
-//! user input; every failure is a [`ValueError`] with a stable code (docs/diagnostics.md).
+//! user input; every failure is a [`ValueError`] with a stable code (docs/diagnostics.md) and,
+//! once the evaluator has seen it, the span of the innermost expression that failed.
+//!
+//! Architecture invariant: a value stored in a state is canonical — equal values have equal
+//! bytes and equal fingerprints, on every target (see [`value`] and [`fingerprint`]).
+//!
+//! # How expressions are evaluated (design)
+//!
+//! [`eval::ConstEval`] interprets the AST directly: names are strings looked up in a persistent
+//! environment, then in the modules' definitions, then among the standard operators. It is the
+//! reference semantics, used for ASSUME, `.cfg` constants and tests; the model checker runs a
+//! lowered form with the same semantics:
+//!
+//! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
+//!    `.cfg` (Init, Next, invariants, constraints, properties) is lowered into a compact IR: a
+//!    tree of nodes in one arena (`Vec<Node>` with `u32` child indices), every name replaced by a
+//!    slot — `Var(i)` / `Primed(i)` for state variables, `Const(i)` for constants (folded to
+//!    values when the `.cfg` gives them), `Local(k)` for bound variables and parameters (a
+//!    de Bruijn-style index into a frame), `Def(d)` for a call to a user definition, `Std(op)`
+//!    for a standard operator. Zero-argument constant-level definitions are evaluated once and
+//!    become literals; string literals and record fields become [`Str`] with their TLC rank, so
+//!    the intern table is complete and frozen before checking (workers share it read-only).
+//! 2. **Environment.** A state is `[Value]` indexed by variable slot; a successor under
+//!    construction is `[Option<Value>]` (unassigned primed variables are `None`). Locals live in
+//!    one `Vec<Value>` stack: binders push, leave pops, closures (LET operators, LAMBDA) capture
+//!    the frame base. No hashing of names and no allocation per lookup.
+//! 3. **Expressions** evaluate to [`Value`] over (state, next-state, locals). Reading `x'` when
+//!    `x'` is still unassigned is an error with the span of `x'` ("x' is read before it is
+//!    assigned"), as in TLC.
+//! 4. **Actions** are enumerated, not evaluated: `succ(action, state, partial, emit)` walks
+//!    conjuncts left to right, threading the partial next state; `A \/ B` and `\E x \in S : A`
+//!    fan out in order (`S` in [`Value::elements`] order, which is TLC's); `x' = e` assigns when
+//!    `x'` is unassigned and tests equality when it is assigned; `x' \in S` fans out over `S`;
+//!    `UNCHANGED <<x, y>>` assigns each from the current state; any other conjunct is a guard
+//!    evaluated to a boolean; IF/CASE/LET inside actions enumerate their chosen branch; a call
+//!    of an action definition enumerates its body with the arguments bound. At the end of a
+//!    conjunction every variable must be assigned, else it is an error naming the variable
+//!    (TLC: "successor state is not completely specified"). Each complete next state is emitted
+//!    with the index of the top-level disjunct of Next that produced it (for coverage, replay
+//!    and the grader's per-action counts).
+//! 5. **Init** is enumerated the same way with no current state (`x = e` / `x \in S` assign).
+//!
+//! The explorer (tla-check) stores the fingerprint of each canonical state, a parent index and
+//! the action index; counterexamples are rebuilt by re-running the enumeration.
 
 pub mod arith;
 mod display;
@@ -17,6 +63,7 @@ pub mod fcn;
 pub mod fingerprint;
 pub mod intern;
 pub mod set;
+pub mod stdnames;
 pub mod testing;
 pub mod value;
 

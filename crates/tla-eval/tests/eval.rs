@@ -148,3 +148,44 @@ fn print_output_is_collected_not_printed() {
     assert_eq!(ev.eval_def("X").unwrap().to_string(), "TRUE");
     assert_eq!(ev.take_output(), vec!["<<1, \"a\">>".to_string(), "{2}".to_string()]);
 }
+
+fn eval_x(text: &str) -> String {
+    let out = parse_file(FileId(0), text);
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{:?}", out.diagnostics);
+    let ev = ConstEval::new(&out.modules);
+    ev.eval_def("X").unwrap().to_string()
+}
+
+#[test]
+fn string_order_follows_tlc_intern_order() {
+    // TLC 2.15 printed this set in exactly this order: identifiers of the standard modules
+    // (a, b, n from Naturals; s, t, i, e, m from Sequences; x from FiniteSets; val, v, d, ...
+    // from TLC) come before the spec's own literals, which follow in the order they appear.
+    let text = r#"---- MODULE S1 ----
+EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC
+X == {"zz","z","y","x","w","v","u","t","s","r","q","p","o","n","m","l","k","j","i","h","g","f","e","d","c","b","a","self","id","val","zzz"}
+====
+"#;
+    let want = r#"{"a", "b", "n", "s", "t", "i", "e", "m", "x", "val", "v", "d", "f", "g", "w", "p", "j", "zz", "z", "y", "u", "r", "q", "o", "l", "k", "h", "c", "self", "id", "zzz"}"#;
+    assert_eq!(eval_x(text), want);
+    // The root module's identifiers come first of all (TLC: {"zq", "self", "a", "x", "v", "Init"}).
+    let text2 = r#"---- MODULE S2 ----
+EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC
+zq == 1
+self == 2
+X == {"a", "zq", "Init", "x", "self", "v"}
+====
+"#;
+    assert_eq!(eval_x(text2), r#"{"zq", "self", "a", "x", "v", "Init"}"#);
+    // Breadth-first module order: with EXTENDS TLC alone, TLC's own identifiers precede
+    // Sequences' and FiniteSets' (TLC: {"out", "S", "Perm", "a", "m", "seq", "CS", "zzzz"}).
+    let text3 = r#"---- MODULE S3 ----
+EXTENDS TLC
+X == {"out", "Perm", "seq", "CS", "a", "S", "m", "zzzz"}
+====
+"#;
+    assert_eq!(eval_x(text3), r#"{"out", "S", "Perm", "a", "m", "seq", "CS", "zzzz"}"#);
+    // CHOOSE follows the same order (TLC: CHOOSE x \in {"zeta", "alpha"} : TRUE = "zeta").
+    let text4 = "---- MODULE S4 ----\nX == CHOOSE x \\in {\"zeta\", \"alpha\"} : TRUE\n====\n";
+    assert_eq!(eval_x(text4), r#""zeta""#);
+}
