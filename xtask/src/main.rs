@@ -4,10 +4,12 @@
 //! - `test`: install what is missing and run every test suite; prints `N passed, M failed`.
 //! - `corpus [DIR]`: run `sysmo parse --json` on every model of a corpus (default
 //!   `../shared/corpus`, relative to the repository root).
+//! - `sany`: re-run SANY over `crates/tla-sema/tests/negative` and compare with its `SANY.tsv`.
 //! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
 
 mod bench;
 mod corpus;
+mod sany;
 mod bench_module;
 mod serve;
 mod suites;
@@ -26,6 +28,7 @@ usage: cargo xtask <command>
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
+  sany             re-run SANY over the negative suite and compare with its SANY.tsv
 ";
 
 fn main() -> ExitCode {
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
             _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
+        Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
         Some("setup") => tools::ensure_all(&root, tools::Need::everything()).map(|_| true),
         Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
