@@ -267,8 +267,8 @@ impl<'a> ConstEval<'a> {
                 };
                 // A function definition is applied without building the whole function (its
                 // domain may be infinite and the definition recursive).
-                if let ExprKind::OpApp { op, args: fargs } = &*fun.kind {
-                    if op.path.is_empty() && fargs.is_empty() {
+                if let ExprKind::OpApp { op, args: fargs } = &*fun.kind
+                    && op.path.is_empty() && fargs.is_empty() {
                         match env.lookup(&op.name) {
                             Some(Binding::Fun(d, fenv)) => {
                                 // A LET function sees itself (it may be recursive).
@@ -283,7 +283,6 @@ impl<'a> ConstEval<'a> {
                             }
                         }
                     }
-                }
                 self.ev(fun, env)?.apply(&arg)
             }
 

@@ -306,14 +306,13 @@ impl Value {
         use Value::*;
         match (self, other) {
             (Model(a), Model(b)) => {
-                if let (Some(x), Some(y)) = (a.typ(), b.typ()) {
-                    if x != y {
+                if let (Some(x), Some(y)) = (a.typ(), b.typ())
+                    && x != y {
                         return Err(ValueError::new(
                             codes::INCOMPARABLE,
                             format!("Attempted to compare the differently-typed model values {} and {}", self, other),
                         ));
                     }
-                }
                 Ok(a.name().cmp(b.name()))
             }
             (Model(a), _) => match a.typ() {
@@ -356,14 +355,13 @@ impl Value {
     pub fn tlc_eq(&self, other: &Value) -> VResult<bool> {
         match (self, other) {
             (Value::Model(a), Value::Model(b)) => {
-                if let (Some(x), Some(y)) = (a.typ(), b.typ()) {
-                    if x != y {
+                if let (Some(x), Some(y)) = (a.typ(), b.typ())
+                    && x != y {
                         return Err(ValueError::new(
                             codes::INCOMPARABLE,
                             format!("Attempted to check equality of the differently-typed model values {} and {}", self, other),
                         ));
                     }
-                }
                 Ok(a == b)
             }
             (Value::Model(a), _) | (_, Value::Model(a)) => match a.typ() {
@@ -486,11 +484,10 @@ pub(crate) fn sort_dedup(v: &mut Vec<Value>) -> VResult<()> {
     merge_sort_by(v, &|a: &Value, b: &Value| a.tlc_cmp(b))?;
     let mut out: Vec<Value> = Vec::with_capacity(v.len());
     for x in v.drain(..) {
-        if let Some(last) = out.last() {
-            if last.tlc_cmp(&x)? == Ordering::Equal {
+        if let Some(last) = out.last()
+            && last.tlc_cmp(&x)? == Ordering::Equal {
                 continue;
             }
-        }
         out.push(x);
     }
     *v = out;
