@@ -99,8 +99,19 @@ impl<'a> ConstEval<'a> {
     /// [`crate::stdnames`]), then the string literals in the same module order (TLC interns a
     /// literal when it builds its value, after parsing).
     pub fn new(modules: &'a [Module]) -> ConstEval<'a> {
+        ConstEval::with_config(modules, "")
+    }
+
+    /// Like [`ConstEval::new`], for a run with a `.cfg`: TLC reads the `.cfg` before it parses
+    /// the modules, so the words of the `.cfg` (constant names, model values, strings) take the
+    /// first ranks. TLC 2.15, with `P = {zx, zy, za}` in the `.cfg` and a record
+    /// `[za |-> 1, zy |-> 2]` in the spec, prints P as `{zx, zy, za}`.
+    pub fn with_config(modules: &'a [Module], cfg_text: &str) -> ConstEval<'a> {
         let mut globals = HashMap::new();
         let mut interner = Interner::new();
+        for w in crate::intern::cfg_words(cfg_text) {
+            interner.intern(&w);
+        }
         let mut literals = Vec::new();
         if let Some(root) = modules.last() {
             let mut queue: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
@@ -784,7 +795,11 @@ impl<'a> ConstEval<'a> {
             ("Append", 2) => vals[0].append(vals[1].clone()),
             ("Head", 1) => vals[0].head(),
             ("Tail", 1) => vals[0].tail(),
-            ("\\o", 2) => vals[0].concat(&vals[1]),
+            // A string built at run time takes the rank its text already has (TLC interns it).
+            ("\\o", 2) => match vals[0].concat(&vals[1])? {
+                Value::Str(x) => Ok(Value::Str(self.interner.get(x.as_str()))),
+                other => Ok(other),
+            },
             ("SubSeq", 3) => vals[0].subseq(int(1)?, int(2)?),
             ("Cardinality", 1) => Ok(Value::Int(vals[0].cardinality()?)),
             ("IsFiniteSet", 1) => bool_v(vals[0].is_finite_set()),

@@ -35,7 +35,9 @@ impl Str {
     pub fn rank(&self) -> u32 {
         self.0.rank
     }
-    /// A string outside any interner (sorts after ranked strings, by text).
+    /// A string outside any interner (sorts after ranked strings, by text). Only for texts the
+    /// run's interner does not hold: use [`Interner::get`] when there is one, so that equal texts
+    /// have equal ranks.
     pub fn unranked(text: &str) -> Str {
         Str(Arc::new(StrData { rank: UNRANKED, text: text.into() }))
     }
@@ -93,4 +95,57 @@ impl Interner {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+}
+
+/// Keywords of the `.cfg` language (not interned).
+const CFG_KEYWORDS: &[&str] = &[
+    "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS", "PROPERTY",
+    "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY",
+    "VIEW", "CHECK_DEADLOCK", "POSTCONDITION", "ALIAS", "TRUE", "FALSE",
+];
+
+/// The names and string literals of a `.cfg` text in order (comments and keywords skipped),
+/// the order in which TLC interns them.
+pub fn cfg_words(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut depth = 0usize;
+    while i < b.len() {
+        if b[i..].starts_with(b"(*") {
+            depth += 1;
+            i += 2;
+        } else if depth > 0 && b[i..].starts_with(b"*)") {
+            depth -= 1;
+            i += 2;
+        } else if depth > 0 {
+            i += 1;
+        } else if b[i..].starts_with(b"\\*") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'"' {
+            let mut j = i + 1;
+            let mut s: Vec<u8> = Vec::new();
+            while j < b.len() && b[j] != b'"' {
+                if b[j] == b'\\' && j + 1 < b.len() {
+                    j += 1;
+                }
+                s.push(b[j]);
+                j += 1;
+            }
+            out.push(String::from_utf8_lossy(&s).into_owned());
+            i = j + 1;
+        } else if b[i].is_ascii_alphanumeric() || b[i] == b'_' {
+            let j = b[i..].iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(b.len(), |k| i + k);
+            let w = &text[i..j];
+            if w.bytes().any(|c| c.is_ascii_alphabetic()) && !CFG_KEYWORDS.contains(&w) {
+                out.push(w.to_string());
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
 }

@@ -43,6 +43,7 @@ T27 == \E <<p, q>> \in {1, 2} \X {3} : p + q = 5
 T28 == Len(<<>>) + Len("hey")
 T29 == LET r[k \in 0..5] == IF k = 0 THEN 0 ELSE k + r[k - 1] IN r[5]
 T30 == [[i \in 1..2 |-> [j \in 1..2 |-> 0]] EXCEPT ![1][2] = 5]
+T31 == ("ab" \o "c" = "abc") /\ ({"ab" \o "c"} = {"abc"})
 ====
 "#;
 
@@ -82,6 +83,8 @@ fn definitions_evaluate_as_in_tlc() {
         ("T28", r#"3"#),
         ("T29", r#"15"#),
         ("T30", r#"<<<<0, 5>>, <<0, 0>>>>"#),
+        // TLC: "ab" \o "c" is "abc" (the literal), also inside sets.
+        ("T31", r#"TRUE"#),
     ];
     let mut wrong = Vec::new();
     for (name, want) in expected {
@@ -188,4 +191,27 @@ X == {"out", "Perm", "seq", "CS", "a", "S", "m", "zzzz"}
     // CHOOSE follows the same order (TLC: CHOOSE x \in {"zeta", "alpha"} : TRUE = "zeta").
     let text4 = "---- MODULE S4 ----\nX == CHOOSE x \\in {\"zeta\", \"alpha\"} : TRUE\n====\n";
     assert_eq!(eval_x(text4), r#""zeta""#);
+}
+
+#[test]
+fn cfg_words_are_interned_before_the_spec() {
+    // TLC 2.15 with this spec and .cfg printed <<{zx, zy, za}, {"zx", "zw"}, zx, {"zx", "zy", "zw"}>>:
+    // the .cfg is read first, so its words outrank the spec's identifiers za and zy.
+    let spec = r#"---- MODULE MV ----
+EXTENDS TLC
+CONSTANTS P, Q
+R == [za |-> 1, zy |-> 2]
+X == <<P, Q, CHOOSE p \in P : TRUE, {"zy", "zx", "zw"}>>
+====
+"#;
+    let cfg = "CONSTANTS\n  P = {zx, zy, za}  \\* model values\n  Q = {\"zw\", \"zx\"}\n";
+    assert_eq!(tla_eval::intern::cfg_words(cfg), vec!["P", "zx", "zy", "za", "Q", "zw", "zx"]);
+    let out = parse_file(FileId(0), spec);
+    let mut ev = ConstEval::with_config(&out.modules, cfg);
+    let t = ev.interner_mut();
+    let p = tla_eval::Value::set(["zx", "zy", "za"].iter().map(|n| tla_eval::Value::model(t.intern(n))).collect()).unwrap();
+    let q = tla_eval::Value::set(["zw", "zx"].iter().map(|n| tla_eval::Value::Str(t.intern(n))).collect()).unwrap();
+    ev.set_constant("P", p);
+    ev.set_constant("Q", q);
+    assert_eq!(ev.eval_def("X").unwrap().to_string(), r#"<<{zx, zy, za}, {"zx", "zw"}, zx, {"zx", "zy", "zw"}>>"#);
 }
