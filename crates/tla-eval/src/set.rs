@@ -79,6 +79,10 @@ fn too_large(what: &str) -> ValueError {
     ValueError::new(codes::TOO_LARGE, format!("the set {what} has more than 2^31 - 1 elements"))
 }
 
+/// The largest set built in memory at once (about 16 million elements); enumerating one by one
+/// (`\E`, CHOOSE's scan of an interval) has no such limit.
+pub const MAX_MATERIALIZED: u64 = 1 << 24;
+
 /// An element stream in TLC's enumeration order.
 pub type Elements = Box<dyn Iterator<Item = VResult<Value>>>;
 
@@ -258,6 +262,16 @@ fn wrong_kind_member(elem: &Value, set: &LazySet, expected: &str) -> VResult<boo
     }
 }
 
+impl Value {
+    fn cardinality_hint(&self) -> VResult<u64> {
+        match self {
+            Value::Set(s) => Ok(s.len() as u64),
+            Value::Lazy(l) => l.size_hint(),
+            _ => Err(not_set(self)),
+        }
+    }
+}
+
 fn check_set(v: &Value) -> VResult<()> {
     if v.is_set() { Ok(()) } else { Err(not_set(v)) }
 }
@@ -418,6 +432,17 @@ impl LazySet {
         }
     }
 
+    /// The number of elements when it can be computed without enumerating (an upper bound for
+    /// lazy `\cup`), else an error.
+    fn size_hint(&self) -> VResult<u64> {
+        use LazySet::*;
+        match self {
+            Interval(..) | Subset(_) | FcnSet(..) | RecordSet(_) | Product(_) => self.size(),
+            Cup(a, b) => Ok(a.cardinality_hint()?.saturating_add(b.cardinality_hint()?)),
+            _ => Err(ValueError::new(codes::NOT_ENUMERABLE, "no size without enumerating")),
+        }
+    }
+
     /// Exact number of elements.
     pub fn size(&self) -> VResult<u64> {
         use LazySet::*;
@@ -436,8 +461,16 @@ impl LazySet {
         }
     }
 
-    /// The set, enumerated and sorted.
+    /// The set, enumerated and sorted (an error beyond [`MAX_MATERIALIZED`] elements).
     pub fn to_set(&self) -> VResult<SetVal> {
+        if let Ok(n) = self.size_hint() {
+            if n > MAX_MATERIALIZED {
+                return Err(ValueError::new(
+                    codes::TOO_LARGE,
+                    format!("the set {} has {} elements, more than the {} this checker builds in memory", self, n, MAX_MATERIALIZED),
+                ));
+            }
+        }
         if let LazySet::Interval(lo, hi) = self {
             return Ok(SetVal::from_sorted((*lo..=*hi).map(Value::Int).collect()));
         }

@@ -392,3 +392,18 @@ fn fingerprint_snapshot() {
         dd7a67679fa68052 <<<<"b">>, {"a", "b"}>>
     "#]].assert_eq(&got);
 }
+
+#[test]
+fn small_values_and_bounded_materialization() {
+    // A value is three words at most (a tag and a slice pointer with its length): 24 bytes on
+    // x86_64, 12 on wasm32.
+    assert!(std::mem::size_of::<Value>() <= 3 * std::mem::size_of::<usize>());
+    // Huge sets are an error when they would be built in memory, not an abort...
+    let huge = Value::interval(1, i32::MAX);
+    assert_eq!(huge.to_set().unwrap_err().code, codes::TOO_LARGE);
+    assert_eq!(Value::subset(Value::interval(1, 30)).unwrap().to_set().unwrap_err().code, codes::TOO_LARGE);
+    // ...while counting, membership and one-by-one enumeration still work.
+    assert_eq!(huge.cardinality().unwrap(), i32::MAX);
+    assert!(huge.member(&i(123_456_789)).unwrap());
+    assert_eq!(huge.elements().unwrap().nth(9).unwrap().unwrap(), i(10));
+}
