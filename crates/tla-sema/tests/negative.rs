@@ -10,7 +10,8 @@
 //! (`NNN_name.snap`; refresh with `UPDATE_EXPECT=1`), and:
 //! - every module of the negative folder has at least one error;
 //! - one of those errors lies on the line SANY reports (or on the intended line of the comment,
-//!   when SANY points elsewhere, e.g. at the next definition after an unclosed bracket);
+//!   when SANY points elsewhere, e.g. at the next definition after an unclosed bracket); when
+//!   SANY gives no line (a module it cannot find), on the intended line;
 //! - no module of `warn/` has an error (what SANY accepts, we accept).
 //!
 //! `cargo xtask sany` re-runs SANY over both folders and compares with `SANY.tsv`.
@@ -174,18 +175,28 @@ fn negative_modules_are_rejected_where_sany_rejects_them() {
         let text = std::fs::read_to_string(dir.join(&file)).unwrap();
         let intended = intended_line(&text);
         let Some(row) = rows.iter().find(|r| r.file == file) else { continue };
-        if let Some((a, b)) = row.lines {
-            let on_sany_line = errors.iter().any(|e| e.start_line <= b && e.end_line >= a);
-            let on_intended = intended.is_some_and(|n| errors.iter().any(|e| e.start_line <= n && e.end_line >= n));
-            if !on_sany_line && !on_intended {
-                let ours: Vec<String> = errors.iter().map(|e| e.start_line.to_string()).collect();
-                line_mismatches.push(format!(
-                    "{file}: SANY reports line {}, the mistake is on line {}, our errors are on line(s) {}",
-                    if a == b { a.to_string() } else { format!("{a}-{b}") },
-                    intended.map(|n| n.to_string()).unwrap_or_default(),
-                    ours.join(", ")
-                ));
+        let on_intended = intended.is_some_and(|n| errors.iter().any(|e| e.start_line <= n && e.end_line >= n));
+        let ours: Vec<String> = errors.iter().map(|e| e.start_line.to_string()).collect();
+        match row.lines {
+            Some((a, b)) => {
+                let on_sany_line = errors.iter().any(|e| e.start_line <= b && e.end_line >= a);
+                if !on_sany_line && !on_intended {
+                    line_mismatches.push(format!(
+                        "{file}: SANY reports line {}, the mistake is on line {}, our errors are on line(s) {}",
+                        if a == b { a.to_string() } else { format!("{a}-{b}") },
+                        intended.map(|n| n.to_string()).unwrap_or_default(),
+                        ours.join(", ")
+                    ));
+                }
             }
+            // SANY gives no line (a missing module, no module header): the error must then be
+            // on the line of the mistake.
+            None if !on_intended => line_mismatches.push(format!(
+                "{file}: SANY gives no line, the mistake is on line {}, our errors are on line(s) {}",
+                intended.map(|n| n.to_string()).unwrap_or_default(),
+                ours.join(", ")
+            )),
+            None => {}
         }
     }
     failures.extend(line_mismatches);
