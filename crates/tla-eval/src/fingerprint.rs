@@ -101,9 +101,28 @@ impl FpHasher {
                 self.write_u64(TAG_FCN);
                 let n = fcn_len(v);
                 self.write_u64(n as u64);
-                for i in 0..n {
-                    self.write_value(&fcn_dom_at(v, i))?;
-                    self.write_value(fcn_val_at(v, i))?;
+                match v {
+                    // The domain 1..n, hashed exactly as `Value::Int(i)` would be, without
+                    // building the values.
+                    Value::Seq(s) => {
+                        for (i, x) in s.iter().enumerate() {
+                            self.write_u64(TAG_INT);
+                            self.write_u64(i as u64 + 1);
+                            self.write_value(x)?;
+                        }
+                    }
+                    Value::Fcn(f) => {
+                        for (d, x) in f.domain().iter().zip(f.values().iter()) {
+                            self.write_value(d)?;
+                            self.write_value(x)?;
+                        }
+                    }
+                    _ => {
+                        for i in 0..n {
+                            self.write_value(&fcn_dom_at(v, i))?;
+                            self.write_value(fcn_val_at(v, i))?;
+                        }
+                    }
                 }
             }
         }
