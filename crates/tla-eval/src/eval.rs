@@ -715,6 +715,10 @@ impl<'a> ConstEval<'a> {
             ("\\/", 2) => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
             ("=>", 2) => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
             ("SelectSeq", 2) => return self.select_seq(args, env),
+            ("\\in", 2) | ("\\notin", 2) if matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => {
+                let m = self.filter_member(&args[0], &args[1], env)?;
+                return Ok(Value::Bool(m == (name == "\\in")));
+            }
             ("'", 1) | ("ENABLED", 1) | ("UNCHANGED", 1) | ("[]", 1) | ("<>", 1) | ("~>", 2) | ("-+->", 2) => {
                 return Err(err(codes::NOT_CONSTANT, format!("{} has no value at constant level", name)));
             }
@@ -725,6 +729,24 @@ impl<'a> ConstEval<'a> {
             vals.push(self.ev(a, env)?);
         }
         self.strict_builtin(name, vals)
+    }
+
+    /// `x \in {y \in S : P}` without enumerating S (S may be infinite), as TLC's SetPredValue.
+    #[inline(never)]
+    fn filter_member(&self, elem: &'a Expr, set: &'a Expr, env: &Env<'a>) -> VResult<bool> {
+        let ExprKind::SetFilter { bound, pred } = &*set.kind else {
+            return self.ev(set, env)?.member(&self.ev(elem, env)?);
+        };
+        let Some(base_e) = &bound.set else {
+            return Err(err(codes::NOT_ENUMERABLE, "a set filter needs a bounding set").at(set.span));
+        };
+        let x = self.ev(elem, env)?;
+        let base = self.ev(base_e, env)?;
+        if !base.member(&x).map_err(|e| e.at(set.span))? {
+            return Ok(false);
+        }
+        let env2 = self.bind_bound(&bound.vars, x, env).map_err(|e| e.at(set.span))?;
+        self.ev_bool(pred, &env2)
     }
 
     #[inline(never)]

@@ -328,7 +328,10 @@ impl Value {
             (Bool(a), Bool(b)) => Ok(a.cmp(b)),
             (Int(a), Int(b)) => Ok(a.cmp(b)),
             (Str(a), Str(b)) => Ok(a.cmp(b)),
+            (Set(a), Set(b)) if Arc::ptr_eq(&a.0, &b.0) => Ok(Ordering::Equal),
             (Set(a), Set(b)) => cmp_sets(a.elems(), b.elems()),
+            (Seq(a), Seq(b)) if Arc::ptr_eq(a, b) => Ok(Ordering::Equal),
+            (Fcn(a), Fcn(b)) if Arc::ptr_eq(a, b) => Ok(Ordering::Equal),
             (Lazy(a), Lazy(b)) => {
                 if let (Some(x), Some(y)) = (a.as_interval(), b.as_interval()) {
                     return Ok(cmp_intervals(x, y));
