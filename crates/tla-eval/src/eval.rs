@@ -174,6 +174,51 @@ impl<'a> ConstEval<'a> {
         self.globals.insert(name, Global::Value(v));
     }
 
+    /// A `.cfg` value (`3`, `"a"`, `{p1, p2}`); bare names are model values.
+    pub fn cfg_value(&mut self, v: &tla_syntax::cfg::CfgValue) -> VResult<Value> {
+        use tla_syntax::cfg::CfgValue;
+        Ok(match v {
+            CfgValue::Int(n) => Value::Int(arith::literal(*n)?),
+            CfgValue::Str(s) => Value::Str(self.interner.intern(s)),
+            CfgValue::Bool(b) => Value::Bool(*b),
+            CfgValue::ModelValue(m) => Value::model(self.interner.intern(m)),
+            CfgValue::Set(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.cfg_value(i)?);
+                }
+                Value::set(out)?
+            }
+        })
+    }
+
+    /// Give the `.cfg`'s CONSTANTS their values: `N = 3` sets a value, `Op <- Def` makes `Op`
+    /// mean the definition `Def`. Returns the errors (with the `.cfg` spans); `[M]`-qualified
+    /// assignments to other modules are left to the instance machinery.
+    pub fn apply_config(&mut self, cfg: &'a tla_syntax::cfg::Config) -> Vec<ValueError> {
+        use tla_syntax::cfg::ConstRhs;
+        let mut errors = Vec::new();
+        for c in &cfg.constants {
+            if c.module.is_some() {
+                continue;
+            }
+            match &c.rhs {
+                ConstRhs::Value(v, span) => match self.cfg_value(v) {
+                    Ok(val) => self.set_constant(&c.name.name, val),
+                    Err(e) => errors.push(e.at(*span)),
+                },
+                ConstRhs::Subst(def) => match self.globals.get(def.name.as_str()).cloned() {
+                    Some(g) => {
+                        self.globals.insert(&c.name.name, g);
+                    }
+                    None => errors.push(err(codes::UNKNOWN, format!("{} <- {}: no definition named {}", c.name.name, def.name, def.name)).at(def.span)),
+                },
+                ConstRhs::ModSubst { .. } => {}
+            }
+        }
+        errors
+    }
+
     /// The intern table (to build `.cfg` values and model values with TLC's ranks).
     pub fn interner_mut(&mut self) -> &mut Interner {
         &mut self.interner
@@ -858,6 +903,25 @@ impl<'a> ConstEval<'a> {
                 } else {
                     Err(err(codes::ASSERT, format!("The first argument of Assert evaluated to FALSE; the second argument was: {}", vals[1])))
                 }
+            }
+            ("Permutations", 1) => {
+                // All bijections S -> S (TLC module; used for SYMMETRY sets).
+                let dom = vals[0].to_set()?;
+                let n = dom.len();
+                if n > 10 {
+                    return Err(err(codes::TOO_LARGE, format!("Permutations of a set of {} elements is too large", n)));
+                }
+                let mut idx: Vec<usize> = (0..n).collect();
+                let mut out = Vec::new();
+                loop {
+                    out.push(Value::fcn_over(&dom, idx.iter().map(|&i| dom.elems()[i].clone()).collect())?);
+                    // Next permutation in lexicographic order of positions.
+                    let Some(k) = (0..n.saturating_sub(1)).rev().find(|&k| idx[k] < idx[k + 1]) else { break };
+                    let l = (k + 1..n).rev().find(|&l| idx[k] < idx[l]).unwrap_or(k + 1);
+                    idx.swap(k, l);
+                    idx[k + 1..].reverse();
+                }
+                Value::set(out)
             }
             ("ToString", 1) => Ok(Value::Str(self.interner.get(&vals[0].to_string()))),
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),

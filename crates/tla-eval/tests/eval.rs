@@ -44,6 +44,7 @@ T28 == Len(<<>>) + Len("hey")
 T29 == LET r[k \in 0..5] == IF k = 0 THEN 0 ELSE k + r[k - 1] IN r[5]
 T30 == [[i \in 1..2 |-> [j \in 1..2 |-> 0]] EXCEPT ![1][2] = 5]
 T31 == ("ab" \o "c" = "abc") /\ ({"ab" \o "c"} = {"abc"})
+T33 == <<Permutations({1, 2}), Cardinality(Permutations({"a", "b", "c", "d"}))>>
 T32 == <<10 \in {n \in Nat : n % 2 = 0}, 7 \in {n \in Nat : n % 2 = 0}, -2 \notin {n \in Nat : TRUE}>>
 ====
 "#;
@@ -88,6 +89,7 @@ fn definitions_evaluate_as_in_tlc() {
         ("T31", r#"TRUE"#),
         // TLC: membership in a filter of an infinite set tests the predicate, no enumeration.
         ("T32", r#"<<TRUE, FALSE, TRUE>>"#),
+        ("T33", r#"<<{<<1, 2>>, <<2, 1>>}, 24>>"#),
     ];
     let mut wrong = Vec::new();
     for (name, want) in expected {
