@@ -48,10 +48,24 @@ pub struct EditorView {
     pub definitions_parsed: usize,
 }
 
+/// The file name the editor's text stands for: `<Name>.tla` after the first `MODULE Name`
+/// (SANY wants a module's file named after it), else `Main.tla`.
+pub fn file_name_for(text: &str) -> String {
+    let mut words = text.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+    while let Some(w) = words.next() {
+        if w == "MODULE" {
+            if let Some(name) = words.find(|w| !w.is_empty()) {
+                return format!("{name}.tla");
+            }
+        }
+    }
+    "Main.tla".to_string()
+}
+
 /// Run the front end on one module's text (no other files: only built-in modules resolve).
 pub fn analyze_text(text: &str) -> EditorView {
     let mut sources = SourceMap::new();
-    let root = sources.add("Main.tla", text);
+    let root = sources.add(file_name_for(text), text);
     let analysis = tla_sema::analyze(&mut sources, root, &NoLoader);
     let diagnostics = analysis
         .diagnostics

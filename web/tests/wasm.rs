@@ -24,6 +24,7 @@ fn line_col_counts_characters_not_bytes() {
 fn sample_module_is_clean_and_scores_one() {
     let v = analyze_text(SAMPLE_MODULE);
     assert!(v.clean, "{:?}", v.diagnostics);
+    assert!(v.diagnostics.is_empty(), "{:?}", v.diagnostics);
     assert_eq!(v.syntax_score, 1.0);
     assert!(v.definitions_parsed <= v.definitions_total);
 }
@@ -45,4 +46,12 @@ fn diagnostics_point_inside_the_text() {
         assert!(d.column >= 1, "{d:?}");
         assert!(d.summary().starts_with(&d.code));
     }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn file_is_named_after_its_module() {
+    assert_eq!(web::file_name_for("---- MODULE Spin_Lock ----\n===="), "Spin_Lock.tla");
+    assert_eq!(web::file_name_for("(* no module here *)"), "Main.tla");
+    assert_eq!(web::file_name_for(SAMPLE_MODULE), "HourClock.tla");
 }
