@@ -463,13 +463,13 @@ impl LazySet {
 
     /// The set, enumerated and sorted (an error beyond [`MAX_MATERIALIZED`] elements).
     pub fn to_set(&self) -> VResult<SetVal> {
-        if let Ok(n) = self.size_hint() {
-            if n > MAX_MATERIALIZED {
-                return Err(ValueError::new(
-                    codes::TOO_LARGE,
-                    format!("the set {} has {} elements, more than the {} this checker builds in memory", self, n, MAX_MATERIALIZED),
-                ));
-            }
+        if let Ok(n) = self.size_hint()
+            && n > MAX_MATERIALIZED
+        {
+            return Err(ValueError::new(
+                codes::TOO_LARGE,
+                format!("the set {} has {} elements, more than the {} this checker builds in memory", self, n, MAX_MATERIALIZED),
+            ));
         }
         if let LazySet::Interval(lo, hi) = self {
             return Ok(SetVal::from_sorted((*lo..=*hi).map(Value::Int).collect()));
