@@ -1,0 +1,60 @@
+------------------------------ MODULE spinsplit ------------------------------
+(***************************************************************************)
+(* Reference model of the spin lock whose test-and-set is split into a     *)
+(* load and a separate store (tasks/spin/src/lib.rs, SpinLock::new_split), *)
+(* at the granularity of the spin-split traces: the runs only call lock(). *)
+(*   pc[t] = "idle"  no lock operation in progress                         *)
+(*   pc[t] = "spin"  inside lock(), the last load saw the lock taken       *)
+(*   pc[t] = "set"   the last load saw the lock free; the store is next    *)
+(*   pc[t] = "cs"    in the critical section                               *)
+(* This is a faithful model of broken code: mutual exclusion does NOT hold *)
+(* (see ../invariants.tla and TLC.md).                                     *)
+(***************************************************************************)
+EXTENDS Naturals
+
+CONSTANT Threads
+
+VARIABLES locked, pc
+
+vars == <<locked, pc>>
+
+TypeOK ==
+    /\ locked \in BOOLEAN
+    /\ pc \in [Threads -> {"idle", "spin", "set", "cs"}]
+
+Init ==
+    /\ locked = FALSE
+    /\ pc = [t \in Threads |-> "idle"]
+
+\* The load: seeing FALSE moves on to the store, seeing TRUE keeps spinning.
+LockTest(t) ==
+    /\ pc[t] \in {"idle", "spin"}
+    /\ pc' = [pc EXCEPT ![t] = IF locked THEN "spin" ELSE "set"]
+    /\ UNCHANGED locked
+
+\* The store: TRUE is written without looking at the lock again.
+LockSet(t) ==
+    /\ pc[t] = "set"
+    /\ locked' = TRUE
+    /\ pc' = [pc EXCEPT ![t] = "cs"]
+
+\* The guard is dropped: store FALSE.
+Unlock(t) ==
+    /\ pc[t] = "cs"
+    /\ locked' = FALSE
+    /\ pc' = [pc EXCEPT ![t] = "idle"]
+
+Next ==
+    \E t \in Threads :
+        \/ LockTest(t)
+        \/ LockSet(t)
+        \/ Unlock(t)
+
+\* A thread that has loaded FALSE performs its store; a holder releases.
+Fairness ==
+    \A t \in Threads :
+        /\ WF_vars(LockSet(t))
+        /\ WF_vars(Unlock(t))
+
+Spec == Init /\ [][Next]_vars /\ Fairness
+=============================================================================
