@@ -208,9 +208,15 @@ fn warn_modules_have_no_error() {
     let dir = suite_dir().join("warn");
     let rows = sany_rows(&dir);
     let mut failures = Vec::new();
+    let tlc = std::fs::read_to_string(dir.join("TLC.tsv")).expect("warn/TLC.tsv");
     for file in modules_in(&dir) {
         let row = rows.iter().find(|r| r.file == file);
         assert!(row.is_some_and(|r| !r.rejected), "{file}: warn/ holds only modules SANY accepts");
+        assert!(
+            tlc.lines().any(|l| l.starts_with(&format!("{file}\terror\t"))),
+            "{file}: TLC.tsv must record the run-time error TLC reports"
+        );
+        assert!(dir.join(file.replace(".tla", ".cfg")).is_file(), "{file}: no .cfg beside it");
         let (snap, shown) = run(&dir, &file);
         check_snapshot(&dir, &file, &snap, &mut failures);
         for s in shown.iter().filter(|s| s.severity == Severity::Error) {
