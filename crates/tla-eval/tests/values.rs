@@ -407,3 +407,38 @@ fn small_values_and_bounded_materialization() {
     assert!(huge.member(&i(123_456_789)).unwrap());
     assert_eq!(huge.elements().unwrap().nth(9).unwrap().unwrap(), i(10));
 }
+
+#[test]
+fn no_fingerprint_collisions_among_many_small_values() {
+    // Distinct values of similar shapes must not collide: all subsets of 1..14, all functions
+    // [1..4 -> 0..5] (as tuples) and the same maps over {0, 1, 2, 3} (general functions), pairs
+    // <<a, b>> over -40..40, and sets of pairs.
+    let mut fps = std::collections::HashSet::new();
+    let mut count = 0usize;
+    let mut add = |v: Value| {
+        count += 1;
+        assert!(fps.insert(v.fingerprint().unwrap()), "collision at {v}");
+    };
+    for s in Value::subset(Value::interval(1, 14)).unwrap().elements().unwrap() {
+        add(s.unwrap());
+    }
+    for f in Value::fcn_set(Value::interval(1, 4), Value::interval(0, 5)).unwrap().elements().unwrap() {
+        add(f.unwrap());
+    }
+    for f in Value::fcn_set(Value::interval(0, 3), Value::interval(0, 5)).unwrap().elements().unwrap() {
+        add(f.unwrap());
+    }
+    for a in -40..=40 {
+        for b in -40..=40 {
+            add(tup(vec![i(a), i(b)]));
+        }
+    }
+    for a in 0..30 {
+        for b in 0..30 {
+            if a < b {
+                add(set(vec![tup(vec![i(a), i(b)]), tup(vec![i(b), i(a)])]));
+            }
+        }
+    }
+    assert_eq!(count, (1 << 14) + 1296 + 1296 + 81 * 81 + 435);
+}
