@@ -11,6 +11,7 @@
 mod explore;
 pub mod fpset;
 pub mod liveness;
+pub mod simulate;
 
 pub use explore::{
     ActionCoverage, ActionId, Budget, Explorer, Options, Outcome, Spec, Stats, Status, TraceStep,
