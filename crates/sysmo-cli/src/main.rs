@@ -6,6 +6,8 @@
 
 mod args;
 mod parse;
+mod check;
+mod itf;
 
 use std::process::ExitCode;
 
