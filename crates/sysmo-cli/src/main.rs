@@ -8,6 +8,7 @@ mod args;
 mod parse;
 mod check;
 mod itf;
+mod simulate;
 
 use std::process::ExitCode;
 
