@@ -1,10 +1,13 @@
-//! `cargo xtask corpus [DIR]`: run the front end over a corpus of public TLA+ models and report
-//! one row per model. Today a model passes when every one of its `.tla` files parses and checks
-//! clean with `sysmo parse --json`.
+//! `cargo xtask corpus [DIR]`: the differential harness over a corpus of public TLA+ models.
 //!
-//! Model checking slots in as a second stage: when `sysmo check --json` exists, [`check_stage`]
-//! runs it and compares with `expected.json` through [`compare_check`]; until then the check column
-//! reads "not run" and only parsing decides.
+//! For each model of `DIR/index.tsv`: every `.tla` file of its folder must parse and check clean
+//! (`sysmo parse --json`), then `sysmo check --json` runs on the model's root module and `.cfg`
+//! (from `expected.json`) with a time limit and a `--max-states` safety net, and its answer is
+//! compared with TLC's (`tlc_2_15_check` in `expected.json`) by [`compare_check`]: the same
+//! result kind; for successes the same distinct states, states generated and depth; for
+//! violations the same counterexample length. A model whose expected answer is a liveness
+//! failure while our run reports its temporal properties as not checked counts as skipped
+//! ("liveness not checked"), not as passed.
 
 use crate::util::{build_release_sysmo, step};
 use serde_json::Value;
@@ -12,8 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// How long one `sysmo` process may run on one model before it counts as hung.
+/// How long one `sysmo parse` process may run on one model before it counts as hung.
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long one `sysmo check` may run on one model (the corpus' largest take TLC 20-45 s).
+const CHECK_TIMEOUT: Duration = Duration::from_secs(180);
+/// Safety net for `sysmo check`: twice the largest distinct-state count of the corpus (~725k).
+const MAX_STATES: u64 = 1_500_000;
 
 /// What TLC found, from a model's `expected.json`.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +30,10 @@ pub struct Expected {
     pub distinct_states: Option<u64>,
     pub states_generated: Option<u64>,
     pub counterexample_length: Option<u64>,
+    pub depth: Option<u64>,
+    /// The root module and configuration TLC ran.
+    pub spec_module: Option<String>,
+    pub cfg: Option<String>,
 }
 
 impl Expected {
@@ -41,6 +52,9 @@ impl Expected {
             distinct_states: num("distinct_states", "distinct_states"),
             states_generated: num("states_generated", "total_states_generated"),
             counterexample_length: tlc.and_then(|t| t.get("counterexample_length")).and_then(Value::as_u64),
+            depth: num("depth", "depth"),
+            spec_module: v.get("spec_module").and_then(Value::as_str).map(str::to_string),
+            cfg: v.get("cfg").and_then(Value::as_str).map(str::to_string),
         })
     }
 
@@ -53,21 +67,60 @@ impl Expected {
     }
 }
 
-/// The figures a model checker reports for one model (what `sysmo check --json` will give).
-// Read by `check_stage` once `sysmo check` exists; until then only the tests use it.
-#[allow(dead_code)]
+/// The figures a model checker reports for one model, with its result in TLC's words.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckFigures {
     pub result: String,
     pub distinct_states: u64,
     pub states_generated: u64,
     pub counterexample_length: Option<u64>,
+    pub depth: Option<u64>,
+    /// Temporal properties of the .cfg that the run did not check.
+    pub unchecked_properties: Vec<String>,
 }
 
-/// Compare a run with TLC's. On success the state counts must match exactly; on a violation
-/// the counts depend on exploration order, so only the kind and the (BFS-minimal)
+/// Our result kind (`sysmo check --json`'s "result") in TLC's words, as expected.json has them.
+pub fn tlc_words(result: &str) -> String {
+    match result {
+        "success" => "success",
+        "safety_violation" => "safety failure",
+        "liveness_violation" => "liveness failure",
+        "deadlock" => "deadlock",
+        "assumption_violation" => "assumption failure",
+        other => other,
+    }
+    .to_string()
+}
+
+impl CheckFigures {
+    /// Read `sysmo check --json`'s report.
+    pub fn from_report(v: &Value) -> Option<CheckFigures> {
+        Some(CheckFigures {
+            result: tlc_words(v.get("result")?.as_str()?),
+            distinct_states: v.get("distinct_states")?.as_u64()?,
+            states_generated: v.get("states_generated")?.as_u64()?,
+            counterexample_length: v.get("counterexample_length").and_then(Value::as_u64),
+            depth: v.get("depth").and_then(Value::as_u64),
+            unchecked_properties: v
+                .get("unchecked_properties")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    pub fn short(&self) -> String {
+        match (self.result.as_str(), self.counterexample_length) {
+            ("success", _) => format!("success {} states", self.distinct_states),
+            (r, Some(n)) => format!("{r}, trace {n}"),
+            (r, None) => r.to_string(),
+        }
+    }
+}
+
+/// Compare a run with TLC's. On success the state counts (and depth) must match exactly; on a
+/// violation the counts depend on exploration order, so only the kind and the (BFS-minimal)
 /// counterexample length are compared.
-#[allow(dead_code)]
 pub fn compare_check(expected: &Expected, got: &CheckFigures) -> Result<(), String> {
     if expected.result != got.result {
         return Err(format!("result {:?}, TLC: {:?}", got.result, expected.result));
@@ -78,6 +131,11 @@ pub fn compare_check(expected: &Expected, got: &CheckFigures) -> Result<(), Stri
         }
         if let Some(g) = expected.states_generated.filter(|g| *g != got.states_generated) {
             return Err(format!("{} states generated, TLC: {g}", got.states_generated));
+        }
+        if let (Some(d), Some(ours)) = (expected.depth, got.depth) {
+            if d != ours {
+                return Err(format!("depth {ours}, TLC: {d}"));
+            }
         }
     } else if let Some(n) = expected.counterexample_length {
         if got.counterexample_length != Some(n) {
@@ -92,8 +150,11 @@ pub fn compare_check(expected: &Expected, got: &CheckFigures) -> Result<(), Stri
 pub enum Outcome {
     Pass,
     Fail(String),
-    /// The stage does not exist yet (its command is not in `sysmo help`).
+    /// The stage does not exist yet (its command is not in `sysmo help`), or has nothing to
+    /// compare with.
     NotRun,
+    /// The answer needs a check the run did not do (liveness); counted apart.
+    Skipped(String),
 }
 
 #[derive(Debug)]
@@ -103,13 +164,17 @@ pub struct ModelRow {
     pub parse: Outcome,
     pub check: Outcome,
     pub expected: Option<Expected>,
+    pub ours: Option<CheckFigures>,
     pub first_diagnostic: String,
+    pub check_seconds: f64,
 }
 
 impl ModelRow {
     pub fn passed(&self) -> bool {
-        !matches!(self.parse, Outcome::Fail(_)) && !matches!(self.check, Outcome::Fail(_))
-            && self.parse == Outcome::Pass
+        self.parse == Outcome::Pass && matches!(self.check, Outcome::Pass | Outcome::NotRun)
+    }
+    pub fn skipped(&self) -> bool {
+        self.parse == Outcome::Pass && matches!(self.check, Outcome::Skipped(_))
     }
 }
 
@@ -127,7 +192,7 @@ pub fn read_index(dir: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Run a command with a time limit; returns (exit code or None when killed/signalled, stdout).
+/// Run a command with a time limit; returns (exit code or None when killed, stdout, timed out).
 fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<(Option<i32>, String, bool), String> {
     let mut child = cmd
         .stdin(Stdio::null())
@@ -217,14 +282,60 @@ fn parse_stage(sysmo: &Path, model_dir: &Path, files: &[String]) -> (Outcome, St
     }
 }
 
-/// The check stage. `sysmo check` does not exist yet, so this reports [`Outcome::NotRun`]; when it
-/// does, run `sysmo check --json` here, read its figures into [`CheckFigures`] and return
-/// [`compare_check`]'s verdict against `expected`.
-fn check_stage(sysmo_commands: &[String], _expected: Option<&Expected>) -> Outcome {
+/// The check stage: `sysmo check --json` on the model's root module and .cfg, run in its folder,
+/// compared with TLC's figures.
+fn check_stage(
+    sysmo: &Path,
+    sysmo_commands: &[String],
+    model_dir: &Path,
+    expected: Option<&Expected>,
+) -> (Outcome, Option<CheckFigures>) {
     if !sysmo_commands.iter().any(|c| c == "check") {
-        return Outcome::NotRun;
+        return (Outcome::NotRun, None);
     }
-    Outcome::Fail("`sysmo check` is listed but the corpus harness does not run it yet".into())
+    let Some(expected) = expected else {
+        return (Outcome::Fail("no expected.json with TLC's result".into()), None);
+    };
+    let (Some(module), Some(cfg)) = (&expected.spec_module, &expected.cfg) else {
+        return (Outcome::Fail("expected.json names no spec_module or cfg".into()), None);
+    };
+    let mut cmd = Command::new(sysmo);
+    cmd.arg("check")
+        .arg(format!("{module}.tla"))
+        .args(["--config", cfg, "--json", "--max-states", &MAX_STATES.to_string()])
+        .current_dir(model_dir);
+    let (code, out, timed_out) = match run_with_timeout(&mut cmd, CHECK_TIMEOUT) {
+        Ok(r) => r,
+        Err(e) => return (Outcome::Fail(e), None),
+    };
+    if timed_out {
+        return (Outcome::Fail(format!("timed out after {} s", CHECK_TIMEOUT.as_secs())), None);
+    }
+    let report = out.lines().rev().find_map(|l| serde_json::from_str::<Value>(l).ok());
+    let Some(report) = report else {
+        return (Outcome::Fail(format!("no JSON report (exit {code:?})")), None);
+    };
+    let Some(got) = CheckFigures::from_report(&report) else {
+        return (Outcome::Fail(format!("unreadable report (exit {code:?})")), None);
+    };
+    (verdict(expected, &got, &report), Some(got))
+}
+
+/// Pass, fail, or skipped when the answer needs liveness and the run did not check it.
+fn verdict(expected: &Expected, got: &CheckFigures, report: &Value) -> Outcome {
+    match compare_check(expected, got) {
+        Ok(()) => Outcome::Pass,
+        Err(_) if expected.result == "liveness failure" && got.result == "success" && !got.unchecked_properties.is_empty() => {
+            Outcome::Skipped("liveness not checked".into())
+        }
+        Err(why) => {
+            let msg = report.get("message").and_then(Value::as_str).filter(|_| got.result != expected.result);
+            Outcome::Fail(match msg {
+                Some(m) => format!("{why}: {m}"),
+                None => why,
+            })
+        }
+    }
 }
 
 /// Commands `sysmo help` lists (lines of the form `  sysmo <command> ...`).
@@ -253,13 +364,27 @@ pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .and_then(|v| Expected::from_json(&v));
         let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
-        let check = check_stage(&commands, expected.as_ref());
-        rows.push(ModelRow { model: model.clone(), files: files.len(), parse, check, expected, first_diagnostic });
+        let t = Instant::now();
+        let (check, ours) = if parse == Outcome::Pass {
+            check_stage(&sysmo, &commands, &model_dir, expected.as_ref())
+        } else {
+            (Outcome::NotRun, None)
+        };
+        let check_seconds = t.elapsed().as_secs_f64();
+        let row = ModelRow { model: model.clone(), files: files.len(), parse, check, expected, ours, first_diagnostic, check_seconds };
+        step(&format!("{model}: {} in {check_seconds:.1} s", outcome_text(&row.check)));
+        rows.push(row);
     }
     print_table(&rows);
     let passed = rows.iter().filter(|r| r.passed()).count();
-    let failed = rows.len() - passed;
-    println!("{passed} passed, {failed} failed");
+    let skipped = rows.iter().filter(|r| r.skipped()).count();
+    let failed = rows.len() - passed - skipped;
+    let total: f64 = rows.iter().map(|r| r.check_seconds).sum();
+    println!("corpus: model checking took {total:.1} s in all ({} models)", rows.len());
+    if skipped > 0 {
+        println!("{skipped} model(s) skipped: their expected answer needs liveness, which this run did not check");
+    }
+    println!("{passed} passed, {failed} failed, {skipped} skipped");
     Ok((passed, failed))
 }
 
@@ -268,20 +393,30 @@ fn outcome_text(o: &Outcome) -> String {
         Outcome::Pass => "ok".into(),
         Outcome::Fail(why) => format!("FAIL ({})", truncate(why, 30)),
         Outcome::NotRun => "not run".into(),
+        Outcome::Skipped(why) => format!("skipped ({why})"),
     }
 }
 
 fn print_table(rows: &[ModelRow]) {
     let w = rows.iter().map(|r| r.model.len()).max().unwrap_or(5).max(5);
-    println!("{:<w$}  {:>5}  {:<22}  {:<8}  {:<26}  first diagnostic", "model", "files", "parse", "check", "TLC expects");
+    println!(
+        "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7}  first diagnostic",
+        "model", "files", "expected (TLC)", "ours", "verdict", "time s"
+    );
     for r in rows {
+        let verdict = if r.parse != Outcome::Pass {
+            format!("parse {}", outcome_text(&r.parse))
+        } else {
+            outcome_text(&r.check)
+        };
         println!(
-            "{:<w$}  {:>5}  {:<22}  {:<8}  {:<26}  {}",
+            "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7.1}  {}",
             r.model,
             r.files,
-            outcome_text(&r.parse),
-            outcome_text(&r.check),
             r.expected.as_ref().map(Expected::short).unwrap_or_else(|| "-".into()),
+            r.ours.as_ref().map(CheckFigures::short).unwrap_or_else(|| "-".into()),
+            truncate(&verdict, 44),
+            r.check_seconds,
             truncate(&r.first_diagnostic, 90),
         );
     }
@@ -309,7 +444,15 @@ mod tests {
     use super::*;
 
     fn exp(result: &str, d: Option<u64>, g: Option<u64>, n: Option<u64>) -> Expected {
-        Expected { result: result.into(), distinct_states: d, states_generated: g, counterexample_length: n }
+        Expected {
+            result: result.into(),
+            distinct_states: d,
+            states_generated: g,
+            counterexample_length: n,
+            depth: None,
+            spec_module: None,
+            cfg: None,
+        }
     }
 
     #[test]
@@ -329,7 +472,14 @@ mod tests {
     #[test]
     fn compare_counts_on_success_and_length_on_violation() {
         let ok = exp("success", Some(12), Some(24), None);
-        let f = |r: &str, d, g, n| CheckFigures { result: r.into(), distinct_states: d, states_generated: g, counterexample_length: n };
+        let f = |r: &str, d, g, n| CheckFigures {
+            result: r.into(),
+            distinct_states: d,
+            states_generated: g,
+            counterexample_length: n,
+            depth: None,
+            unchecked_properties: vec![],
+        };
         assert!(compare_check(&ok, &f("success", 12, 24, None)).is_ok());
         assert!(compare_check(&ok, &f("success", 12, 25, None)).unwrap_err().contains("generated"));
         assert!(compare_check(&ok, &f("deadlock", 12, 24, Some(3))).is_err());
@@ -349,10 +499,48 @@ mod tests {
 
     #[test]
     fn row_passes_only_when_parse_passes_and_check_does_not_fail() {
-        let row = |parse, check| ModelRow { model: "M".into(), files: 1, parse, check, expected: None, first_diagnostic: String::new() };
+        let row = |parse, check| ModelRow {
+            model: "M".into(),
+            files: 1,
+            parse,
+            check,
+            expected: None,
+            ours: None,
+            first_diagnostic: String::new(),
+            check_seconds: 0.0,
+        };
         assert!(row(Outcome::Pass, Outcome::NotRun).passed());
         assert!(row(Outcome::Pass, Outcome::Pass).passed());
         assert!(!row(Outcome::Pass, Outcome::Fail("x".into())).passed());
         assert!(!row(Outcome::Fail("x".into()), Outcome::NotRun).passed());
+        let skipped = row(Outcome::Pass, Outcome::Skipped("liveness not checked".into()));
+        assert!(!skipped.passed() && skipped.skipped());
+    }
+
+    #[test]
+    fn reads_our_report_in_tlc_words_and_compares_depth() {
+        let v = serde_json::json!({"result": "safety_violation", "distinct_states": 14, "states_generated": 73,
+            "depth": 7, "counterexample_length": 7});
+        let got = CheckFigures::from_report(&v).unwrap();
+        assert_eq!(got.result, "safety failure");
+        assert!(compare_check(&exp("safety failure", None, None, Some(7)), &got).is_ok());
+        let v = serde_json::json!({"result": "success", "distinct_states": 12, "states_generated": 24, "depth": 2});
+        let got = CheckFigures::from_report(&v).unwrap();
+        let mut e = exp("success", Some(12), Some(24), None);
+        e.depth = Some(1);
+        assert!(compare_check(&e, &got).unwrap_err().contains("depth"));
+        assert!(CheckFigures::from_report(&serde_json::json!({"result": "success"})).is_none());
+    }
+
+    #[test]
+    fn liveness_failure_unchecked_is_skipped_not_passed() {
+        let e = exp("liveness failure", Some(216), Some(696), Some(4));
+        let report = serde_json::json!({"result": "success", "distinct_states": 216, "states_generated": 696,
+            "unchecked_properties": ["Live"]});
+        let got = CheckFigures::from_report(&report).unwrap();
+        assert_eq!(verdict(&e, &got, &report), Outcome::Skipped("liveness not checked".into()));
+        let report = serde_json::json!({"result": "success", "distinct_states": 216, "states_generated": 696});
+        let got = CheckFigures::from_report(&report).unwrap();
+        assert!(matches!(verdict(&e, &got, &report), Outcome::Fail(_)));
     }
 }
