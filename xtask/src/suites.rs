@@ -5,7 +5,7 @@ use crate::corpus;
 use crate::serve::{build_web, serve_forever};
 use crate::tools::{self, Need, Toolbox, CHROMEDRIVER, CHROMIUM};
 use crate::util::{cargo, step};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -31,19 +31,40 @@ pub fn count_passed(output: &str) -> Option<(u64, u64)> {
     passed.map(|p| (p, failed))
 }
 
-/// Run a command, echoing its output and keeping it for inspection.
+/// Run a command, echoing its output as it comes and keeping it for inspection.
 fn run_tee(cmd: &mut Command) -> Result<(bool, String), String> {
     step(&format!("$ {:?}", cmd));
-    let out = cmd.stdin(Stdio::null()).output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    let _ = std::io::stdout().write_all(&out.stdout);
-    let _ = std::io::stderr().write_all(&out.stderr);
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    Ok((out.status.success(), text))
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    fn pump<R: Read + Send + 'static>(r: R, to_stderr: bool) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut kept = String::new();
+            for line in BufReader::new(r).lines().map_while(Result::ok) {
+                if to_stderr {
+                    eprintln!("{line}");
+                } else {
+                    let _ = writeln!(std::io::stdout(), "{line}");
+                }
+                kept.push_str(&line);
+                kept.push('\n');
+            }
+            kept
+        })
+    }
+    let out = pump(child.stdout.take().ok_or("no stdout")?, false);
+    let err = pump(child.stderr.take().ok_or("no stderr")?, true);
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let mut text = out.join().unwrap_or_default();
+    text.push_str(&err.join().unwrap_or_default());
+    Ok((status.success(), text))
 }
 
 fn workspace_suite(root: &Path) -> Result<String, String> {
-    let (ok, text) = run_tee(Command::new(cargo()).current_dir(root).args(["test", "--workspace"]))?;
+    let (ok, text) = run_tee(Command::new(cargo()).current_dir(root).args(["test", "--workspace", "--no-fail-fast"]))?;
     let (p, f) = count_passed(&text).unwrap_or((0, 0));
     if ok && p > 0 { Ok(format!("{p} tests passed")) } else { Err(format!("{p} passed, {f} failed")) }
 }
