@@ -71,6 +71,6 @@ Fairness ==
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
-\* At most one thread in the critical section: violated.
-MutualExclusion == Cardinality({t \in Threads : pc[t] = "cs"}) <= 1
+\* Mutual exclusion (at most one thread in the critical section): violated.
+AtMostOneHolder == Cardinality({t \in Threads : pc[t] = "cs"}) <= 1
 =============================================================================
