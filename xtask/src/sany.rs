@@ -240,7 +240,7 @@ pub fn confirm_negative(root: &Path) -> Result<(usize, usize), String> {
     for m in &mismatches {
         eprintln!("sany: {m}");
     }
-    println!("sany: {agreed} of {total} modules agree with SANY.tsv");
+    println!("sany: {agreed} of {total} records (SANY.tsv rows, then warn/TLC.tsv rows) agree");
     Ok((agreed, total))
 }
 
