@@ -22,7 +22,6 @@ pub mod exit {
     pub const EVAL: u8 = 75;
     pub const PARSE: u8 = 150;
     pub const CONFIG: u8 = 151;
-    pub const OTHER: u8 = 255;
 }
 
 /// What a checkable model tells the reports, beyond [`Spec`].
@@ -159,6 +158,8 @@ pub struct Report {
     pub workers: usize,
     /// For liveness: the index in `trace` where the lasso's cycle starts.
     pub cycle_start: Option<usize>,
+    /// Temporal properties of the .cfg that the run could not check (budget, formula).
+    pub unchecked_properties: Vec<String>,
 }
 
 impl Report {
@@ -177,6 +178,7 @@ impl Report {
             elapsed_seconds: started.elapsed().as_secs_f64(),
             workers: 1,
             cycle_start: None,
+            unchecked_properties: vec![],
         }
     }
 
@@ -195,6 +197,7 @@ impl Report {
             })).collect::<Vec<_>>(),
             "elapsed_seconds": self.elapsed_seconds,
             "workers": self.workers,
+            "unchecked_properties": self.unchecked_properties,
         })
     }
 
@@ -250,6 +253,9 @@ impl Report {
                 self.message.as_deref().unwrap_or("budget exhausted")
             ),
             _ => {}
+        }
+        if !self.unchecked_properties.is_empty() {
+            s += &format!("Temporal properties not checked: {}\n", self.unchecked_properties.join(", "));
         }
         if !self.coverage.is_empty() {
             s += "Coverage (action: distinct states found / states generated):\n";
@@ -339,6 +345,7 @@ pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::
         elapsed_seconds: 0.0,
         workers,
         cycle_start: None,
+        unchecked_properties: vec![],
     };
     let set_trace = |r: &mut Report, what: &str, trace: &[TraceStep<P::State>]| {
         let (shown, itf) = show_trace(spec, source, what, trace);
@@ -514,4 +521,255 @@ pub(crate) mod tests {
         assert!(CheckArgs::from_args(&s(&["--json"])).is_err());
         assert!(CheckArgs::from_args(&s(&["A.tla", "B.tla"])).is_err());
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The TLA+ front end: files → analysis → .cfg → model → run.
+
+use crate::parse::{analyze_path, FileResult};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use tla_check::model::{self, Model, ModelError};
+use tla_syntax::cfg::Config;
+use tla_syntax::diag::{render_terminal, to_json};
+use tla_syntax::{Diagnostic, SourceMap, Span};
+
+/// A loaded model and the sources its spans point into.
+pub struct Tla<'m> {
+    pub model: &'m Model<'m>,
+    pub sources: &'m SourceMap,
+    pub vars: Vec<String>,
+}
+
+impl Spec for Tla<'_> {
+    type State = tla_eval::State;
+    type Error = ModelError;
+    fn fingerprint(&self, s: &Self::State) -> u64 {
+        self.model.fingerprint(s)
+    }
+    fn initial_states(&self, out: &mut Vec<Self::State>) -> Result<(), ModelError> {
+        self.model.initial_states(out)
+    }
+    fn successors(&self, s: &Self::State, out: &mut Vec<(tla_check::ActionId, Self::State)>) -> Result<(), ModelError> {
+        self.model.successors(s, out)
+    }
+    fn violated_invariant(&self, s: &Self::State) -> Result<Option<usize>, ModelError> {
+        self.model.violated_invariant(s)
+    }
+    fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
+        self.model.in_model(s)
+    }
+    fn step_in_model(&self, from: &Self::State, to: &Self::State) -> Result<bool, ModelError> {
+        self.model.step_in_model(from, to)
+    }
+    fn action_count(&self) -> usize {
+        self.model.action_count()
+    }
+}
+
+impl Describe for Tla<'_> {
+    fn variables(&self) -> Vec<String> {
+        self.vars.clone()
+    }
+    fn values<'s>(&self, s: &'s Self::State) -> &'s [tla_eval::Value] {
+        s
+    }
+    fn action_names(&self) -> Vec<String> {
+        self.model.action_names()
+    }
+    fn invariant_names(&self) -> Vec<String> {
+        self.model.invariant_names()
+    }
+    fn format_state(&self, s: &Self::State) -> Vec<(String, String)> {
+        self.model.format_state(s)
+    }
+    fn describe_error(&self, e: &ModelError) -> (ResultKind, String) {
+        let kind = match e {
+            ModelError::AssumptionFalse { .. } => ResultKind::AssumptionViolation,
+            ModelError::ActionProperty { .. } => ResultKind::SafetyViolation,
+            ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => ResultKind::AssertionFailure,
+            ModelError::Eval(_) => ResultKind::EvalError,
+        };
+        (kind, diagnostic_line(self.sources, &e.to_diagnostic(Span::default())))
+    }
+}
+
+/// `CODE: message (file:line:col)` for one diagnostic.
+pub fn diagnostic_line(sources: &SourceMap, d: &Diagnostic) -> String {
+    let j = to_json(sources, d);
+    let v = serde_json::to_value(&j).unwrap_or_default();
+    let g = |k: &str| v.get(k).map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).unwrap_or_default();
+    format!("{}: {} ({}:{}:{})", g("code"), g("message"), g("file"), g("line"), g("column"))
+}
+
+/// What stopped a run before exploring: its kind, diagnostics and sources.
+pub struct Stop {
+    pub kind: ResultKind,
+    pub diagnostics: Vec<Diagnostic>,
+    pub message: String,
+    /// The sources the diagnostics point into, when the stop owns them.
+    pub sources: Option<SourceMap>,
+}
+
+/// Read the spec and its .cfg, analyse them: the inputs a model is built from.
+pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<(FileResult, Config), Stop> {
+    let text = std::fs::read_to_string(spec).map_err(|e| Stop {
+        kind: ResultKind::ParseError,
+        diagnostics: vec![],
+        message: format!("cannot read {}: {e}", spec.display()),
+        sources: None,
+    })?;
+    let mut fr = analyze_path(spec, text);
+    if fr.analysis.has_errors() {
+        let diagnostics: Vec<Diagnostic> = fr.analysis.diagnostics.clone();
+        let message = format!("{} has errors", spec.display());
+        return Err(Stop { kind: ResultKind::ParseError, diagnostics, message, sources: Some(fr.sources) });
+    }
+    let cfg_path = config.map(Path::to_path_buf).unwrap_or_else(|| spec.with_extension("cfg"));
+    let cfg_text = std::fs::read_to_string(&cfg_path).map_err(|e| Stop {
+        kind: ResultKind::ConfigError,
+        diagnostics: vec![],
+        message: format!("cannot read the configuration {}: {e}", cfg_path.display()),
+        sources: None,
+    })?;
+    let file = fr.sources.add(cfg_path.display().to_string(), cfg_text.clone());
+    let out = tla_syntax::cfg::parse_cfg(file, &cfg_text);
+    let mut diagnostics: Vec<Diagnostic> = out.diagnostics.into_iter().filter(|d| d.is_error()).collect();
+    diagnostics.extend(tla_sema::check_against_config(&fr.analysis, &out.config).into_iter().filter(|d| d.is_error()));
+    if !diagnostics.is_empty() {
+        let message = format!("{} has errors", cfg_path.display());
+        return Err(Stop { kind: ResultKind::ConfigError, diagnostics, message, sources: Some(fr.sources) });
+    }
+    Ok((fr, out.config))
+}
+
+/// Build the model; errors of the .cfg's names exit 151, evaluation errors 75.
+pub fn build_model<'a>(fr: &'a FileResult, config: &'a Config) -> Result<Model<'a>, Stop> {
+    model::load(&fr.analysis, config).map_err(|diagnostics| {
+        let config_codes = [model::model_codes::NO_SPEC, model::model_codes::BAD_NAME, model::model_codes::MISSING_CONSTANT, model::model_codes::BAD_FORMULA];
+        let kind = if diagnostics.iter().any(|d| config_codes.contains(&d.code)) {
+            ResultKind::ConfigError
+        } else if diagnostics.iter().any(|d| d.code == model::model_codes::ASSUMPTION) {
+            ResultKind::AssumptionViolation
+        } else {
+            ResultKind::EvalError
+        };
+        let message = diagnostics.first().map(|d| diagnostic_line(&fr.sources, d)).unwrap_or_else(|| "the model cannot be built".into());
+        Stop { kind, diagnostics, message, sources: None }
+    })
+}
+
+/// Print a stop (diagnostics on stderr, or one JSON line) and return its exit code.
+pub fn report_stop(stop: &Stop, sources: Option<&SourceMap>, json: bool, started: Instant) -> ExitCode {
+    let sources = sources.or(stop.sources.as_ref());
+    if json {
+        let mut j = Report::without_run(stop.kind, stop.message.clone(), started).to_json();
+        if let Some(src) = sources {
+            j["diagnostics"] = serde_json::to_value(stop.diagnostics.iter().map(|d| to_json(src, d)).collect::<Vec<_>>()).unwrap_or_default();
+        }
+        println!("{j}");
+    } else {
+        let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        match sources {
+            Some(src) if !stop.diagnostics.is_empty() => eprint!("{}", render_terminal(src, &stop.diagnostics, color)),
+            _ => {}
+        }
+        eprintln!("Error: {}", stop.message);
+    }
+    ExitCode::from(stop.kind.exit_code())
+}
+
+/// Check the liveness properties after a successful safety run. Returns the violated property's
+/// name and the lasso, an error, or the properties that could not be checked.
+fn check_liveness(tla: &Tla<'_>, source: &str, r: &mut Report, max_states: Option<u64>) {
+    let props = tla.model.live_properties();
+    let mut unchecked = vec![];
+    for p in props {
+        let opts = tla_check::liveness::LiveOptions { max_states, ..Default::default() };
+        match tla_check::liveness::check(tla.model, tla.model.fairness(), &p.formula, opts) {
+            Ok(tla_check::liveness::LiveOutcome::Holds) => {}
+            Ok(tla_check::liveness::LiveOutcome::Violated(lasso)) => {
+                let trace: Vec<TraceStep<tla_eval::State>> = lasso
+                    .steps
+                    .iter()
+                    .map(|s| TraceStep {
+                        action: match s.step {
+                            tla_check::liveness::Step::Action(a) => Some(a),
+                            _ => None,
+                        },
+                        state: s.state.clone(),
+                    })
+                    .collect();
+                let (shown, itf) = show_trace(tla, source, &format!("temporal property {} is violated", p.name), &trace);
+                r.result = ResultKind::LivenessViolation;
+                r.message = Some(format!("Temporal property {} is violated.", p.name));
+                r.property = Some(p.name.clone());
+                r.trace = shown;
+                let mut itf = itf;
+                itf["loop"] = json!(lasso.cycle_start);
+                r.counterexample = Some(itf);
+                r.cycle_start = Some(lasso.cycle_start);
+                return;
+            }
+            Ok(tla_check::liveness::LiveOutcome::Error { error, trace }) => {
+                let (kind, msg) = tla.describe_error(&error);
+                r.result = kind;
+                let (shown, itf) = show_trace(tla, source, &msg, &trace);
+                if !trace.is_empty() {
+                    r.trace = shown;
+                    r.counterexample = Some(itf);
+                }
+                r.message = Some(msg);
+                return;
+            }
+            Ok(_) | Err(_) => unchecked.push(p.name.clone()),
+        }
+    }
+    r.unchecked_properties = unchecked;
+}
+
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let started = Instant::now();
+    let (fr, config) = match read_inputs(&args.spec, args.config.as_deref()) {
+        Ok(x) => x,
+        Err(stop) => return report_stop(&stop, None, args.json, started),
+    };
+    let model = match build_model(&fr, &config) {
+        Ok(m) => m,
+        Err(stop) => return report_stop(&stop, Some(&fr.sources), args.json, started),
+    };
+    let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables() };
+    if let Err(e) = model.check_assumptions() {
+        let (kind, message) = tla.describe_error(&e);
+        let stop = Stop { kind, diagnostics: vec![e.to_diagnostic(Span::default())], message, sources: None };
+        return report_stop(&stop, Some(&fr.sources), args.json, started);
+    }
+    if args.workers > 1 {
+        eprintln!("note: multi-worker exploration is not implemented yet; exploring with 1 worker");
+    }
+    let opts = Options { check_deadlock: model.check_deadlock(), max_states: args.max_states, max_depth: args.max_depth };
+    let source = args.spec.display().to_string();
+    let explored = explore_single(&tla, opts);
+    let mut r = report_of(&tla, &source, explored, started, 1);
+    if r.result == ResultKind::Success && !model.live_properties().is_empty() {
+        check_liveness(&tla, &source, &mut r, args.max_states);
+    }
+    for line in model.take_output() {
+        eprintln!("{line}");
+    }
+    r.elapsed_seconds = started.elapsed().as_secs_f64();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let _ = writeln!(out, "{}", r.to_json());
+    } else {
+        let _ = write!(out, "{}", r.to_text());
+    }
+    let code = r.result.exit_code();
+    // The process ends now: skip freeing the model and the syntax trees.
+    std::mem::forget(tla);
+    std::mem::forget(model);
+    std::mem::forget(fr);
+    ExitCode::from(code)
 }

@@ -1,5 +1,5 @@
-//! The `sysmo` command. Today: `sysmo parse`. The other subcommands (`check`, `simulate`,
-//! `replay`, `grade`, `tasks`, `prompt`) arrive with the crates that implement them.
+//! The `sysmo` command: `parse`, `check`, `simulate`. The other subcommands (`replay`, `grade`,
+//! `tasks`, `prompt`) arrive with the crates that implement them.
 //!
 //! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
 //! the library crates, which do no I/O.
@@ -27,6 +27,19 @@ Usage:
       --json     print one JSON object per file (one per line) on stdout
       --timing   print the in-process parse+check time on stderr
 
+  sysmo check SPEC.tla [--config C.cfg] [--max-states N] [--max-depth N] [--workers N] [--json]
+      Model-check a spec with its .cfg (default: SPEC.cfg beside it), as TLC does: ASSUME,
+      invariants, deadlock, action properties, then temporal properties under fairness.
+      Prints TLC's summary and the counterexample; --json prints one object with result,
+      distinct_states, states_generated, depth, counterexample (ITF JSON), coverage.
+      Exit codes as TLC: 0 no error (also when a --max-* budget stopped the run), 10 assumption,
+      11 deadlock, 12 safety, 13 liveness, 14 assertion, 75 evaluation error, 150 parse error,
+      151 configuration error. (--workers: only 1 worker is implemented so far.)
+
+  sysmo simulate SPEC.tla [--config C.cfg] [--depth D] [--num N] [--seed S] [--json]
+      N seeded random behaviours of at most D states (defaults: 1, 100, seed 0), as
+      `tlc -simulate`; same seed, same behaviours. Same result kinds and exit codes as check.
+
   sysmo help       print this text
   sysmo --version  print the version
 ";
@@ -40,6 +53,20 @@ fn main() -> ExitCode {
     match cmd.as_str() {
         "parse" => match args::ParseArgs::from_args(rest) {
             Ok(a) => parse::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "check" => match check::CheckArgs::from_args(rest) {
+            Ok(a) => check::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "simulate" => match simulate::SimulateArgs::from_args(rest) {
+            Ok(a) => simulate::run(&a),
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)

@@ -1,0 +1,159 @@
+//! `sysmo check` and `sysmo simulate` as a user runs them, on the small specs of tests/data:
+//! exit codes as TLC's, the JSON report's shape, ITF counterexamples, seeded simulation.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Output;
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn sysmo(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sysmo")).args(args).current_dir(data()).output().unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The ITF trace is well formed: meta, vars, indexed states holding every variable.
+fn assert_itf(cx: &Value, len: usize) {
+    assert_eq!(cx["#meta"]["format"], "ITF", "{cx}");
+    let vars: Vec<&str> = cx["vars"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let states = cx["states"].as_array().unwrap();
+    assert_eq!(states.len(), len, "{cx}");
+    for (i, s) in states.iter().enumerate() {
+        assert_eq!(s["#meta"]["index"], i, "{s}");
+        for v in &vars {
+            assert!(s.get(*v).is_some(), "{v} missing in {s}");
+        }
+        assert_eq!(s["#meta"].get("action").is_some(), i > 0, "{s}");
+    }
+}
+
+#[test]
+fn success_exits_0_with_tlc_counts_and_coverage() {
+    let out = sysmo(&["check", "Counter.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let r = json(&out);
+    assert_eq!(r["result"], "success");
+    // Init, four Incs, then Reset to x = 0 with the last log (new); Inc from there is seen.
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()), (Some(6), Some(7), Some(6)));
+    assert!(r["counterexample"].is_null());
+    let cov = r["coverage"].as_array().unwrap();
+    assert_eq!(cov[0]["action"], "Inc");
+    assert_eq!((cov[0]["distinct"].as_u64(), cov[0]["generated"].as_u64()), (Some(4), Some(5)));
+    for key in ["property", "elapsed_seconds", "states_generated"] {
+        assert!(r.get(key).is_some(), "{key} missing");
+    }
+    let text = String::from_utf8_lossy(&sysmo(&["check", "Counter.tla"]).stdout).into_owned();
+    assert!(text.contains("7 states generated, 6 distinct states found."), "{text}");
+}
+
+#[test]
+fn invariant_violation_exits_12_with_a_shortest_itf_trace() {
+    let out = sysmo(&["check", "Counter.tla", "--config", "CounterBad.cfg", "--json"]);
+    assert_eq!(out.status.code(), Some(12));
+    let r = json(&out);
+    assert_eq!(r["result"], "safety_violation");
+    assert_eq!(r["property"], "Small");
+    assert_eq!(r["counterexample_length"], 4);
+    let cx = &r["counterexample"];
+    assert_itf(cx, 4);
+    assert_eq!(cx["states"][3]["x"], 3);
+    assert_eq!(cx["states"][2]["log"], serde_json::json!({"step": 1, "seen": {"#set": [1, 2]}}));
+    assert_eq!(cx["states"][0]["log"], serde_json::json!({"#tup": []}));
+    let text = String::from_utf8_lossy(&sysmo(&["check", "Counter.tla", "--config", "CounterBad.cfg"]).stdout).into_owned();
+    assert!(text.contains("Error: Invariant Small is violated.") && text.contains("State 4: <Inc>\n/\\ x = 3"), "{text}");
+}
+
+#[test]
+fn deadlock_exits_11() {
+    let out = sysmo(&["check", "Stuck.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(11));
+    let r = json(&out);
+    assert_eq!(r["result"], "deadlock");
+    // Shortest path to n = 3 starts from n = 1.
+    assert_itf(&r["counterexample"], 3);
+    assert_eq!(r["counterexample"]["states"][2]["n"], 3);
+}
+
+#[test]
+fn false_assumption_exits_10() {
+    let out = sysmo(&["check", "Assume.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(10));
+    let r = json(&out);
+    assert_eq!(r["result"], "assumption_violation");
+    assert!(r["message"].as_str().unwrap().contains("Assume.tla:4:1"), "{r}");
+}
+
+#[test]
+fn evaluation_error_exits_75_with_the_trace_to_the_failing_state() {
+    let out = sysmo(&["check", "EvalError.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(75));
+    let r = json(&out);
+    assert_eq!(r["result"], "eval_error");
+    assert!(r["message"].as_str().unwrap().contains("E0402"), "{r}");
+    assert_itf(&r["counterexample"], 2);
+    assert_eq!(r["counterexample"]["states"][1]["k"], 1);
+}
+
+#[test]
+fn failed_assert_exits_14() {
+    let out = sysmo(&["check", "Asserts.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(14));
+    assert_eq!(json(&out)["result"], "assertion_failure");
+}
+
+#[test]
+fn parse_and_config_errors_exit_150_and_151() {
+    let dir = std::env::temp_dir().join(format!("sysmo-check-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Bad.tla"), "---- MODULE Bad ----\nVARIABLE x\nInit == x = \n====\n").unwrap();
+    std::fs::write(dir.join("Bad.cfg"), "INIT Init\n").unwrap();
+    std::fs::write(dir.join("NoCfg.tla"), "---- MODULE NoCfg ----\nVARIABLE x\nInit == x = 1\nNext == x' = x\n====\n").unwrap();
+    std::fs::write(dir.join("Wrong.cfg"), "INIT Init\nNEXT Nope\n").unwrap();
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_sysmo")).args(args).current_dir(&dir).output().unwrap();
+    assert_eq!(run(&["check", "Bad.tla"]).status.code(), Some(150));
+    let out = run(&["check", "NoCfg.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(151));
+    assert_eq!(json(&out)["result"], "config_error");
+    assert_eq!(run(&["check", "NoCfg.tla", "--config", "Wrong.cfg"]).status.code(), Some(151));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn max_states_budget_stops_without_error() {
+    let out = sysmo(&["check", "Counter.tla", "--json", "--max-states", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    let r = json(&out);
+    assert_eq!(r["result"], "budget_exhausted");
+    assert_eq!(r["distinct_states"], 3);
+}
+
+#[test]
+fn simulation_is_deterministic_per_seed() {
+    let args = ["simulate", "Counter.tla", "--depth", "12", "--num", "20", "--json"];
+    let a = json(&sysmo(&[&args[..], &["--seed", "5"]].concat()));
+    let b = json(&sysmo(&[&args[..], &["--seed", "5"]].concat()));
+    assert_eq!(a["result"], "success");
+    assert_eq!(a["coverage"], b["coverage"]);
+    assert_eq!(a["steps"], 20 * 11);
+    assert_eq!(a["behaviours"], 20);
+    // Reset is taken only after four Incs: a behaviour of 12 states takes it twice at most.
+    let reset = a["coverage"][1]["taken"].as_u64().unwrap();
+    assert!((1..=40).contains(&reset), "{a}");
+}
+
+#[test]
+fn simulation_finds_the_violation_and_reports_itf() {
+    let out = sysmo(&["simulate", "Counter.tla", "--config", "CounterBad.cfg", "--depth", "10", "--num", "5", "--seed", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(12));
+    let r = json(&out);
+    assert_eq!(r["result"], "safety_violation");
+    let n = r["counterexample_length"].as_u64().unwrap() as usize;
+    assert_itf(&r["counterexample"], n);
+    assert_eq!(r["counterexample"]["states"][n - 1]["x"], 3);
+}

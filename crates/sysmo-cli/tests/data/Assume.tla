@@ -1,0 +1,8 @@
+---- MODULE Assume ----
+EXTENDS Naturals
+CONSTANT N
+ASSUME N > 10
+VARIABLE v
+Init == v = N
+Next == v' = v
+====
