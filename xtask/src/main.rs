@@ -6,8 +6,10 @@
 //!   `../shared/corpus`, relative to the repository root).
 //! - `sany`: re-run SANY over `crates/tla-sema/tests/negative` and compare with its `SANY.tsv`.
 //! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
+//! - `bench check`: `sysmo check` against TLC on corpus models; writes target/bench/check.md.
 
 mod bench;
+mod bench_check;
 mod corpus;
 mod sany;
 mod bench_module;
@@ -26,6 +28,7 @@ usage: cargo xtask <command>
   test             run every test suite (installs missing tools first)
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
+  bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory)
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -40,7 +43,8 @@ fn main() -> ExitCode {
         Some("corpus") => corpus::corpus_command(&root, args.get(1).map(String::as_str)),
         Some("bench") => match args.get(1).map(String::as_str) {
             Some("parse") => bench::bench_parse(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N]".to_string()),
+            Some("check") => bench_check::bench_check(&root, &args[2..]),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [DIR]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
