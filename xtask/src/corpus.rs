@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// How long one `sysmo parse` process may run on one model before it counts as hung.
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long one `sysmo check` may run on one model (the corpus' largest take TLC 20-45 s).
-const CHECK_TIMEOUT: Duration = Duration::from_secs(180);
+const CHECK_TIMEOUT: Duration = Duration::from_secs(120);
 /// Safety net for `sysmo check`: twice the largest distinct-state count of the corpus (~725k).
 const MAX_STATES: u64 = 1_500_000;
 
