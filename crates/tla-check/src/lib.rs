@@ -11,6 +11,7 @@
 mod explore;
 pub mod fpset;
 pub mod liveness;
+pub mod model;
 pub mod simulate;
 
 pub use explore::{

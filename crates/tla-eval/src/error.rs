@@ -41,6 +41,12 @@ pub mod codes {
     pub const TOO_DEEP: &str = "E0416";
     /// An operator applied to the wrong number of arguments.
     pub const ARITY: &str = "E0417";
+    /// A variable read where it has no value: `x'` before an action assigns it, `x` in Init
+    /// before Init assigns it, or any variable at constant level.
+    pub const UNASSIGNED: &str = "E0418";
+    /// An action (or Init) left a variable without a value: the successor is not completely
+    /// specified.
+    pub const INCOMPLETE: &str = "E0419";
 }
 
 /// An error raised while computing with values.

@@ -19,6 +19,12 @@ use crate::error::{codes, VResult, ValueError};
 use crate::intern::Interner;
 use crate::value::{kind_name, Value};
 
+mod action;
+pub use action::{Bindings, SplitAction};
+
+/// A state: the values of the variables, indexed by variable slot (declaration order).
+pub type State = std::sync::Arc<[Value]>;
+
 /// Deepest nesting of expressions (operator calls included) before evaluation stops with an
 /// error instead of exhausting the stack (wasm32's stack is small). Adjustable with
 /// [`ConstEval::set_max_depth`]. Measured: about 0.7 KB of stack per level in release builds
@@ -84,6 +90,17 @@ pub struct ConstEval<'a> {
     depth: Cell<u32>,
     max_depth: u32,
     output: RefCell<Vec<String>>,
+    /// Variable names to slots (empty at constant level).
+    vars: HashMap<&'a str, usize>,
+    var_names: Vec<&'a str>,
+    /// The current state (empty at constant level).
+    cur: RefCell<State>,
+    /// The next state under construction (`None`: not assigned yet).
+    next: RefCell<Vec<Option<Value>>>,
+    /// Evaluating under a prime: variables read the next state.
+    primed: Cell<bool>,
+    /// Enumerating Init: unprimed variables are assigned and read from the next state.
+    init_mode: Cell<bool>,
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -161,7 +178,19 @@ impl<'a> ConstEval<'a> {
                 }
             }
         }
-        ConstEval { globals, interner, depth: Cell::new(0), max_depth: DEFAULT_MAX_DEPTH, output: RefCell::new(Vec::new()) }
+        ConstEval {
+            globals,
+            interner,
+            depth: Cell::new(0),
+            max_depth: DEFAULT_MAX_DEPTH,
+            output: RefCell::new(Vec::new()),
+            vars: HashMap::new(),
+            var_names: Vec::new(),
+            cur: RefCell::new(std::sync::Arc::from(Vec::new())),
+            next: RefCell::new(Vec::new()),
+            primed: Cell::new(false),
+            init_mode: Cell::new(false),
+        }
     }
 
     /// Allow deeper nesting (when running on a thread with a large stack).
@@ -305,7 +334,21 @@ impl<'a> ConstEval<'a> {
             },
             ExprKind::Tuple(items) => Value::tuple(items.iter().map(|i| self.ev(i, env)).collect::<VResult<_>>()?),
             ExprKind::Times(items) => Value::product(items.iter().map(|i| self.ev(i, env)).collect::<VResult<_>>()?),
-            ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::Fair { .. } => {
+            ExprKind::BoxAction { action, sub } => {
+                if self.ev_bool(action, env)? {
+                    return Ok(Value::Bool(true));
+                }
+                let now = self.ev(sub, env)?;
+                Ok(Value::Bool(now.tlc_eq(&self.ev_primed(sub, env)?)?))
+            }
+            ExprKind::AngleAction { action, sub } => {
+                if !self.ev_bool(action, env)? {
+                    return Ok(Value::Bool(false));
+                }
+                let now = self.ev(sub, env)?;
+                Ok(Value::Bool(!now.tlc_eq(&self.ev_primed(sub, env)?)?))
+            }
+            ExprKind::Fair { .. } => {
                 Err(err(codes::NOT_CONSTANT, "an action or temporal formula has no value at constant level"))
             }
             ExprKind::Lambda { .. } => Err(err(codes::TYPE, "LAMBDA can only be an argument of an operator")),
@@ -356,7 +399,7 @@ impl<'a> ConstEval<'a> {
             }
 
     #[inline(never)]
-    fn ev_let(&self, defs: &'a [LetDef], body: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+    fn let_env(&self, defs: &'a [LetDef], env: &Env<'a>) -> VResult<Env<'a>> {
                 let mut env2 = env.clone();
                 for d in defs {
                     match d {
@@ -380,8 +423,14 @@ impl<'a> ConstEval<'a> {
                         }
                     }
                 }
-                self.ev(body, &env2)
+                Ok(env2)
             }
+
+    #[inline(never)]
+    fn ev_let(&self, defs: &'a [LetDef], body: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        let env2 = self.let_env(defs, env)?;
+        self.ev(body, &env2)
+    }
 
     #[inline(never)]
     fn ev_quant(&self, kind: QuantKind, bounds: &'a [Bound], body: &'a Expr, env: &Env<'a>) -> VResult<Value> {
@@ -739,6 +788,10 @@ impl<'a> ConstEval<'a> {
                 Binding::Fun(..) => Err(err(codes::ARITY, format!("{} is a function: apply it with {}[...]", name, name))),
             };
         }
+        if args.is_empty()
+            && let Some(&slot) = self.vars.get(name) {
+                return self.read_var(slot);
+            }
         match self.globals.get(name) {
             Some(Global::Op(d)) => {
                 let params: Vec<(&'a str, usize)> = d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect();
@@ -764,7 +817,14 @@ impl<'a> ConstEval<'a> {
                 let m = self.filter_member(&args[0], &args[1], env)?;
                 return Ok(Value::Bool(m == (name == "\\in")));
             }
-            ("'", 1) | ("ENABLED", 1) | ("UNCHANGED", 1) | ("[]", 1) | ("<>", 1) | ("~>", 2) | ("-+->", 2) => {
+            ("'", 1) => return self.ev_primed(&args[0], env),
+            ("UNCHANGED", 1) => {
+                let now = self.ev(&args[0], env)?;
+                let then = self.ev_primed(&args[0], env)?;
+                return Ok(Value::Bool(now.tlc_eq(&then)?));
+            }
+            ("ENABLED", 1) => return Ok(Value::Bool(self.enabled(&args[0], env)?)),
+            ("[]", 1) | ("<>", 1) | ("~>", 2) | ("-+->", 2) => {
                 return Err(err(codes::NOT_CONSTANT, format!("{} has no value at constant level", name)));
             }
             _ => {}

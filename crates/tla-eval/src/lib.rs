@@ -68,7 +68,7 @@ pub mod testing;
 pub mod value;
 
 pub use error::{VResult, ValueError};
-pub use eval::ConstEval;
+pub use eval::{Bindings, ConstEval, SplitAction, State};
 pub use intern::{Interner, Str};
 pub use set::{LazySet, SetPredicate};
 pub use value::{ModelValue, SetVal, Value};

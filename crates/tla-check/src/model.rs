@@ -1,0 +1,975 @@
+//! A checkable model built from a front-end [`Analysis`] and a `.cfg` [`Config`], with TLC's
+//! semantics: constants and model values, `<-` substitutions, Init/Next or SPECIFICATION (the
+//! subscript and fairness conjuncts extracted), invariants, properties classified as TLC does
+//! (`[]P` with P state-level is an invariant, `[][A]_v` an action property checked on every step,
+//! anything else a liveness property), CONSTRAINT, ACTION_CONSTRAINT, SYMMETRY, VIEW.
+//!
+//! [`Model`] implements [`Spec`] and [`LiveSpec`] over [`tla_eval::State`].
+
+use std::cell::RefCell;
+
+use tla_eval::error::codes;
+use tla_eval::{Bindings, ConstEval, SplitAction, State, Value, ValueError};
+use tla_sema::Analysis;
+use tla_syntax::ast::*;
+use tla_syntax::cfg::{CfgValue, Config, ConstRhs};
+use tla_syntax::{Diagnostic, Span};
+
+use crate::explore::{ActionId, Spec};
+use crate::liveness::{AtomId, Fairness, FairnessKind, LiveSpec, Temporal};
+
+/// Codes of model-building errors (docs/diagnostics.md).
+pub mod model_codes {
+    /// The .cfg names no behaviour: neither SPECIFICATION nor INIT and NEXT.
+    pub const NO_SPEC: &str = "E0430";
+    /// A name the .cfg uses (INIT, NEXT, INVARIANT, ...) has no suitable definition.
+    pub const BAD_NAME: &str = "E0431";
+    /// A CONSTANT of the spec has no value in the .cfg.
+    pub const MISSING_CONSTANT: &str = "E0432";
+    /// A formula the checker cannot use where the .cfg puts it (SPECIFICATION shape,
+    /// a temporal property it cannot translate).
+    pub const BAD_FORMULA: &str = "E0433";
+    /// An ASSUME is false.
+    pub const ASSUMPTION: &str = "E0434";
+    /// An action property `[][A]_v` is violated by a step.
+    pub const ACTION_PROPERTY: &str = "E0435";
+}
+
+/// Why a check stopped with an error.
+#[derive(Clone, Debug)]
+pub enum ModelError {
+    /// Evaluation failed (with the span, when known).
+    Eval(ValueError),
+    /// An ASSUME is false.
+    AssumptionFalse { span: Span },
+    /// The step to the last state of the trace violates the action property `name`.
+    ActionProperty { name: String },
+}
+
+impl ModelError {
+    pub fn to_diagnostic(&self, fallback: Span) -> Diagnostic {
+        match self {
+            ModelError::Eval(e) => e.clone().into_diagnostic(fallback),
+            ModelError::AssumptionFalse { span } => Diagnostic::error(model_codes::ASSUMPTION, *span, "Assumption is false"),
+            ModelError::ActionProperty { name } => {
+                Diagnostic::error(model_codes::ACTION_PROPERTY, fallback, format!("Action property {} is violated", name))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::Eval(e) => write!(f, "{}", e),
+            ModelError::AssumptionFalse { .. } => write!(f, "{}: an assumption is false", model_codes::ASSUMPTION),
+            ModelError::ActionProperty { name } => write!(f, "{}: action property {} is violated", model_codes::ACTION_PROPERTY, name),
+        }
+    }
+}
+
+impl From<ValueError> for ModelError {
+    fn from(e: ValueError) -> Self {
+        ModelError::Eval(e)
+    }
+}
+
+#[derive(Clone)]
+enum AtomKind<'a> {
+    /// A state or action formula evaluated on a state or step.
+    Expr(&'a Expr),
+    /// `ENABLED <<A>>_sub` (sub optional).
+    Enabled(&'a Expr, Option<&'a Expr>),
+    /// `<<A>>_sub` on a step.
+    Angle(&'a Expr, &'a Expr),
+    /// `[A]_sub` on a step.
+    Box_(&'a Expr, &'a Expr),
+}
+
+#[derive(Clone)]
+struct Atom<'a> {
+    kind: AtomKind<'a>,
+    env: Bindings<'a>,
+}
+
+/// A liveness property translated for the liveness checker.
+pub struct LiveProperty {
+    pub name: String,
+    pub formula: Temporal,
+}
+
+/// A model ready to check.
+pub struct Model<'a> {
+    ev: ConstEval<'a>,
+    init: &'a Expr,
+    actions: Vec<SplitAction<'a>>,
+    invariants: Vec<(String, &'a Expr)>,
+    constraints: Vec<&'a Expr>,
+    action_constraints: Vec<&'a Expr>,
+    action_props: Vec<(String, &'a Expr)>,
+    view: Option<&'a Expr>,
+    /// Permutations of model values (each a map from model value to model value).
+    symmetry: Vec<Vec<(Value, Value)>>,
+    assumes: Vec<(&'a Expr, Span)>,
+    check_deadlock: bool,
+    atoms: Vec<Atom<'a>>,
+    fairness: Vec<Fairness>,
+    properties: Vec<LiveProperty>,
+    alias: Option<&'a Expr>,
+    err_state: RefCell<Option<State>>,
+}
+
+fn diag(code: &'static str, span: Span, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(code, span, msg)
+}
+
+fn cfg_text_words(config: &Config) -> String {
+    fn val(v: &CfgValue, out: &mut String) {
+        match v {
+            CfgValue::Str(s) => {
+                out.push('"');
+                out.push_str(&s.replace('\\', "\\\\").replace('"', "\\\""));
+                out.push_str("\" ");
+            }
+            CfgValue::ModelValue(m) => {
+                out.push_str(m);
+                out.push(' ');
+            }
+            CfgValue::Set(items) => items.iter().for_each(|i| val(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    for c in &config.constants {
+        out.push_str(&c.name.name);
+        out.push(' ');
+        match &c.rhs {
+            ConstRhs::Value(v, _) => val(v, &mut out),
+            ConstRhs::Subst(d) => {
+                out.push_str(&d.name);
+                out.push(' ');
+            }
+            ConstRhs::ModSubst { def, .. } => {
+                out.push_str(&def.name);
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
+/// Build a model from an analysis without errors and a parsed .cfg.
+pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>, Vec<Diagnostic>> {
+    let Some(root) = analysis.root_module() else {
+        return Err(vec![diag(model_codes::NO_SPEC, Span::default(), "no root module")]);
+    };
+    let root_span = root.name.span;
+    let mut errors = Vec::new();
+    let mut ev = ConstEval::with_config(&analysis.modules, &cfg_text_words(config));
+    ev.set_max_depth(tla_eval::eval::DEFAULT_MAX_DEPTH);
+
+    // Variables and constants in scope (own, extended, instantiated without a name).
+    let mut vars: Vec<&'a str> = Vec::new();
+    let mut consts: Vec<(&'a str, Span)> = Vec::new();
+    for m in &analysis.modules {
+        for u in &m.units {
+            match u {
+                Unit::Variables(vs) => vs.iter().for_each(|v| {
+                    if !vars.contains(&v.name.as_str()) {
+                        vars.push(&v.name)
+                    }
+                }),
+                Unit::Constants(cs) => cs.iter().for_each(|c| consts.push((&c.name.name, c.name.span))),
+                _ => {}
+            }
+        }
+    }
+    // Keep only the names visible from the root (a module only instantiated by name keeps its own).
+    vars.retain(|v| analysis.symbol(v).is_none_or(|s| s.kind == tla_sema::SymbolKind::Variable));
+    ev.set_variables(&vars);
+
+    // .cfg constants.
+    let mut given: Vec<&str> = Vec::new();
+    for c in &config.constants {
+        if c.module.is_some() {
+            given.push(&c.name.name);
+            continue;
+        }
+        given.push(&c.name.name);
+        match &c.rhs {
+            ConstRhs::Value(v, span) => match ev.cfg_value(v) {
+                Ok(val) => ev.set_definition_value(&c.name.name, val),
+                Err(e) => errors.push(e.into_diagnostic(*span)),
+            },
+            ConstRhs::Subst(def) => {
+                if !ev.substitute(&c.name.name, &def.name) {
+                    errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- {}: no definition named {}", c.name.name, def.name, def.name)));
+                }
+            }
+            ConstRhs::ModSubst { def, .. } => {
+                if !ev.substitute(&c.name.name, &def.name) {
+                    errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- [..] {}: no definition named {}", c.name.name, def.name, def.name)));
+                }
+            }
+        }
+    }
+    for (c, span) in &consts {
+        if !given.contains(c) && !ev.is_defined(c) {
+            errors.push(diag(model_codes::MISSING_CONSTANT, *span, format!("the constant {} is not given a value in the .cfg", c)));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // Constant-level zero-argument definitions: computed once.
+    for s in &analysis.root_scope {
+        if s.level == 0 && s.arity == 0 && s.kind == tla_sema::SymbolKind::Operator && !given.contains(&s.name.as_str()) {
+            if let Some(d) = ev.definition(&s.name) {
+                if d.params.is_empty() && !mentions_io(&d.body) {
+                    if let Ok(v) = ev.eval(&d.body) {
+                        if !v.is_lazy() {
+                            ev.set_definition_value(&d.name.name, v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let _ = ev.take_output();
+
+    let def_body = |ev: &ConstEval<'a>, id: &Ident, what: &str| -> Result<&'a Expr, Diagnostic> {
+        match ev.definition(&id.name) {
+            Some(d) if d.params.is_empty() => Ok(&d.body),
+            _ => Err(diag(model_codes::BAD_NAME, id.span, format!("the {} {} is not a zero-argument definition", what, id.name))),
+        }
+    };
+
+    let mut init = None;
+    let mut next = None;
+    let mut fair: Vec<(Fairness_, Bindings<'a>)> = Vec::new();
+    if let Some(spec) = &config.specification {
+        match def_body(&ev, spec, "SPECIFICATION") {
+            Ok(body) => {
+                let mut parts = SpecParts::default();
+                if let Err(msg) = spec_parts(&ev, body, &Bindings::default(), &mut parts, 0) {
+                    errors.push(diag(model_codes::BAD_FORMULA, spec.span, msg));
+                }
+                init = parts.init;
+                next = parts.next;
+                fair = parts.fair;
+            }
+            Err(d) => errors.push(d),
+        }
+    } else {
+        if let Some(i) = &config.init {
+            match def_body(&ev, i, "INIT") {
+                Ok(b) => init = Some(b),
+                Err(d) => errors.push(d),
+            }
+        }
+        if let Some(n) = &config.next {
+            match def_body(&ev, n, "NEXT") {
+                Ok(b) => next = Some(b),
+                Err(d) => errors.push(d),
+            }
+        }
+    }
+    let Some(init) = init else {
+        errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no initial predicate (SPECIFICATION or INIT)"));
+        return Err(errors);
+    };
+    let actions = match next {
+        Some(n) => ev.split_action(n),
+        None => Vec::new(),
+    };
+    if next.is_none() && vars.len() > 0 {
+        errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no next-state relation (SPECIFICATION or NEXT)"));
+    }
+
+    let mut invariants = Vec::new();
+    for i in &config.invariants {
+        match def_body(&ev, i, "INVARIANT") {
+            Ok(b) => invariants.push((i.name.clone(), b)),
+            Err(d) => errors.push(d),
+        }
+    }
+    let mut constraints = Vec::new();
+    for c in &config.constraints {
+        match def_body(&ev, c, "CONSTRAINT") {
+            Ok(b) => constraints.push(b),
+            Err(d) => errors.push(d),
+        }
+    }
+    let mut action_constraints = Vec::new();
+    for c in &config.action_constraints {
+        match def_body(&ev, c, "ACTION_CONSTRAINT") {
+            Ok(b) => action_constraints.push(b),
+            Err(d) => errors.push(d),
+        }
+    }
+    let mut model = Model {
+        ev,
+        init,
+        actions,
+        invariants,
+        constraints,
+        action_constraints,
+        action_props: Vec::new(),
+        view: None,
+        symmetry: Vec::new(),
+        assumes: Vec::new(),
+        check_deadlock: config.check_deadlock.unwrap_or(true),
+        atoms: Vec::new(),
+        fairness: Vec::new(),
+        properties: Vec::new(),
+        alias: None,
+        err_state: RefCell::new(None),
+    };
+    for m in &analysis.modules {
+        for u in &m.units {
+            if let Unit::Assume(a) = u {
+                model.assumes.push((&a.expr, a.span));
+            }
+        }
+    }
+    // Fairness of the SPECIFICATION.
+    for (f, env) in fair {
+        let enabled = model.atom(AtomKind::Enabled(f.action, Some(f.sub)), env.clone());
+        let taken = model.atom(AtomKind::Angle(f.action, f.sub), env);
+        model.fairness.push(Fairness { kind: f.kind, enabled, taken, label: f.label });
+    }
+    // PROPERTIES.
+    for p in &config.properties {
+        match def_body(&model.ev, p, "PROPERTY") {
+            Ok(body) => {
+                let mut live = Vec::new();
+                if let Err(msg) = model.classify_property(&p.name, body, &Bindings::default(), &mut live, 0) {
+                    errors.push(diag(model_codes::BAD_FORMULA, p.span, msg));
+                }
+                if !live.is_empty() {
+                    let formula = if live.len() == 1 { live.pop().unwrap_or(Temporal::Bool(true)) } else { Temporal::And(live) };
+                    model.properties.push(LiveProperty { name: p.name.clone(), formula });
+                }
+            }
+            Err(d) => errors.push(d),
+        }
+    }
+    if let Some(v) = &config.view {
+        match def_body(&model.ev, v, "VIEW") {
+            Ok(b) => model.view = Some(b),
+            Err(d) => errors.push(d),
+        }
+    }
+    if let Some(a) = &config.alias {
+        match def_body(&model.ev, a, "ALIAS") {
+            Ok(b) => model.alias = Some(b),
+            Err(d) => errors.push(d),
+        }
+    }
+    if let Some(s) = &config.symmetry {
+        match model.ev.eval_def(&s.name) {
+            Ok(perms) => match symmetry_maps(&perms) {
+                Ok(maps) => model.symmetry = maps,
+                Err(e) => errors.push(e.into_diagnostic(s.span)),
+            },
+            Err(e) => errors.push(e.into_diagnostic(s.span)),
+        }
+    }
+    if errors.is_empty() { Ok(model) } else { Err(errors) }
+}
+
+fn mentions_io(e: &Expr) -> bool {
+    // Print/PrintT/TLCGet/TLCSet/RandomElement must run when used, not once at load time.
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::OpApp { op, .. } = &*x.kind
+            && matches!(op.name.as_str(), "Print" | "PrintT" | "TLCGet" | "TLCSet" | "RandomElement" | "Assert") {
+                found = true;
+            }
+    });
+    found
+}
+
+fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &*e.kind {
+        ExprKind::OpApp { args, op } => {
+            op.path.iter().for_each(|p| p.args.iter().for_each(|a| walk(a, f)));
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::FunApp { fun, args } => {
+            walk(fun, f);
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::Field { record, .. } => walk(record, f),
+        ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+            items.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::If { cond, then, els } => {
+            walk(cond, f);
+            walk(then, f);
+            walk(els, f);
+        }
+        ExprKind::Case { arms, other } => {
+            for a in arms {
+                walk(&a.guard, f);
+                walk(&a.body, f);
+            }
+            if let Some(o) = other {
+                walk(o, f);
+            }
+        }
+        ExprKind::Let { defs, body } => {
+            for d in defs {
+                match d {
+                    LetDef::Op(o) => walk(&o.body, f),
+                    LetDef::Fun(fd) => walk(&fd.body, f),
+                    _ => {}
+                }
+            }
+            walk(body, f);
+        }
+        ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+            bounds.iter().filter_map(|b| b.set.as_ref()).for_each(|s| walk(s, f));
+            walk(body, f);
+        }
+        ExprKind::TemporalQuant { body, .. } | ExprKind::Lambda { body, .. } | ExprKind::Label { body, .. } => walk(body, f),
+        ExprKind::Choose { bound, body } | ExprKind::SetFilter { bound, pred: body } => {
+            if let Some(s) = &bound.set {
+                walk(s, f);
+            }
+            walk(body, f);
+        }
+        ExprKind::FunSet { domain, range } => {
+            walk(domain, f);
+            walk(range, f);
+        }
+        ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().for_each(|(_, x)| walk(x, f)),
+        ExprKind::Except { base, updates } => {
+            walk(base, f);
+            for u in updates {
+                for st in &u.path {
+                    if let ExceptStep::Index(xs) = st {
+                        xs.iter().for_each(|x| walk(x, f));
+                    }
+                }
+                walk(&u.value, f);
+            }
+        }
+        ExprKind::BoxAction { action, sub } | ExprKind::AngleAction { action, sub } | ExprKind::Fair { sub, action, .. } => {
+            walk(action, f);
+            walk(sub, f);
+        }
+        _ => {}
+    }
+}
+
+struct Fairness_<'a> {
+    kind: FairnessKind,
+    sub: &'a Expr,
+    action: &'a Expr,
+    label: String,
+}
+
+#[derive(Default)]
+struct SpecParts<'a> {
+    init: Option<&'a Expr>,
+    next: Option<&'a Expr>,
+    fair: Vec<(Fairness_<'a>, Bindings<'a>)>,
+}
+
+fn unfold<'a>(ev: &ConstEval<'a>, e: &'a Expr) -> Option<&'a Expr> {
+    match &*e.kind {
+        ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() => ev.definition(&op.name).filter(|d| d.params.is_empty()).map(|d| &d.body),
+        ExprKind::Label { body, .. } => Some(body),
+        _ => None,
+    }
+}
+
+fn conjuncts<'a>(e: &'a Expr) -> Option<&'a [Expr]> {
+    match &*e.kind {
+        ExprKind::Junction { kind: JunctionKind::And, items, .. } => Some(items),
+        ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "/\\" && args.len() == 2 => Some(args),
+        _ => None,
+    }
+}
+
+fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>, parts: &mut SpecParts<'a>, depth: u32) -> Result<(), String> {
+    if depth > 60 {
+        return Err("the specification is nested too deeply".into());
+    }
+    if let Some(items) = conjuncts(e) {
+        for it in items {
+            spec_parts(ev, it, env, parts, depth + 1)?;
+        }
+        return Ok(());
+    }
+    match &*e.kind {
+        ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "[]" && args.len() == 1 => {
+            let mut a = &args[0];
+            while let Some(b) = unfold(ev, a) {
+                a = b;
+            }
+            if let ExprKind::BoxAction { action, .. } = &*a.kind {
+                parts.next = Some(action);
+                return Ok(());
+            }
+            Err("SPECIFICATION: expected [][Next]_vars".into())
+        }
+        ExprKind::Fair { kind, sub, action } => {
+            let k = if matches!(kind, tla_syntax::ast::Fairness::Weak) { FairnessKind::Weak } else { FairnessKind::Strong };
+            let label = format!("{}F_ {}", if k == FairnessKind::Weak { "W" } else { "S" }, action_label(action));
+            parts.fair.push((Fairness_ { kind: k, sub, action, label }, env.clone()));
+            Ok(())
+        }
+        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if bounds.len() == 1 && bounds[0].vars.idents().len() == 1 && bounds[0].set.is_some() => {
+            let name = &bounds[0].vars.idents()[0].name;
+            let set = bounds[0].set.as_ref().ok_or("unbounded \\A in the specification")?;
+            let elems = ev.elements_of(set, env).map_err(|e| e.to_string())?;
+            for v in elems {
+                spec_parts(ev, body, &env.bind(name, v), parts, depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => {
+            if let Some(b) = unfold(ev, e) {
+                // A definition: Init, a fairness conjunct, or a nested spec.
+                if is_temporal(ev, b, 0) {
+                    return spec_parts(ev, b, env, parts, depth + 1);
+                }
+            }
+            if parts.init.is_some() {
+                return Err("SPECIFICATION: more than one initial predicate".into());
+            }
+            parts.init = Some(e);
+            Ok(())
+        }
+    }
+}
+
+fn action_label(e: &Expr) -> String {
+    match &*e.kind {
+        ExprKind::OpApp { op, .. } => op.name.clone(),
+        _ => "action".into(),
+    }
+}
+
+/// Whether `e` mentions temporal operators (through definitions).
+fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, depth: u32) -> bool {
+    if depth > 20 {
+        return false;
+    }
+    let mut found = false;
+    walk(e, &mut |x| match &*x.kind {
+        ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. } => found = true,
+        ExprKind::OpApp { op, args } if op.path.is_empty() => {
+            if matches!(op.name.as_str(), "[]" | "<>" | "~>" | "-+->") {
+                found = true;
+            } else if args.is_empty() && !found {
+                if let Some(d) = ev.definition(&op.name) {
+                    if d.params.is_empty() && is_temporal(ev, &d.body, depth + 1) {
+                        found = true;
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
+/// Whether `e` is an action-level formula (mentions primes, UNCHANGED or `[A]_v`).
+fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, depth: u32) -> bool {
+    if depth > 20 {
+        return false;
+    }
+    let mut found = false;
+    walk(e, &mut |x| match &*x.kind {
+        ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => found = true,
+        ExprKind::OpApp { op, args } if op.path.is_empty() => {
+            if matches!(op.name.as_str(), "'" | "UNCHANGED") {
+                found = true;
+            } else if !found {
+                if let Some(d) = ev.definition(&op.name) {
+                    if d.params.len() == args.len() && is_action(ev, &d.body, depth + 1) {
+                        found = true;
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
+fn symmetry_maps(perms: &Value) -> Result<Vec<Vec<(Value, Value)>>, ValueError> {
+    let mut out = Vec::new();
+    for p in perms.elements()? {
+        let p = p?;
+        let dom = p.domain()?;
+        let mut m = Vec::new();
+        for x in dom.elements()? {
+            let x = x?;
+            let y = p.apply(&x)?;
+            if !x.tlc_eq(&y)? {
+                m.push((x, y));
+            }
+        }
+        if !m.is_empty() {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+fn permute(v: &Value, map: &[(Value, Value)]) -> Result<Value, ValueError> {
+    Ok(match v {
+        Value::Model(_) => {
+            for (a, b) in map {
+                if a.tlc_eq(v).unwrap_or(false) {
+                    return Ok(b.clone());
+                }
+            }
+            v.clone()
+        }
+        Value::Bool(_) | Value::Int(_) | Value::Str(_) => v.clone(),
+        Value::Set(s) => Value::set(s.elems().iter().map(|x| permute(x, map)).collect::<Result<_, _>>()?)?,
+        Value::Seq(s) => Value::tuple(s.iter().map(|x| permute(x, map)).collect::<Result<_, _>>()?)?,
+        Value::Fcn(f) => {
+            let mut pairs = Vec::with_capacity(f.domain().len());
+            for (d, r) in f.domain().iter().zip(f.values().iter()) {
+                pairs.push((permute(d, map)?, permute(r, map)?));
+            }
+            Value::fcn(pairs)?
+        }
+        Value::Lazy(_) => permute(&v.canonical()?, map)?,
+    })
+}
+
+impl<'a> Model<'a> {
+    fn atom(&mut self, kind: AtomKind<'a>, env: Bindings<'a>) -> AtomId {
+        self.atoms.push(Atom { kind, env });
+        (self.atoms.len() - 1) as AtomId
+    }
+
+    /// Sort a conjunct of a PROPERTY: `[]P` (P state-level) becomes an invariant, `[][A]_v` an
+    /// action property, anything else a liveness formula.
+    fn classify_property(&mut self, name: &str, e: &'a Expr, env: &Bindings<'a>, live: &mut Vec<Temporal>, depth: u32) -> Result<(), String> {
+        if depth > 60 {
+            return Err("the property is nested too deeply".into());
+        }
+        if let Some(items) = conjuncts(e) {
+            for it in items {
+                self.classify_property(name, it, env, live, depth + 1)?;
+            }
+            return Ok(());
+        }
+        if let Some(b) = unfold(&self.ev, e) {
+            return self.classify_property(name, b, env, live, depth + 1);
+        }
+        if let ExprKind::OpApp { op, args } = &*e.kind
+            && op.path.is_empty() && op.name == "[]" && args.len() == 1 {
+                let inner = &args[0];
+                if !is_temporal(&self.ev, inner, 0) {
+                    let mut a = inner;
+                    while let Some(b) = unfold(&self.ev, a) {
+                        a = b;
+                    }
+                    if is_action(&self.ev, a, 0) {
+                        if env_is_empty(env) {
+                            self.action_props.push((name.to_string(), a));
+                            return Ok(());
+                        }
+                    } else if env_is_empty(env) {
+                        self.invariants.push((name.to_string(), inner));
+                        return Ok(());
+                    }
+                }
+            }
+        live.push(self.temporal(e, env, 0)?);
+        Ok(())
+    }
+
+    fn temporal(&mut self, e: &'a Expr, env: &Bindings<'a>, depth: u32) -> Result<Temporal, String> {
+        if depth > 60 {
+            return Err("the temporal formula is nested too deeply".into());
+        }
+        if !is_temporal(&self.ev, e, 0) {
+            // A state or action formula.
+            let mut a = e;
+            while let Some(b) = unfold(&self.ev, a) {
+                a = b;
+            }
+            return Ok(match &*a.kind {
+                ExprKind::AngleAction { action, sub } => Temporal::Action(self.atom(AtomKind::Angle(action, sub), env.clone())),
+                ExprKind::BoxAction { action, sub } => Temporal::Action(self.atom(AtomKind::Box_(action, sub), env.clone())),
+                ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "ENABLED" && args.len() == 1 => {
+                    let mut x = &args[0];
+                    while let Some(b) = unfold(&self.ev, x) {
+                        x = b;
+                    }
+                    match &*x.kind {
+                        ExprKind::AngleAction { action, sub } => Temporal::State(self.atom(AtomKind::Enabled(action, Some(sub)), env.clone())),
+                        _ => Temporal::State(self.atom(AtomKind::Enabled(x, None), env.clone())),
+                    }
+                }
+                _ if is_action(&self.ev, a, 0) => Temporal::Action(self.atom(AtomKind::Expr(a), env.clone())),
+                _ => Temporal::State(self.atom(AtomKind::Expr(a), env.clone())),
+            });
+        }
+        if let Some(b) = unfold(&self.ev, e) {
+            return self.temporal(b, env, depth + 1);
+        }
+        match &*e.kind {
+            ExprKind::Junction { kind, items, .. } => {
+                let mut v = Vec::new();
+                for it in items {
+                    v.push(self.temporal(it, env, depth + 1)?);
+                }
+                Ok(if *kind == JunctionKind::And { Temporal::And(v) } else { Temporal::Or(v) })
+            }
+            ExprKind::OpApp { op, args } if op.path.is_empty() => {
+                let n = op.name.as_str();
+                match (n, args.len()) {
+                    ("[]", 1) => Ok(Temporal::always(self.temporal(&args[0], env, depth + 1)?)),
+                    ("<>", 1) => Ok(Temporal::eventually(self.temporal(&args[0], env, depth + 1)?)),
+                    ("~>", 2) => Ok(Temporal::leads_to(self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?)),
+                    ("=>", 2) => Ok(Temporal::implies(self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?)),
+                    ("/\\", 2) => Ok(Temporal::And(vec![self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?])),
+                    ("\\/", 2) => Ok(Temporal::Or(vec![self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?])),
+                    ("~", 1) => Ok(Temporal::negate(self.temporal(&args[0], env, depth + 1)?)),
+                    _ => Err(format!("the checker cannot use the temporal operator {} here", n)),
+                }
+            }
+            ExprKind::Fair { kind, sub, action } => {
+                // WF_v(A) == []<>~ENABLED <<A>>_v \/ []<><<A>>_v;  SF: <>[]~ENABLED \/ []<>taken.
+                let en = Temporal::State(self.atom(AtomKind::Enabled(action, Some(sub)), env.clone()));
+                let taken = Temporal::Action(self.atom(AtomKind::Angle(action, sub), env.clone()));
+                let not_en = Temporal::negate(en);
+                let first = if matches!(kind, tla_syntax::ast::Fairness::Weak) {
+                    Temporal::always(Temporal::eventually(not_en))
+                } else {
+                    Temporal::eventually(Temporal::always(not_en))
+                };
+                Ok(Temporal::Or(vec![first, Temporal::always(Temporal::eventually(taken))]))
+            }
+            ExprKind::Quant { kind, bounds, body } if bounds.len() == 1 && bounds[0].vars.idents().len() == 1 => {
+                let name = &bounds[0].vars.idents()[0].name;
+                let set = bounds[0].set.as_ref().ok_or("unbounded quantifier in a temporal formula")?;
+                let elems = self.ev.elements_of(set, env).map_err(|e| e.to_string())?;
+                let mut v = Vec::new();
+                for x in elems {
+                    v.push(self.temporal(body, &env.bind(name, x), depth + 1)?);
+                }
+                Ok(if *kind == QuantKind::Forall { Temporal::And(v) } else { Temporal::Or(v) })
+            }
+            ExprKind::Label { body, .. } => self.temporal(body, env, depth + 1),
+            _ => Err("the checker cannot translate this temporal formula".into()),
+        }
+    }
+
+    /// Names of the actions (disjuncts of Next), indexed by [`ActionId`].
+    pub fn action_names(&self) -> Vec<String> {
+        self.actions.iter().map(|a| a.name.clone()).collect()
+    }
+
+    /// Names of the invariants (INVARIANTS, then the `[]P` conjuncts of PROPERTIES).
+    pub fn invariant_names(&self) -> Vec<String> {
+        self.invariants.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Liveness properties (PROPERTIES that are neither invariants nor action properties).
+    pub fn live_properties(&self) -> &[LiveProperty] {
+        &self.properties
+    }
+
+    /// Fairness conditions of the SPECIFICATION.
+    pub fn fairness(&self) -> &[Fairness] {
+        &self.fairness
+    }
+
+    /// Names of the action properties `[][A]_v`.
+    pub fn action_property_names(&self) -> Vec<String> {
+        self.action_props.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    pub fn check_deadlock(&self) -> bool {
+        self.check_deadlock
+    }
+
+    /// The variables, in slot order.
+    pub fn variables(&self) -> Vec<String> {
+        self.ev.variables().iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Evaluate every ASSUME (first, before exploring).
+    pub fn check_assumptions(&self) -> Result<(), ModelError> {
+        for (e, span) in &self.assumes {
+            match self.ev.eval(e) {
+                Ok(Value::Bool(true)) => {}
+                Ok(Value::Bool(false)) => return Err(ModelError::AssumptionFalse { span: *span }),
+                Ok(v) => {
+                    return Err(ModelError::Eval(ValueError::new(codes::TYPE, format!("an ASSUME evaluated to {}, not a boolean", v)).at(*span)))
+                }
+                Err(e) => return Err(ModelError::Eval(e.at(*span))),
+            }
+        }
+        Ok(())
+    }
+
+    /// What Print and PrintT printed so far.
+    pub fn take_output(&self) -> Vec<String> {
+        self.ev.take_output()
+    }
+
+    /// A state as (variable, value printed as TLC prints it); through ALIAS when the .cfg has one.
+    pub fn format_state(&self, state: &State) -> Vec<(String, String)> {
+        if let Some(a) = self.alias
+            && let Ok(v) = self.ev.eval_in_state(a, state)
+            && let Value::Fcn(f) = &v
+            && f.is_record() {
+                return f.domain().iter().zip(f.values().iter()).map(|(d, x)| {
+                    let name = match d { Value::Str(s) => s.as_str().to_string(), _ => d.to_string() };
+                    (name, x.to_string())
+                }).collect();
+            }
+        self.ev.variables().iter().zip(state.iter()).map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    fn eval_bool(&self, e: &'a Expr, env: &Bindings<'a>, from: &State, to: Option<&State>) -> Result<bool, ModelError> {
+        match self.ev.eval_with(e, env, from, to)? {
+            Value::Bool(b) => Ok(b),
+            v => Err(ModelError::Eval(ValueError::new(codes::TYPE, format!("expected a boolean, found {}", v)).at(e.span))),
+        }
+    }
+
+    fn fp_value(&self, state: &State) -> Result<u64, ValueError> {
+        let mut h = tla_eval::fingerprint::FpHasher::new();
+        match self.view {
+            Some(v) => h.write_value(&self.ev.eval_in_state(v, state)?)?,
+            None => {
+                for x in state.iter() {
+                    h.write_value(x)?;
+                }
+            }
+        }
+        Ok(h.finish())
+    }
+}
+
+/// Properties under a quantifier go to liveness (as `\A p : [](...)` does in TLC).
+fn env_is_empty(env: &Bindings<'_>) -> bool {
+    env.is_empty()
+}
+
+impl<'a> Spec for Model<'a> {
+    type State = State;
+    type Error = ModelError;
+
+    fn fingerprint(&self, state: &State) -> u64 {
+        let base = match self.fp_value(state) {
+            Ok(f) => f,
+            Err(e) => {
+                *self.err_state.borrow_mut() = Some(state.clone());
+                let _ = e;
+                0
+            }
+        };
+        if self.symmetry.is_empty() {
+            return base;
+        }
+        let mut best = base;
+        for m in &self.symmetry {
+            let permuted: Result<Vec<Value>, _> = state.iter().map(|v| permute(v, m)).collect();
+            if let Ok(p) = permuted {
+                let p: State = p.into();
+                if let Ok(f) = self.fp_value(&p) {
+                    best = best.min(f);
+                }
+            }
+        }
+        best
+    }
+
+    fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {
+        self.ev.initial_states(self.init, &mut |s| {
+            out.push(s);
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    fn successors(&self, state: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
+        for (i, a) in self.actions.iter().enumerate() {
+            self.ev.successors(a.expr, state, &mut |s| {
+                out.push((i as ActionId, s));
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    fn violated_invariant(&self, state: &State) -> Result<Option<usize>, ModelError> {
+        for (i, (_, e)) in self.invariants.iter().enumerate() {
+            if !self.eval_bool(e, &Bindings::default(), state, None)? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    fn in_model(&self, state: &State) -> Result<bool, ModelError> {
+        for e in &self.constraints {
+            if !self.eval_bool(e, &Bindings::default(), state, None)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn step_in_model(&self, from: &State, to: &State) -> Result<bool, ModelError> {
+        for e in &self.action_constraints {
+            if !self.eval_bool(e, &Bindings::default(), from, Some(to))? {
+                return Ok(false);
+            }
+        }
+        for (name, e) in &self.action_props {
+            if !self.eval_bool(e, &Bindings::default(), from, Some(to))? {
+                return Err(ModelError::ActionProperty { name: name.clone() });
+            }
+        }
+        Ok(true)
+    }
+
+    fn action_count(&self) -> usize {
+        self.actions.len()
+    }
+}
+
+impl<'a> LiveSpec for Model<'a> {
+    fn state_atom(&self, state: &State, atom: AtomId) -> Result<bool, ModelError> {
+        let Some(a) = self.atoms.get(atom as usize) else { return Ok(false) };
+        match a.kind {
+            AtomKind::Expr(e) => self.eval_bool(e, &a.env, state, None),
+            AtomKind::Enabled(act, sub) => Ok(self.ev.enabled_with(act, sub, &a.env, state)?),
+            AtomKind::Angle(..) | AtomKind::Box_(..) => Ok(false),
+        }
+    }
+
+    fn action_atom(&self, from: &State, to: &State, atom: AtomId) -> Result<bool, ModelError> {
+        let Some(a) = self.atoms.get(atom as usize) else { return Ok(false) };
+        match a.kind {
+            AtomKind::Expr(e) => self.eval_bool(e, &a.env, from, Some(to)),
+            AtomKind::Enabled(act, sub) => Ok(self.ev.enabled_with(act, sub, &a.env, from)?),
+            AtomKind::Angle(act, sub) => {
+                let unchanged = self.ev.eval_with(sub, &a.env, from, None)?.tlc_eq(&self.ev.eval_with(sub, &a.env, to, None)?)?;
+                Ok(!unchanged && self.eval_bool(act, &a.env, from, Some(to))?)
+            }
+            AtomKind::Box_(act, sub) => {
+                let unchanged = self.ev.eval_with(sub, &a.env, from, None)?.tlc_eq(&self.ev.eval_with(sub, &a.env, to, None)?)?;
+                Ok(unchanged || self.eval_bool(act, &a.env, from, Some(to))?)
+            }
+        }
+    }
+}

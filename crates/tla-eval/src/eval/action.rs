@@ -1,0 +1,512 @@
+//! State- and action-level evaluation: variables, primes, `UNCHANGED`, `ENABLED`, and the
+//! enumeration of Init's states and of an action's successors (see the crate docs, steps 3–5).
+//!
+//! An action is enumerated in continuation-passing style: [`ConstEval::act`] walks the formula
+//! with a continuation `k` standing for "the rest of the conjunction"; an assignment `x' = e`
+//! stores `x'`, calls `k`, then clears `x'` again, so the partial next state is restored on every
+//! path back. A disjunction or `\E` calls `k` once per branch or binding. The outermost
+//! continuation checks that every variable is assigned and emits the state.
+
+use std::sync::Arc;
+
+use tla_syntax::ast::*;
+
+use super::{err, Binding, Closure, ConstEval, Env, Global, State};
+use crate::error::{codes, VResult};
+use crate::value::Value;
+
+/// A top-level disjunct of Next (an "action" in TLC's coverage and in traces).
+#[derive(Clone, Debug)]
+pub struct SplitAction<'a> {
+    /// The operator the disjunct applies (`\E p \in P : Request(p)` is "Request").
+    pub name: String,
+    pub expr: &'a Expr,
+}
+
+type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
+
+impl<'a> ConstEval<'a> {
+    /// Declare the state variables, in slot order.
+    pub fn set_variables(&mut self, names: &[&'a str]) {
+        self.vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        self.var_names = names.to_vec();
+    }
+
+    /// The variables, in slot order.
+    pub fn variables(&self) -> &[&'a str] {
+        &self.var_names
+    }
+
+    /// Replace the value of a zero-argument definition (a constant-level definition computed
+    /// once, or a `.cfg` override).
+    pub fn set_definition_value(&mut self, name: &'a str, v: Value) {
+        self.globals.insert(name, Global::Value(v));
+    }
+
+    /// Make `name` mean the definition `def` (`.cfg`'s `name <- def`). False when `def` is not
+    /// defined.
+    pub fn substitute(&mut self, name: &'a str, def: &str) -> bool {
+        match self.globals.get(def).cloned() {
+            Some(g) => {
+                self.globals.insert(name, g);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The zero-argument definition or operator named `name`, if any.
+    pub fn definition(&self, name: &str) -> Option<&'a OpDef> {
+        match self.globals.get(name) {
+            Some(Global::Op(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether `name` is defined (operator, function or value).
+    pub fn is_defined(&self, name: &str) -> bool {
+        self.globals.contains_key(name)
+    }
+
+    pub(super) fn read_var(&self, slot: usize) -> VResult<Value> {
+        if self.primed.get() || self.init_mode.get() {
+            match self.next.borrow().get(slot) {
+                Some(Some(v)) => Ok(v.clone()),
+                _ => {
+                    let n = self.var_names.get(slot).copied().unwrap_or("?");
+                    let msg = if self.init_mode.get() && !self.primed.get() {
+                        format!("the variable {} is read before the initial predicate assigns it", n)
+                    } else {
+                        format!("{}' is read before it is assigned", n)
+                    };
+                    Err(err(codes::UNASSIGNED, msg))
+                }
+            }
+        } else {
+            match self.cur.borrow().get(slot) {
+                Some(v) => Ok(v.clone()),
+                None => {
+                    let n = self.var_names.get(slot).copied().unwrap_or("?");
+                    Err(err(codes::UNASSIGNED, format!("the variable {} has no value here (constant level)", n)))
+                }
+            }
+        }
+    }
+
+    pub(super) fn ev_primed(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        let old = self.primed.replace(true);
+        let r = self.ev(e, env);
+        self.primed.set(old);
+        r
+    }
+
+    /// `ENABLED A` in the current state: whether A has a successor.
+    pub(super) fn enabled(&self, a: &'a Expr, env: &Env<'a>) -> VResult<bool> {
+        let n = self.var_names.len();
+        let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
+        let (p, i) = (self.primed.replace(false), self.init_mode.replace(false));
+        let mut found = false;
+        let r = self.act(a, env, &mut || {
+            if self.next.borrow().iter().all(|x| x.is_some()) {
+                found = true;
+                return Ok(false);
+            }
+            Ok(true)
+        });
+        self.primed.set(p);
+        self.init_mode.set(i);
+        *self.next.borrow_mut() = saved;
+        r.map(|_| found)
+    }
+
+    /// Evaluate a state-level expression on `state`.
+    pub fn eval_in_state(&self, e: &'a Expr, state: &State) -> VResult<Value> {
+        let old = self.cur.replace(state.clone());
+        let r = self.eval(e);
+        *self.cur.borrow_mut() = old;
+        r
+    }
+
+    /// Evaluate an action-level expression on the step `from → to`.
+    pub fn eval_on_step(&self, e: &'a Expr, from: &State, to: &State) -> VResult<Value> {
+        let old = self.cur.replace(from.clone());
+        let old_next = std::mem::replace(&mut *self.next.borrow_mut(), to.iter().cloned().map(Some).collect());
+        let r = self.eval(e);
+        *self.cur.borrow_mut() = old;
+        *self.next.borrow_mut() = old_next;
+        r
+    }
+
+    /// Every state satisfying the initial predicate, in TLC's order (duplicates included).
+    pub fn initial_states(&self, init: &'a Expr, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        let n = self.var_names.len();
+        *self.next.borrow_mut() = vec![None; n];
+        *self.cur.borrow_mut() = Arc::from(Vec::new());
+        self.init_mode.set(true);
+        let r = self.act(init, &Env::default(), &mut || {
+            let st = self.complete("the initial predicate")?;
+            emit(st)?;
+            Ok(true)
+        });
+        self.init_mode.set(false);
+        r.map(|_| ())
+    }
+
+    /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
+    pub fn successors(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        let n = self.var_names.len();
+        *self.next.borrow_mut() = vec![None; n];
+        *self.cur.borrow_mut() = state.clone();
+        self.act(a, &Env::default(), &mut || {
+            let st = self.complete("the action")?;
+            emit(st)?;
+            Ok(true)
+        })
+        .map(|_| ())
+    }
+
+    fn complete(&self, what: &str) -> VResult<State> {
+        let next = self.next.borrow();
+        let mut out = Vec::with_capacity(next.len());
+        for (i, v) in next.iter().enumerate() {
+            match v {
+                Some(v) => out.push(v.clone()),
+                None => {
+                    return Err(err(
+                        codes::INCOMPLETE,
+                        format!("{} does not assign the variable {}: the state is not completely specified", what, self.var_names[i]),
+                    ))
+                }
+            }
+        }
+        Ok(Arc::from(out))
+    }
+
+    /// Split Next into its top-level disjuncts, through zero-argument definitions, each named
+    /// after the operator it applies.
+    pub fn split_action(&self, e: &'a Expr) -> Vec<SplitAction<'a>> {
+        let mut out = Vec::new();
+        self.split_into(e, None, &mut out, 0);
+        out
+    }
+
+    fn split_into(&self, e: &'a Expr, name: Option<&str>, out: &mut Vec<SplitAction<'a>>, depth: u32) {
+        if depth < 50 {
+            match &*e.kind {
+                ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
+                    for it in items {
+                        self.split_into(it, None, out, depth + 1);
+                    }
+                    return;
+                }
+                ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => {
+                    for it in args {
+                        self.split_into(it, None, out, depth + 1);
+                    }
+                    return;
+                }
+                ExprKind::Label { body, .. } => return self.split_into(body, name, out, depth + 1),
+                ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
+                    if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
+                        && d.params.is_empty() {
+                            return self.split_into(&d.body, Some(&op.name), out, depth + 1);
+                        }
+                }
+                _ => {}
+            }
+        }
+        let name = name.map(str::to_string).unwrap_or_else(|| action_name(e).unwrap_or_else(|| "Action".to_string()));
+        out.push(SplitAction { name, expr: e });
+    }
+
+    fn var_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<usize> {
+        if let ExprKind::OpApp { op, args } = &*e.kind
+            && op.path.is_empty() && args.is_empty() {
+                let slot = *self.vars.get(op.name.as_str())?;
+                if env.lookup(&op.name).is_none() {
+                    return Some(slot);
+                }
+            }
+        None
+    }
+
+    /// The slot of `x'` (or of `x` when enumerating Init).
+    fn target_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<usize> {
+        if self.primed.get() {
+            return None;
+        }
+        if self.init_mode.get() {
+            return self.var_slot(e, env);
+        }
+        if let ExprKind::OpApp { op, args } = &*e.kind
+            && op.path.is_empty() && op.name == "'" && args.len() == 1 {
+                return self.var_slot(&args[0], env);
+            }
+        None
+    }
+
+    fn assign(&self, slot: usize, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
+        let existing = self.next.borrow()[slot].clone();
+        match existing {
+            Some(old) => {
+                if old.tlc_eq(&v)? { k() } else { Ok(true) }
+            }
+            None => {
+                let v = v.canonical()?;
+                self.next.borrow_mut()[slot] = Some(v);
+                let r = k();
+                self.next.borrow_mut()[slot] = None;
+                r
+            }
+        }
+    }
+
+    fn guard(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        if self.ev_bool(e, env)? { k() } else { Ok(true) }
+    }
+
+    /// Enumerate the action `e`: call `k` for each way of satisfying it (with the partial next
+    /// state extended accordingly). Returns false when `k` asked to stop.
+    pub(super) fn act(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        self.enter().map_err(|x| x.at(e.span))?;
+        let r = self.act_inner(e, env, k).map_err(|x| x.at(e.span));
+        self.leave();
+        r
+    }
+
+    fn act_conj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        match items.split_first() {
+            None => k(),
+            Some((first, rest)) => self.act(first, env, &mut || self.act_conj(rest, env, k)),
+        }
+    }
+
+    fn act_unchanged(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        if let Some(slot) = self.var_slot(e, env) {
+            let v = self.read_var(slot)?;
+            return self.assign(slot, v, k);
+        }
+        match &*e.kind {
+            ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
+            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() => {
+                match self.globals.get(op.name.as_str()) {
+                    Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
+                    _ => self.unchanged_guard(e, env, k),
+                }
+            }
+            _ => self.unchanged_guard(e, env, k),
+        }
+    }
+
+    fn unchanged_guard(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        let now = self.ev(e, env)?;
+        let then = self.ev_primed(e, env)?;
+        if now.tlc_eq(&then)? { k() } else { Ok(true) }
+    }
+
+    fn act_unchanged_list(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        match items.split_first() {
+            None => k(),
+            Some((first, rest)) => self.act_unchanged(first, env, &mut || self.act_unchanged_list(rest, env, k)),
+        }
+    }
+
+    fn act_inner(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        match &*e.kind {
+            ExprKind::Junction { kind: JunctionKind::And, items, .. } => self.act_conj(items, env, k),
+            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
+                for it in items {
+                    if !self.act(it, env, k)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            ExprKind::Label { body, .. } => self.act(body, env, k),
+            ExprKind::If { cond, then, els } => {
+                if self.ev_bool(cond, env)? { self.act(then, env, k) } else { self.act(els, env, k) }
+            }
+            ExprKind::Case { arms, other } => {
+                for arm in arms {
+                    if self.ev_bool(&arm.guard, env)? {
+                        return self.act(&arm.body, env, k);
+                    }
+                }
+                match other {
+                    Some(o) => self.act(o, env, k),
+                    None => Err(err(codes::CASE_NONE, "Attempted to evaluate a CASE with no arm enabled and no OTHER")),
+                }
+            }
+            ExprKind::Let { defs, body } => {
+                let env2 = self.let_env(defs, env)?;
+                self.act(body, &env2, k)
+            }
+            ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
+                let sets = self.bound_sets(bounds, env)?;
+                for s in &sets {
+                    if let Value::Lazy(l) = s
+                        && !l.is_finite() {
+                            return Err(err(codes::NOT_ENUMERABLE, format!("\\E over the infinite set {} cannot be enumerated", s)));
+                        }
+                }
+                self.for_each_binding(bounds, &sets, env, &mut |env2| self.act(body, env2, k))
+            }
+            ExprKind::BoxAction { action, sub } => {
+                if !self.act(action, env, k)? {
+                    return Ok(false);
+                }
+                self.act_unchanged(sub, env, k)
+            }
+            ExprKind::AngleAction { action, sub } => self.act(action, env, &mut || {
+                let now = self.ev(sub, env)?;
+                let then = self.ev_primed(sub, env)?;
+                if now.tlc_eq(&then)? { Ok(true) } else { k() }
+            }),
+            ExprKind::OpApp { op, args } if op.path.is_empty() => self.act_op(e, op, args, env, k),
+            _ => self.guard(e, env, k),
+        }
+    }
+
+    fn act_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        let name = op.name.as_str();
+        match (name, args.len()) {
+            ("/\\", 2) => return self.act_conj(args, env, k),
+            ("\\/", 2) => {
+                if !self.act(&args[0], env, k)? {
+                    return Ok(false);
+                }
+                return self.act(&args[1], env, k);
+            }
+            ("=", 2) => {
+                if let Some(slot) = self.target_slot(&args[0], env) {
+                    let v = self.ev(&args[1], env)?;
+                    return self.assign(slot, v, k);
+                }
+                return self.guard(e, env, k);
+            }
+            ("\\in", 2) => {
+                if let Some(slot) = self.target_slot(&args[0], env) {
+                    if self.next.borrow()[slot].is_some() {
+                        return self.guard(e, env, k);
+                    }
+                    let set = self.ev(&args[1], env)?;
+                    if let Value::Lazy(l) = &set
+                        && !l.is_finite() {
+                            let vn = self.var_names[slot];
+                            return Err(err(
+                                codes::NOT_ENUMERABLE,
+                                format!("{}{} \\in {}: TLC cannot enumerate an infinite set of values for a variable", vn, if self.init_mode.get() { "" } else { "'" }, set),
+                            ));
+                        }
+                    for v in set.elements()? {
+                        if !self.assign(slot, v?, k)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
+                return self.guard(e, env, k);
+            }
+            ("UNCHANGED", 1) if !self.primed.get() => return self.act_unchanged(&args[0], env, k),
+            _ => {}
+        }
+        // A call of a user definition: enumerate its body with the arguments bound.
+        if let Some(b) = env.lookup(name) {
+            if let Binding::Op(cl) = b {
+                let cl: std::rc::Rc<Closure<'a>> = cl.clone();
+                if cl.params.len() == args.len() {
+                    let mut callee = cl.env.bind(name, Binding::Op(cl.clone()));
+                    for ((p, arity), a) in cl.params.iter().zip(args.iter()) {
+                        callee = callee.bind(p, self.op_arg(*arity, a, env)?);
+                    }
+                    return self.act(cl.body, &callee, k);
+                }
+            }
+            return self.guard(e, env, k);
+        }
+        if self.vars.contains_key(name) {
+            return self.guard(e, env, k);
+        }
+        if let Some(Global::Op(d)) = self.globals.get(name) {
+            if d.params.len() != args.len() {
+                return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
+            }
+            let mut callee = Env::default();
+            for (p, a) in d.params.iter().zip(args.iter()) {
+                callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+            }
+            return self.act(&d.body, &callee, k);
+        }
+        self.guard(e, env, k)
+    }
+}
+
+/// The name TLC gives an action: the operator it applies, through `\E`, LET and labels.
+fn action_name(e: &Expr) -> Option<String> {
+    match &*e.kind {
+        ExprKind::OpApp { op, .. } if op.path.is_empty() && op.name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && op.name != "UNCHANGED" => Some(op.name.clone()),
+        ExprKind::OpApp { op, .. } if !op.path.is_empty() => Some(op.name.clone()),
+        ExprKind::Quant { body, .. } | ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => action_name(body),
+        ExprKind::Junction { kind: JunctionKind::And, items, .. } => items.iter().find_map(action_name),
+        ExprKind::OpApp { op, args } if op.name == "/\\" => args.iter().find_map(action_name),
+        _ => None,
+    }
+}
+
+/// Values bound to names (a quantifier's variables), for formulas evaluated under bindings:
+/// `\A p \in P : WF_vars(Act(p))` gives one fairness condition per `p`.
+#[derive(Clone, Default)]
+pub struct Bindings<'a>(Env<'a>);
+
+impl<'a> Bindings<'a> {
+    pub fn bind(&self, name: &'a str, v: Value) -> Bindings<'a> {
+        Bindings(self.0.bind_value(name, v))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.0.is_none()
+    }
+}
+
+impl<'a> ConstEval<'a> {
+    /// Evaluate `e` under `b` with `from` as the current state and, when given, `to` as the next.
+    pub fn eval_with(&self, e: &'a Expr, b: &Bindings<'a>, from: &State, to: Option<&State>) -> VResult<Value> {
+        let old = self.cur.replace(from.clone());
+        let old_next = to.map(|t| std::mem::replace(&mut *self.next.borrow_mut(), t.iter().cloned().map(Some).collect()));
+        let r = self.ev(e, &b.0);
+        *self.cur.borrow_mut() = old;
+        if let Some(n) = old_next {
+            *self.next.borrow_mut() = n;
+        }
+        r
+    }
+
+    /// `ENABLED <<A>>_sub` (or `ENABLED A` without `sub`) under `b` in `state`.
+    pub fn enabled_with(&self, a: &'a Expr, sub: Option<&'a Expr>, b: &Bindings<'a>, state: &State) -> VResult<bool> {
+        let old = self.cur.replace(state.clone());
+        let n = self.var_names.len();
+        let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
+        let mut found = false;
+        let r = self.act(a, &b.0, &mut || {
+            if !self.next.borrow().iter().all(|x| x.is_some()) {
+                return Ok(true);
+            }
+            if let Some(s) = sub {
+                let now = self.ev(s, &b.0)?;
+                let then = self.ev_primed(s, &b.0)?;
+                if now.tlc_eq(&then)? {
+                    return Ok(true);
+                }
+            }
+            found = true;
+            Ok(false)
+        });
+        *self.next.borrow_mut() = saved;
+        *self.cur.borrow_mut() = old;
+        r.map(|_| found)
+    }
+
+    /// The elements of a constant-level set expression under `b` (for splitting `\A p \in P`).
+    pub fn elements_of(&self, e: &'a Expr, b: &Bindings<'a>) -> VResult<Vec<Value>> {
+        self.ev(e, &b.0)?.elements()?.collect()
+    }
+}
