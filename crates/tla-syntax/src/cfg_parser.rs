@@ -28,99 +28,76 @@ const KEYWORDS: &[&str] = &[
     "VIEW", "ALIAS", "POSTCONDITION", "CHECK_DEADLOCK",
 ];
 
+#[derive(pest_derive::Parser)]
+#[grammar = "cfg.pest"]
+struct CfgLexer;
+
+/// The value of a string literal's body (between the quotes): `\n`, `\t`, and `\c` for any
+/// other character `c`.
+fn unescape(body: &str) -> String {
+    let mut s = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            s.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => s.push('\n'),
+            Some('t') => s.push('\t'),
+            Some(o) => s.push(o),
+            None => s.push('\\'),
+        }
+    }
+    s
+}
+
+const SYMS: &[&str] = &["<-", "<<", ">>", "=", "[", "]", "{", "}", ",", "-", "!"];
+
+/// Tokens from the pest grammar `cfg.pest`, with literal values and the diagnostics of
+/// malformed tokens.
 fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Tok> {
-    let b = text.as_bytes();
-    let mut i = 0;
+    use pest::Parser as _;
     let mut out = Vec::new();
     let sp = |s: usize, e: usize| Span::new(file, s, e);
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if text[i..].starts_with("\\*") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if text[i..].starts_with("(*") {
-            let open = i;
-            let mut depth = 0;
-            while i < b.len() {
-                if text[i..].starts_with("(*") {
-                    depth += 1;
-                    i += 2;
-                } else if text[i..].starts_with("*)") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
+    match CfgLexer::parse(Rule::tokens, text) {
+        Ok(pairs) => {
+            for pair in pairs {
+                let span = pair.as_span();
+                let (s, e, raw) = (span.start(), span.end(), span.as_str());
+                let t = match pair.as_rule() {
+                    Rule::EOI => break,
+                    Rule::open_comment => {
+                        diags.push(Diagnostic::error("E0303", sp(s, s + 2), "unterminated comment: `(*` is never closed"));
+                        continue;
                     }
-                } else {
-                    i += 1;
-                }
+                    Rule::string => T::Str(unescape(&raw[1..raw.len() - 1])),
+                    Rule::open_string => {
+                        diags.push(Diagnostic::error("E0303", sp(s, e), "unterminated string"));
+                        T::Str(unescape(&raw[1..]))
+                    }
+                    Rule::number => T::Num(raw.parse().ok()),
+                    Rule::word => T::Word(raw.to_string()),
+                    Rule::symbol => match SYMS.iter().find(|x| **x == raw) {
+                        Some(x) => T::Sym(x),
+                        None => continue,
+                    },
+                    _ => {
+                        diags.push(Diagnostic::error(
+                            "E0301",
+                            sp(s, e),
+                            format!("unexpected character `{raw}` in the configuration"),
+                        ));
+                        continue;
+                    }
+                };
+                out.push(Tok { t, span: sp(s, e) });
             }
-            if depth > 0 {
-                diags.push(Diagnostic::error("E0303", sp(open, open + 2), "unterminated comment: `(*` is never closed"));
-            }
-            continue;
         }
-        let start = i;
-        if c == b'"' {
-            i += 1;
-            let mut s = String::new();
-            let mut closed = false;
-            while i < b.len() && b[i] != b'\n' {
-                let ch = text[i..].chars().next().unwrap_or(' ');
-                if ch == '"' {
-                    closed = true;
-                    i += 1;
-                    break;
-                }
-                if ch == '\\' && i + 1 < b.len() {
-                    let n = text[i + 1..].chars().next().unwrap_or(' ');
-                    s.push(match n {
-                        'n' => '\n',
-                        't' => '\t',
-                        o => o,
-                    });
-                    i += 1 + n.len_utf8();
-                    continue;
-                }
-                s.push(ch);
-                i += ch.len_utf8();
-            }
-            if !closed {
-                diags.push(Diagnostic::error("E0303", sp(start, i), "unterminated string"));
-            }
-            out.push(Tok { t: T::Str(s), span: sp(start, i) });
-            continue;
-        }
-        if c.is_ascii_alphanumeric() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            let w = &text[start..i];
-            if w.bytes().all(|d| d.is_ascii_digit()) {
-                out.push(Tok { t: T::Num(w.parse().ok()), span: sp(start, i) });
-            } else {
-                out.push(Tok { t: T::Word(w.to_string()), span: sp(start, i) });
-            }
-            continue;
-        }
-        let sym = ["<-", "<<", ">>", "=", "[", "]", "{", "}", ",", "-", "!"].into_iter().find(|s| text[i..].starts_with(s));
-        if let Some(s) = sym {
-            i += s.len();
-            out.push(Tok { t: T::Sym(s), span: sp(start, i) });
-            continue;
-        }
-        let ch = text[i..].chars().next().unwrap_or(' ');
-        i += ch.len_utf8();
-        diags.push(Diagnostic::error("E0301", sp(start, i), format!("unexpected character `{ch}` in the configuration")));
+        // Unreachable: every character starts some token (`bad_char` takes any one).
+        Err(_) => diags.push(Diagnostic::error("E0301", sp(0, text.len()), "the configuration could not be read")),
     }
-    out.push(Tok { t: T::Eof, span: sp(b.len(), b.len()) });
+    out.push(Tok { t: T::Eof, span: sp(text.len(), text.len()) });
     out
 }
 
@@ -400,4 +377,34 @@ pub(crate) fn parse(file: FileId, text: &str) -> CfgOutput {
         }
     }
     CfgOutput { config: c, diagnostics: p.diags }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_from_the_grammar() {
+        let mut d = Vec::new();
+        let toks = lex(FileId(0), "N <- [a = \"x\\ty\"] \\* c\n(* (* n *) *) 12 -3 <<1>>", &mut d);
+        let ts: Vec<T> = toks.into_iter().map(|t| t.t).collect();
+        assert!(d.is_empty());
+        assert_eq!(ts[..4], [T::Word("N".into()), T::Sym("<-"), T::Sym("["), T::Word("a".into())]);
+        assert!(ts.contains(&T::Str("x\ty".into())));
+        assert!(ts.contains(&T::Num(Some(12))));
+        assert_eq!(ts.iter().filter(|t| **t == T::Sym("<<")).count(), 1);
+        assert_eq!(ts.last(), Some(&T::Eof));
+    }
+
+    #[test]
+    fn non_ascii_in_comments_and_strings() {
+        let mut d = Vec::new();
+        let toks = lex(FileId(0), "(* é (* ü *) *) INIT \"ö\" é", &mut d);
+        assert_eq!(toks.len(), 3);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, "E0301");
+        let mut d = Vec::new();
+        lex(FileId(0), "(* é \"x", &mut d);
+        assert_eq!(d[0].code, "E0303");
+    }
 }

@@ -1,9 +1,21 @@
 //! Tokens with byte spans, 0-based character columns and lines. Comments are dropped;
 //! operator symbols (ASCII alternatives and Unicode forms) come out in canonical spelling.
+//!
+//! The tokens are recognised by the pest grammar `tla.pest` (one pass over the input: every
+//! token, comment and blank is a rule there); this module turns pest's pairs into [`Token`]s,
+//! adding lines, columns, literal values, canonical operator spellings and the diagnostics
+//! of malformed tokens. pest's types stay inside this module.
+
+use pest::Parser as _;
+use pest_derive::Parser;
 
 use crate::diag::Diagnostic;
 use crate::ops;
 use crate::span::{FileId, Span};
+
+#[derive(Parser)]
+#[grammar = "tla.pest"]
+struct TlaLexer;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Kind {
@@ -43,291 +55,219 @@ impl Token {
     }
 }
 
-/// ASCII symbols, longest first.
-const SYMS: &[&str] = &[
-    "-+->", "(\\X)", "<=>", "::=", "...", "|->", "(+)", "(-)", "(.)", "(/)", "<<", ">>", "^^", "==",
-    "=>", "=<", "=|", "<=", ">=", "/=", "/\\", "\\/", "<>", "<-", "<:", ":>", "::", ":=", "->",
-    "-|", "--", "++", "**", "//", "||", "|-", "|=", "&&", "%%", "$$", "??", "!!", "##", "@@", "..",
-    "~>", "[]", "^+", "^*", "^#", "!=", "(", ")", "[", "]", "{", "}", ",", ":", "=", "<", ">", "+",
-    "-", "*", "/", "^", "|", "&", "%", "$", "?", "!", "#", "@", ".", "~", "'", "_", ";",
-];
-
 pub(crate) struct Lexed {
     pub tokens: Vec<Token>,
     pub diags: Vec<Diagnostic>,
 }
 
-fn is_word_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
+/// Line and column (in characters) of a byte position, advanced monotonically.
+struct Cursor<'t> {
+    text: &'t [u8],
+    pos: usize,
+    line: u32,
+    col: u32,
+}
+
+impl Cursor<'_> {
+    fn advance_to(&mut self, p: usize) {
+        for &c in &self.text[self.pos..p] {
+            if c == b'\n' {
+                self.line += 1;
+                self.col = 0;
+            } else if c & 0xC0 != 0x80 {
+                // not a UTF-8 continuation byte: one more character
+                self.col += 1;
+            }
+        }
+        self.pos = p;
+    }
+}
+
+/// The value of a string literal's body (between the quotes).
+fn unescape(body: &str) -> String {
+    let mut s = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            s.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => s.push('"'),
+            Some('\\') => s.push('\\'),
+            Some('n') => s.push('\n'),
+            Some('t') => s.push('\t'),
+            Some('r') => s.push('\r'),
+            Some('f') => s.push('\u{c}'),
+            Some(o) => {
+                s.push('\\');
+                s.push(o);
+            }
+            None => {}
+        }
+    }
+    s
 }
 
 /// Lex `text[from..]`; positions are relative to the whole text.
 pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
-    let b = text.as_bytes();
-    let mut toks: Vec<Token> = Vec::new();
+    let from = from.min(text.len());
+    let src = &text[from..];
+    let mut toks: Vec<Token> = Vec::with_capacity(src.len() / 4);
     let mut diags = Vec::new();
-    let mut i = from;
-    // line number and line start (byte) of position i
-    let mut line = text[..from].bytes().filter(|&c| c == b'\n').count() as u32;
-    let mut line_start = text[..from].rfind('\n').map(|p| p + 1).unwrap_or(0);
     let sp = |s: usize, e: usize| Span::new(file, s, e);
-    let col_of = |ls: usize, p: usize| text[ls..p].chars().count() as u32;
-    macro_rules! push {
-        ($kind:expr, $txt:expr, $s:expr, $e:expr) => {{
-            let col = col_of(line_start, $s);
-            toks.push(Token { kind: $kind, text: $txt, start: $s as u32, end: $e as u32, line, col });
-        }};
-    }
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            i += 1;
-            line += 1;
-            line_start = i;
-            continue;
+    let line = text.as_bytes()[..from].iter().filter(|&&c| c == b'\n').count() as u32;
+    let line_start = text[..from].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    let col = text[line_start..from].chars().count() as u32;
+    let mut cur = Cursor { text: text.as_bytes(), pos: from, line, col };
+
+    let pairs = match TlaLexer::parse(Rule::tokens, src) {
+        Ok(p) => p,
+        Err(_) => {
+            // Unreachable: every character starts some token (`bad_char` takes any one).
+            diags.push(Diagnostic::error("E0106", sp(from, text.len()), "the lexer could not read this text"));
+            cur.advance_to(text.len());
+            let n = text.len() as u32;
+            toks.push(Token { kind: Kind::Eof, text: String::new(), start: n, end: n, line: cur.line, col: cur.col });
+            return Lexed { tokens: toks, diags };
         }
-        if c == b' ' || c == b'\t' || c == b'\r' || c == 0x0c {
-            i += 1;
-            continue;
-        }
-        // comments
-        if c == b'\\' && b.get(i + 1) == Some(&b'*') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'(' && b.get(i + 1) == Some(&b'*') {
-            let open = i;
-            let mut depth = 0usize;
-            while i < b.len() {
-                if b[i] == b'(' && b.get(i + 1) == Some(&b'*') {
-                    depth += 1;
-                    i += 2;
-                } else if b[i] == b'*' && b.get(i + 1) == Some(&b')') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    if b[i] == b'\n' {
-                        line += 1;
-                        line_start = i + 1;
-                    }
-                    i += 1;
-                }
-            }
-            if depth > 0 {
+    };
+    for pair in pairs {
+        let rule = pair.as_rule();
+        let span = pair.as_span();
+        let (s, e) = (from + span.start(), from + span.end());
+        let raw = span.as_str();
+        let (kind, txt): (Kind, String) = match rule {
+            Rule::EOI => break,
+            Rule::open_comment => {
                 diags.push(
-                    Diagnostic::error("E0105", sp(open, open + 2), "unterminated comment: `(*` is never closed")
+                    Diagnostic::error("E0105", sp(s, s + 2), "unterminated comment: `(*` is never closed")
                         .with_hint("close the comment with `*)` (comments nest: every `(*` needs its own `*)`)"),
                 );
+                continue;
             }
-            continue;
-        }
-        let start = i;
-        // strings
-        if c == b'"' {
-            i += 1;
-            let mut s = String::new();
-            let mut closed = false;
-            while i < b.len() {
-                let ch = text[i..].chars().next().unwrap_or(' ');
-                if ch == '"' {
-                    i += 1;
-                    closed = true;
-                    break;
-                }
-                if ch == '\n' {
-                    break;
-                }
-                if ch == '\\' {
-                    let n = text[i + 1..].chars().next();
-                    match n {
-                        Some('"') => s.push('"'),
-                        Some('\\') => s.push('\\'),
-                        Some('n') => s.push('\n'),
-                        Some('t') => s.push('\t'),
-                        Some('r') => s.push('\r'),
-                        Some('f') => s.push('\u{c}'),
-                        Some(o) => {
-                            s.push('\\');
-                            s.push(o);
-                        }
-                        None => {}
-                    }
-                    i += 1 + n.map(|c| c.len_utf8()).unwrap_or(0);
-                    continue;
-                }
-                s.push(ch);
-                i += ch.len_utf8();
-            }
-            if !closed {
+            Rule::string => (Kind::Str(unescape(&raw[1..raw.len() - 1])), raw.to_string()),
+            Rule::open_string => {
                 diags.push(
-                    Diagnostic::error("E0104", sp(start, i), "unterminated string literal")
+                    Diagnostic::error("E0104", sp(s, e), "unterminated string literal")
                         .with_hint("close the string with `\"` on the same line"),
                 );
+                (Kind::Str(unescape(&raw[1..])), raw.to_string())
             }
-            let raw = text[start..i].to_string();
-            push!(Kind::Str(s), raw, start, i);
-            continue;
-        }
-        // numbers and identifiers
-        if c.is_ascii_alphanumeric() || (c == b'_' && b.get(i + 1).is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_')) {
-            let mut j = i;
-            while j < b.len() && is_word_char(b[j] as char) {
-                j += 1;
-            }
-            let word = &text[i..j];
-            if word.bytes().all(|d| d.is_ascii_digit()) {
-                // decimal?
-                if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(|d| d.is_ascii_digit()) {
-                    let mut k = j + 1;
-                    while k < b.len() && b[k].is_ascii_digit() {
-                        k += 1;
-                    }
-                    push!(Kind::Decimal, text[i..k].to_string(), i, k);
-                    i = k;
-                    continue;
-                }
-                let v = word.parse::<i64>().ok();
-                push!(Kind::Num(v), word.to_string(), i, j);
-                i = j;
-                continue;
-            }
-            if word.len() > 3 && (word.starts_with("WF_") || word.starts_with("SF_")) || word == "WF_" || word == "SF_" {
-                push!(Kind::Fair, word[..2].to_string(), i, i + 3);
-                i += 3;
-                continue;
-            }
-            if !word.bytes().any(|d| d.is_ascii_alphabetic()) {
-                // only underscores and digits: `_` punctuation
-                push!(Kind::Sym, "_".into(), i, i + 1);
-                i += 1;
-                continue;
-            }
-            push!(Kind::Ident, word.to_string(), i, j);
-            i = j;
-            continue;
-        }
-        // dash / equal lines
-        if c == b'-' || c == b'=' {
-            let mut j = i;
-            while j < b.len() && b[j] == c {
-                j += 1;
-            }
-            if j - i >= 4 {
-                let k = if c == b'-' { Kind::DashLine } else { Kind::EqLine };
-                push!(k, text[i..j].to_string(), i, j);
-                i = j;
-                continue;
-            }
-        }
-        // backslash forms
-        if c == b'\\' {
-            if b.get(i + 1) == Some(&b'/') {
-                push!(Kind::Sym, "\\/".into(), i, i + 2);
-                i += 2;
-                continue;
-            }
-            if b.get(i + 1).is_some_and(|d| d.is_ascii_alphabetic()) {
-                let mut j = i + 1;
-                while j < b.len() && b[j].is_ascii_alphanumeric() {
-                    j += 1;
-                }
-                let word = &text[i + 1..j];
-                let (first, rest) = word.split_at(1);
-                let radix = match first {
-                    "b" | "B" => 2,
-                    "o" | "O" => 8,
-                    "h" | "H" => 16,
-                    _ => 0,
+            Rule::fair => (Kind::Fair, raw[..2].to_string()),
+            Rule::decimal => (Kind::Decimal, raw.to_string()),
+            Rule::number => (Kind::Num(raw.parse::<i64>().ok()), raw.to_string()),
+            Rule::ident => (Kind::Ident, raw.to_string()),
+            Rule::underscore => (Kind::Sym, "_".to_string()),
+            Rule::dash_line => (Kind::DashLine, raw.to_string()),
+            Rule::eq_line => (Kind::EqLine, raw.to_string()),
+            Rule::radix_number => {
+                let radix = match raw.as_bytes()[1] {
+                    b'b' | b'B' => 2,
+                    b'o' | b'O' => 8,
+                    _ => 16,
                 };
-                if radix != 0 && !rest.is_empty() && rest.chars().all(|d| d.is_digit(radix)) {
-                    let v = i64::from_str_radix(rest, radix).ok();
-                    push!(Kind::Num(v), text[i..j].to_string(), i, j);
-                    i = j;
-                    continue;
-                }
-                // operator words are letters only
-                let mut k = i + 1;
-                while k < b.len() && b[k].is_ascii_alphabetic() {
-                    k += 1;
-                }
-                let w = &text[i + 1..k];
-                if ops::BACKSLASH_WORDS.contains(&w) {
-                    let full = format!("\\{w}");
-                    push!(Kind::Sym, ops::canonical(&full).to_string(), i, k);
+                (Kind::Num(i64::from_str_radix(&raw[2..], radix).ok()), raw.to_string())
+            }
+            Rule::bs_word => {
+                if ops::BACKSLASH_WORDS.contains(&&raw[1..]) {
+                    (Kind::Sym, ops::canonical(raw).to_string())
                 } else {
-                    diags.push(Diagnostic::error("E0106", sp(i, k), format!("unknown operator `\\{w}`")));
-                    push!(Kind::Sym, format!("\\{w}"), i, k);
+                    diags.push(Diagnostic::error("E0106", sp(s, e), format!("unknown operator `{raw}`")));
+                    (Kind::Sym, raw.to_string())
                 }
-                i = k;
+            }
+            Rule::step => (Kind::Step, raw.to_string()),
+            Rule::bs_or | Rule::backslash | Rule::eq_before_tuple | Rule::bracket_sub | Rule::tuple_sub | Rule::neg_dot => {
+                (Kind::Sym, raw.to_string())
+            }
+            Rule::symbol => (Kind::Sym, ops::canonical(raw).to_string()),
+            Rule::unicode_symbol => {
+                let ch = raw.chars().next().unwrap_or(' ');
+                match ops::UNICODE.iter().find(|(u, _)| *u == ch) {
+                    Some((_, "TRUE")) => (Kind::Ident, "TRUE".to_string()),
+                    Some((_, "FALSE")) => (Kind::Ident, "FALSE".to_string()),
+                    Some((_, canon)) => (Kind::Sym, canon.to_string()),
+                    None => {
+                        diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                // bad_char
+                diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
                 continue;
             }
-            push!(Kind::Sym, "\\".into(), i, i + 1);
-            i += 1;
-            continue;
-        }
-        // proof step labels <1>2. <*> <+>
-        if c == b'<' {
-            let mut j = i + 1;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            let star = j == i + 1 && matches!(b.get(j), Some(b'*') | Some(b'+')) && b.get(j + 1) == Some(&b'>');
-            if (j > i + 1 && b.get(j) == Some(&b'>')) || star {
-                let mut k = if star { j + 2 } else { j + 1 };
-                while k < b.len() && is_word_char(b[k] as char) {
-                    k += 1;
-                }
-                while k < b.len() && b[k] == b'.' && b.get(k + 1) != Some(&b'.') {
-                    k += 1;
-                }
-                push!(Kind::Step, text[i..k].to_string(), i, k);
-                i = k;
-                continue;
-            }
-        }
-        // `=<<` is `=` followed by `<<`, not `=<` followed by `<`
-        if text[i..].starts_with("=<<") {
-            push!(Kind::Sym, "=".into(), i, i + 1);
-            i += 1;
-            continue;
-        }
-        // subscripts: `]_` and `>>_`
-        if c == b']' && b.get(i + 1) == Some(&b'_') {
-            push!(Kind::Sym, "]_".into(), i, i + 2);
-            i += 2;
-            continue;
-        }
-        if text[i..].starts_with(">>_") {
-            push!(Kind::Sym, ">>_".into(), i, i + 3);
-            i += 3;
-            continue;
-        }
-        if text[i..].starts_with("-.") && !b.get(i + 2).is_some_and(|d| d.is_ascii_digit() || *d == b'.') {
-            push!(Kind::Sym, "-.".into(), i, i + 2);
-            i += 2;
-            continue;
-        }
-        if let Some(s) = SYMS.iter().find(|s| text[i..].starts_with(**s)) {
-            push!(Kind::Sym, ops::canonical(s).to_string(), i, i + s.len());
-            i += s.len();
-            continue;
-        }
-        let ch = text[i..].chars().next().unwrap_or(' ');
-        if let Some((_, canon)) = ops::UNICODE.iter().find(|(u, _)| *u == ch) {
-            let kind = if *canon == "TRUE" || *canon == "FALSE" { Kind::Ident } else { Kind::Sym };
-            push!(kind, canon.to_string(), i, i + ch.len_utf8());
-            i += ch.len_utf8();
-            continue;
-        }
-        diags.push(Diagnostic::error("E0106", sp(i, i + ch.len_utf8()), format!("unexpected character `{ch}`")));
-        i += ch.len_utf8();
+        };
+        cur.advance_to(s);
+        toks.push(Token { kind, text: txt, start: s as u32, end: e as u32, line: cur.line, col: cur.col });
     }
-    let col = col_of(line_start, b.len());
-    toks.push(Token { kind: Kind::Eof, text: String::new(), start: b.len() as u32, end: b.len() as u32, line, col });
+    cur.advance_to(text.len());
+    let n = text.len() as u32;
+    toks.push(Token { kind: Kind::Eof, text: String::new(), start: n, end: n, line: cur.line, col: cur.col });
     Lexed { tokens: toks, diags }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(Kind, String)> {
+        lex(FileId(0), text, 0).tokens.into_iter().map(|t| (t.kind, t.text)).collect()
+    }
+
+    #[test]
+    fn every_unicode_form_is_one_token() {
+        for (u, canon) in ops::UNICODE {
+            let l = lex(FileId(0), &u.to_string(), 0);
+            assert!(l.diags.is_empty(), "{u}");
+            assert_eq!(l.tokens.len(), 2, "{u}");
+            assert_eq!(l.tokens[0].text, *canon, "{u}");
+        }
+    }
+
+    #[test]
+    fn longest_match_and_special_forms() {
+        let k = kinds("a=<<b>>_c ]_x -. 1 -.5 WF_v <1>2. \\h1F \\o8 1_2 ----- === \\cup \\foo");
+        let texts: Vec<&str> = k.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "a", "=", "<<", "b", ">>_", "c", "]_", "x", "-.", "1", "-", ".", "5", "WF", "v", "<1>2.", "\\h1F",
+                "\\o", "8", "_", "_", "2", "-----", "==", "=", "\\cup", "\\foo", ""
+            ]
+        );
+        assert_eq!(k[15].0, Kind::Step);
+        assert_eq!(k[16].0, Kind::Num(Some(31)));
+        assert_eq!(k[22].0, Kind::DashLine);
+    }
+
+    #[test]
+    fn lines_columns_and_offsets() {
+        let text = "x (* a\n (* b *)\n *) ⟨y\n  \"s\\\"t\" 3.25";
+        let l = lex(FileId(0), text, 2);
+        let t: Vec<(&str, u32, u32)> = l.tokens.iter().map(|t| (t.text.as_str(), t.line, t.col)).collect();
+        assert_eq!(t, [("<<", 2, 4), ("y", 2, 5), ("\"s\\\"t\"", 3, 2), ("3.25", 3, 9), ("", 3, 13)]);
+        assert_eq!(l.tokens[2].kind, Kind::Str("s\"t".into()));
+        assert_eq!(l.tokens[0].start as usize, text.find('⟨').unwrap());
+    }
+
+    #[test]
+    fn malformed_tokens_are_diagnostics() {
+        let l = lex(FileId(0), "x \"abc\ny ` \\foo (* (* *)", 0);
+        let codes: Vec<&str> = l.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0104", "E0106", "E0106", "E0105"]);
+        assert_eq!(l.tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["x", "\"abc", "y", "\\foo", ""]);
+    }
+
+    #[test]
+    fn deeply_nested_comments_need_no_recursion() {
+        let text = format!("a {}{} b", "(*".repeat(200_000), "*)".repeat(200_000));
+        let l = lex(FileId(0), &text, 0);
+        assert!(l.diags.is_empty());
+        assert_eq!(l.tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["a", "b", ""]);
+        let l = lex(FileId(0), &"(*".repeat(100_000), 0);
+        assert_eq!(l.diags.len(), 1);
+    }
 }

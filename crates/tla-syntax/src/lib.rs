@@ -2,6 +2,17 @@
 //! (with TLA+'s bullet-list column rule) producing the AST, an S-expression [`dump`] of it,
 //! and TLC's `.cfg` language.
 //!
+//! How pest is used: the tokens come from pest grammars, `src/tla.pest` for modules and
+//! `src/cfg.pest` for configurations. Each grammar reads the whole input as a flat sequence
+//! of tokens, comments and blanks (ordered choices encode the longest-match rules; nested
+//! `(* *)` comments are counted on pest's stack, without recursion; any other character is a
+//! token of its own that becomes a diagnostic), and the lexers turn pest's pairs into tokens
+//! with byte spans, lines, columns and literal values. The structure (modules, units,
+//! expressions, `.cfg` sections) is parsed from those tokens by hand-written parsers: TLA+'s
+//! `/\` and `\/` bullet lists are delimited by the columns of their bullets, which a PEG
+//! cannot compare, and precedence climbing over TLA+'s precedence ranges reports conflicts that
+//! a grammar would silently resolve. pest's types never leave the lexer modules.
+//!
 //! Architecture invariant: parsing never panics and never stops at the first error. A module
 //! is split into its top-level units and each is parsed on its own, so one bad definition
 //! yields one [`ast::Unit::Error`] and a diagnostic, and the other units are still there.
