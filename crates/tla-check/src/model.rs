@@ -101,7 +101,7 @@ pub struct LiveProperty {
 /// A model ready to check.
 pub struct Model<'a> {
     ev: ConstEval<'a>,
-    init: &'a Expr,
+    init: Option<&'a Expr>,
     actions: Vec<SplitAction<'a>>,
     invariants: Vec<(String, &'a Expr)>,
     constraints: Vec<&'a Expr>,
@@ -275,10 +275,10 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             }
         }
     }
-    let Some(init) = init else {
+    if init.is_none() && !vars.is_empty() {
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no initial predicate (SPECIFICATION or INIT)"));
         return Err(errors);
-    };
+    }
     let actions = match next {
         Some(n) => ev.split_action(n),
         None => Vec::new(),
@@ -893,7 +893,8 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {
-        self.ev.initial_states(self.init, &mut |s| {
+        let Some(init) = self.init else { return Ok(()) };
+        self.ev.initial_states(init, &mut |s| {
             out.push(s);
             Ok(())
         })?;

@@ -125,6 +125,7 @@ fn corpus_models_match_tlc() {
         let num = |k: &str| json_field(tlc, k).and_then(|v| v.parse::<u64>().ok());
         let distinct = num("distinct_states");
         if cfg!(debug_assertions) && result == "success" && distinct.unwrap_or(0) > 300_000 && only.is_none() {
+            eprintln!("{name:24} skipped (debug build, large)");
             rows.push((name.to_string(), "skipped (debug build, large)".to_string(), None));
             continue;
         }
@@ -144,15 +145,10 @@ fn corpus_models_match_tlc() {
         let got = run_model(&dir.join(name), module, cfg);
         let secs = t0.elapsed().as_secs_f64();
         let ok = got == expected;
+        eprintln!("{name:24} {} {:?} (TLC {:?}) {:.2}s", if ok { "MATCH" } else { "DIFF " }, got, expected, secs);
         rows.push((name.to_string(), format!("{} {:?} (TLC {:?}) {:.2}s", if ok { "MATCH" } else { "DIFF " }, got, expected, secs), Some(ok)));
     }
-    let mut matched = 0;
-    for (name, line, ok) in &rows {
-        eprintln!("{name:24} {line}");
-        if *ok == Some(true) {
-            matched += 1;
-        }
-    }
+    let matched = rows.iter().filter(|r| r.2 == Some(true)).count();
     eprintln!("{matched} of {} models match TLC", rows.len());
     for m in MUST_MATCH {
         if let Some((_, line, ok)) = rows.iter().find(|(n, _, _)| n == m) {
