@@ -25,7 +25,7 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
   serve            build the web app (release, offline) and serve it on http://127.0.0.1:8080
-  test             run every test suite (installs missing tools first)
+  test [SUITE...]  run every test suite, or only the named ones (workspace, wasm, browser, corpus)
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
   bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory)
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
     let root = util::repo_root();
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve::serve_command(&root, &args[1..]),
-        Some("test") => suites::test_command(&root),
+        Some("test") => suites::test_command(&root, &args[1..]),
         Some("corpus") => corpus::corpus_command(&root, args.get(1).map(String::as_str)),
         Some("bench") => match args.get(1).map(String::as_str) {
             Some("parse") => bench::bench_parse(&root, &args[2..]),

@@ -136,7 +136,14 @@ fn corpus_suite(root: &Path, dir: &Path) -> Result<String, String> {
     if f == 0 { Ok(format!("{p} models parse clean")) } else { Err(format!("{p} models passed, {f} failed")) }
 }
 
-pub fn test_command(root: &Path) -> Result<bool, String> {
+/// Suites `cargo xtask test` runs, by short name; `cargo xtask test wasm browser` runs a subset.
+pub const SUITES: [&str; 4] = ["workspace", "wasm", "browser", "corpus"];
+
+pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
+    if let Some(bad) = only.iter().find(|s| !SUITES.contains(&s.as_str())) {
+        return Err(format!("unknown suite `{bad}`; suites: {}", SUITES.join(", ")));
+    }
+    let wanted = |s: &str| only.is_empty() || only.iter().any(|o| o == s);
     let started = Instant::now();
     let mut results: Vec<(&str, Result<String, String>, f64)> = vec![];
     let mut record = |name: &'static str, f: &mut dyn FnMut() -> Result<String, String>| {
@@ -157,18 +164,25 @@ pub fn test_command(root: &Path) -> Result<bool, String> {
         toolbox = Some(tb);
         Ok("tools present".into())
     });
-    record("cargo test --workspace", &mut || workspace_suite(root));
+    if wanted("workspace") {
+        record("cargo test --workspace", &mut || workspace_suite(root));
+    }
     let need_tools = || "skipped: setup failed".to_string();
-    record("wasm tests (node)", &mut || match &toolbox {
-        Some(tb) => wasm_suite(root, tb),
-        None => Err(need_tools()),
-    });
-    record("browser tests (chromium)", &mut || match &toolbox {
-        Some(tb) => browser_suite(root, tb),
-        None => Err(need_tools()),
-    });
+    if wanted("wasm") {
+        record("wasm tests (node)", &mut || match &toolbox {
+            Some(tb) => wasm_suite(root, tb),
+            None => Err(need_tools()),
+        });
+    }
+    if wanted("browser") {
+        record("browser tests (chromium)", &mut || match &toolbox {
+            Some(tb) => browser_suite(root, tb),
+            None => Err(need_tools()),
+        });
+    }
     let corpus_dir = corpus::default_corpus_dir(root);
-    if corpus_dir.join("index.tsv").exists() {
+    if !wanted("corpus") {
+    } else if corpus_dir.join("index.tsv").exists() {
         record("corpus (../shared/corpus)", &mut || corpus_suite(root, &corpus_dir));
     } else {
         eprintln!("[xtask] no corpus at {}: corpus suite not run", corpus_dir.display());
