@@ -1,4 +1,4 @@
-//! Small helpers: the repository root, running commands with their line printed, PATH.
+//! Shared plumbing: the repository root, running commands with their line printed, PATH.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
