@@ -37,7 +37,7 @@ pub const CFG_NO_BEHAVIOUR: &str = "E0224";
 pub const INIT_PRIMED: &str = "W0201";
 pub const RECORD_SET_FIELD: &str = "W0202";
 pub const RECORD_EQ_RECORD_SET: &str = "W0203";
-pub const FILE_NAME_MISMATCH: &str = "W0204";
+pub const FILE_NAME_MISMATCH: &str = "E0225";
 
 fn level_word(l: u8) -> &'static str {
     match l {
@@ -316,6 +316,6 @@ pub fn cfg_no_behaviour(at: Span) -> Diagnostic {
 }
 
 pub fn file_name_mismatch(at: Span, module: &str, file: &str) -> Diagnostic {
-    Diagnostic::warning(FILE_NAME_MISMATCH, at, format!("module `{module}` is in a file named `{file}`; SANY and TLC require `{module}.tla`"))
+    Diagnostic::error(FILE_NAME_MISMATCH, at, format!("module `{module}` is in a file named `{file}`; SANY and TLC require `{module}.tla`"))
         .with_hint(format!("rename the file to `{module}.tla` (or the module to match the file) before running SANY or TLC"))
 }

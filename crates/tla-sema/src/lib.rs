@@ -238,8 +238,8 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
     let parse_diags = out.diagnostics;
     let root_name = out.modules.first().map(|m| m.name.name.clone());
     let mut parse_diags = parse_diags;
-    // SANY rejects a root file whose name is not its module's name. Only a warning here: the
-    // file name is where a model was stored, not part of the model.
+    // SANY rejects a root file whose name is not its module's name, and so do we. Front ends
+    // that hold a model without a file (the web editor, the grader) name it after its module.
     if let Some(m) = out.modules.first() {
         let file_name = sources.get(root).name.clone();
         let base = file_name.rsplit(['/', '\\']).next().unwrap_or(&file_name);

@@ -516,13 +516,17 @@ B == Hidden
 
 #[test]
 fn file_named_unlike_its_module() {
-    // SANY rejects this ("module name differs from file name"); a warning here.
+    // SANY rejects this ("module name differs from file name"), and so do we.
     let mut sources = SourceMap::new();
     let root = sources.add("specs/Other.tla", "---- MODULE M ----\n====\n");
     let a = analyze(&mut sources, root, &NoLoader);
     expect![[r#"
-        W0204 Warning specs/Other.tla:1:13 module `M` is in a file named `Other.tla`; SANY and TLC require `M.tla`
+        E0225 Error specs/Other.tla:1:13 module `M` is in a file named `Other.tla`; SANY and TLC require `M.tla`
           hint rename the file to `M.tla` (or the module to match the file) before running SANY or TLC
     "#]].assert_eq(&render(&sources, &a.diagnostics));
-    assert!(a.score.clean);
+    assert!(!a.score.clean);
+    // Every definition still checks on its own: only the file name is wrong.
+    let root = sources.add("Other.tla", "---- MODULE M ----\nA == 1\nB == 2\n====\n");
+    let a = analyze(&mut sources, root, &NoLoader);
+    assert_eq!((a.score.parsed, a.score.total, a.score.score), (2, 2, 0.5));
 }

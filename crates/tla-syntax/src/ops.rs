@@ -263,6 +263,9 @@ pub const KEYWORDS: &[&str] = &[
     "COROLLARY", "DOMAIN", "ELSE", "ENABLED", "EXCEPT", "EXTENDS", "FALSE", "IF", "IN", "INSTANCE",
     "LAMBDA", "LEMMA", "LET", "LOCAL", "MODULE", "OTHER", "PROPOSITION", "RECURSIVE", "STRING",
     "SUBSET", "THEN", "THEOREM", "TRUE", "UNCHANGED", "UNION", "VARIABLE", "VARIABLES", "WITH",
+    // The proof language's words are reserved too (SANY rejects them as names).
+    "ACTION", "BY", "DEF", "DEFINE", "DEFS", "HAVE", "HIDE", "NEW", "OBVIOUS", "OMITTED", "ONLY",
+    "PICK", "PROOF", "PROVE", "QED", "STATE", "SUFFICES", "TAKE", "TEMPORAL", "USE", "WITNESS",
 ];
 
 pub fn is_keyword(s: &str) -> bool {

@@ -315,7 +315,9 @@ impl<'a> Parser<'a> {
                         || [")", "]", "}", ">>", "'"].iter().any(|s| p.is_sym(s))
                 };
                 (after_operand && self.is_ident_at(i) && self.sym_at(i + 1, "="))
-                    || (t.kind == Kind::Ident && ops::is_keyword(&t.text) && self.sym_at(i + 1, "=="))
+                    || (t.kind == Kind::Ident
+                        && ops::is_keyword(&t.text)
+                        && (self.sym_at(i + 1, "==") || (self.sym_at(i + 1, "(") && !THEOREM_KEYWORDS.contains(&t.text.as_str()))))
             }
         }
     }
@@ -375,11 +377,19 @@ impl<'a> Parser<'a> {
                 }
                 Kind::Eof => {
                     self.error(
-                        Diagnostic::error("E0103", self.tok_span(&self.toks[0]), format!("module `{}` is not closed by `====`", name.name))
-                            .with_label(self.tok_span(t), "the file ends here")
+                        Diagnostic::error(
+                            "E0103",
+                            // Point just after the module's last token: that is where `====`
+                            // belongs (an empty span, so no definition is blamed for it).
+                            Span::new(self.file, self.prev_end() as usize, self.prev_end() as usize),
+                            format!("module `{}` is not closed by `====`", name.name),
+                        )
+                            .with_label(self.tok_span(&self.toks[0]), "the module starts here")
                             .with_hint("end the module with a line of four or more `=`"),
                     );
-                    end = self.prev_end();
+                    // An unclosed module runs to the end of the file (so that lexical errors
+                    // after its last token, such as an unclosed comment, are still reported).
+                    end = t.end;
                     break;
                 }
                 Kind::DashLine => {
@@ -1118,6 +1128,9 @@ impl<'a> Parser<'a> {
                 let mut other = None;
                 let mut end;
                 loop {
+                    if self.is_word("OTHER") && arms.is_empty() {
+                        return self.unexpected("a CASE arm `guard -> value` (OTHER may only follow `[]`)");
+                    }
                     if self.is_word("OTHER") {
                         self.bump();
                         self.expect_sym("->")?;
