@@ -36,6 +36,19 @@ enum Global<'a> {
     Op(&'a OpDef),
     Fun(&'a FunDef),
     Value(Value),
+    /// A named instance `I == INSTANCE M WITH ...`.
+    Inst(&'a ModuleDef),
+}
+
+type Scope<'a> = HashMap<&'a str, Global<'a>>;
+
+/// The module an instance call evaluates in: its definitions and its substitutions.
+#[derive(Clone)]
+struct InstFrame<'a> {
+    scope: Rc<Scope<'a>>,
+    substs: &'a [Subst],
+    /// The instance's parameters, bound at the call.
+    env: Env<'a>,
 }
 
 /// What a local name stands for.
@@ -101,6 +114,10 @@ pub struct ConstEval<'a> {
     primed: Cell<bool>,
     /// Enumerating Init: unprimed variables are assigned and read from the next state.
     init_mode: Cell<bool>,
+    /// Each module's scope (own definitions, extended and instantiated ones), by module name.
+    scopes: HashMap<&'a str, Rc<Scope<'a>>>,
+    /// Instances being evaluated (innermost last).
+    ctx: RefCell<Vec<InstFrame<'a>>>,
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -165,18 +182,39 @@ impl<'a> ConstEval<'a> {
         for l in literals {
             interner.intern(l);
         }
+        let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::new();
         for m in modules {
+            let mut scope: Scope<'a> = HashMap::new();
+            for e in &m.extends {
+                if let Some(sc) = scopes.get(e.name.as_str()) {
+                    scope.extend(sc.iter().map(|(k, v)| (*k, v.clone())));
+                }
+            }
             for u in &m.units {
                 match u {
                     Unit::OpDef(d) => {
                         globals.insert(d.name.name.as_str(), Global::Op(d));
+                        scope.insert(d.name.name.as_str(), Global::Op(d));
                     }
                     Unit::FunDef(d) => {
                         globals.insert(d.name.name.as_str(), Global::Fun(d));
+                        scope.insert(d.name.name.as_str(), Global::Fun(d));
+                    }
+                    Unit::ModuleDef(d) => {
+                        globals.insert(d.name.name.as_str(), Global::Inst(d));
+                        scope.insert(d.name.name.as_str(), Global::Inst(d));
+                    }
+                    Unit::Instance(i) => {
+                        if let Some(sc) = scopes.get(i.module.name.as_str()) {
+                            for (k, v) in sc.iter() {
+                                scope.entry(*k).or_insert_with(|| v.clone());
+                            }
+                        }
                     }
                     _ => {}
                 }
             }
+            scopes.insert(m.name.name.as_str(), Rc::new(scope));
         }
         ConstEval {
             globals,
@@ -190,6 +228,8 @@ impl<'a> ConstEval<'a> {
             next: RefCell::new(Vec::new()),
             primed: Cell::new(false),
             init_mode: Cell::new(false),
+            scopes,
+            ctx: RefCell::new(Vec::new()),
         }
     }
 
@@ -376,7 +416,7 @@ impl<'a> ConstEval<'a> {
                             }
                             Some(_) => {}
                             None => {
-                                if let Some(Global::Fun(d)) = self.globals.get(op.name.as_str()) {
+                                if let Some(Global::Fun(d)) = self.global(op.name.as_str()) {
                                     return self.apply_fun_def(d, &Env::default(), &arg);
                                 }
                             }
@@ -738,7 +778,7 @@ impl<'a> ConstEval<'a> {
                 if let Some(b) = env.lookup(&op.name) {
                     return Ok(b.clone());
                 }
-                match self.globals.get(op.name.as_str()) {
+                match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) => Ok(Binding::Op(Rc::new(Closure {
                         params: d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
                         body: &d.body,
@@ -769,9 +809,23 @@ impl<'a> ConstEval<'a> {
     #[inline(never)]
     fn op_app(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, span: Span) -> VResult<Value> {
         if !op.path.is_empty() {
-            return Err(err(codes::UNSUPPORTED, format!("named instances are not evaluated yet ({}!...)", op.path[0].name.name)));
+            let (frames, target) = self.resolve_path(op, env)?;
+            let Some(Global::Op(d)) = target else {
+                return Err(err(codes::UNKNOWN, format!("{}!{}: no such definition in the instantiated module", op.path[0].name.name, op.name)));
+            };
+            let mut callee = Env::default();
+            if d.params.len() != args.len() {
+                return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", op.name, d.params.len(), args.len())));
+            }
+            for (p, a) in d.params.iter().zip(args.iter()) {
+                callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+            }
+            return self.in_frames(frames, || self.ev(&d.body, &callee));
         }
         let name = op.name.as_str();
+        if let Some(r) = self.try_subst(name, args.is_empty()) {
+            return r;
+        }
         if let Some(b) = env.lookup(name) {
             return match b {
                 Binding::Value(v) if args.is_empty() => Ok(v.clone()),
@@ -792,13 +846,13 @@ impl<'a> ConstEval<'a> {
             && let Some(&slot) = self.vars.get(name) {
                 return self.read_var(slot);
             }
-        match self.globals.get(name) {
+        match self.global(name) {
             Some(Global::Op(d)) => {
                 let params: Vec<(&'a str, usize)> = d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect();
                 return self.call(&params, &d.body, &Env::default(), args, env, name);
             }
             Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
-            Some(Global::Value(v)) if args.is_empty() => return Ok(v.clone()),
+            Some(Global::Value(v)) if args.is_empty() => return Ok(v),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
             None => {}
         }

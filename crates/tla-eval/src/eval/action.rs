@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use tla_syntax::ast::*;
 
-use super::{err, Binding, Closure, ConstEval, Env, Global, State};
+use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, State};
 use crate::error::{codes, VResult};
 use crate::value::Value;
 
@@ -222,6 +222,18 @@ impl<'a> ConstEval<'a> {
     fn var_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<usize> {
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() && args.is_empty() {
+                if env.lookup(&op.name).is_none() {
+                    // An instance's variable substituted by a variable of the instantiating module.
+                    let sub = self.ctx.borrow().last().and_then(|f| f.substs.iter().find(|s| s.name.name == op.name).map(|s| &s.expr));
+                    if let Some(x) = sub {
+                        let frame = self.ctx.borrow_mut().pop();
+                        let r = self.var_slot(x, &Env::default());
+                        if let Some(f) = frame {
+                            self.ctx.borrow_mut().push(f);
+                        }
+                        return r;
+                    }
+                }
                 let slot = *self.vars.get(op.name.as_str())?;
                 if env.lookup(&op.name).is_none() {
                     return Some(slot);
@@ -239,10 +251,27 @@ impl<'a> ConstEval<'a> {
             return self.var_slot(e, env);
         }
         if let ExprKind::OpApp { op, args } = &*e.kind
-            && op.path.is_empty() && op.name == "'" && args.len() == 1 {
-                return self.var_slot(&args[0], env);
+            && op.path.is_empty() {
+                if op.name == "'" && args.len() == 1 {
+                    return self.var_slot(&args[0], env);
+                }
+                // A parameter bound to `x'` (passed by name, as TLC does).
+                if args.is_empty()
+                    && let Some(Binding::Op(cl)) = env.lookup(&op.name)
+                    && cl.params.is_empty() {
+                        let cl = cl.clone();
+                        return self.target_slot(cl.body, &cl.env);
+                    }
             }
         None
+    }
+
+    /// An argument of an action call: expressions with primes are passed by name.
+    fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
+        if arity == 0 && has_prime(a) {
+            return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone() })));
+        }
+        self.op_arg(arity, a, env)
     }
 
     fn assign(&self, slot: usize, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
@@ -289,7 +318,7 @@ impl<'a> ConstEval<'a> {
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
             ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() => {
-                match self.globals.get(op.name.as_str()) {
+                match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
                     _ => self.unchanged_guard(e, env, k),
                 }
@@ -363,6 +392,29 @@ impl<'a> ConstEval<'a> {
                 if now.tlc_eq(&then)? { Ok(true) } else { k() }
             }),
             ExprKind::OpApp { op, args } if op.path.is_empty() => self.act_op(e, op, args, env, k),
+            ExprKind::OpApp { op, args } => {
+                let (frames, target) = self.resolve_path(op, env)?;
+                let Some(Global::Op(d)) = target else { return self.guard(e, env, k) };
+                if d.params.len() != args.len() {
+                    return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", op.name, d.params.len(), args.len())));
+                }
+                let mut callee = Env::default();
+                for (p, a) in d.params.iter().zip(args.iter()) {
+                    callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
+                }
+                // The continuation runs in the caller's module.
+                let outer = self.ctx.borrow().clone();
+                let n = frames.len();
+                self.in_frames(frames, || {
+                    self.act(&d.body, &callee, &mut || {
+                        let inner = std::mem::replace(&mut *self.ctx.borrow_mut(), outer.clone());
+                        let r = k();
+                        *self.ctx.borrow_mut() = inner;
+                        r
+                    })
+                })
+                .inspect(|_| debug_assert!(n > 0))
+            }
             _ => self.guard(e, env, k),
         }
     }
@@ -417,7 +469,7 @@ impl<'a> ConstEval<'a> {
                 if cl.params.len() == args.len() {
                     let mut callee = cl.env.bind(name, Binding::Op(cl.clone()));
                     for ((p, arity), a) in cl.params.iter().zip(args.iter()) {
-                        callee = callee.bind(p, self.op_arg(*arity, a, env)?);
+                        callee = callee.bind(p, self.action_arg(*arity, a, env)?);
                     }
                     return self.act(cl.body, &callee, k);
                 }
@@ -427,17 +479,30 @@ impl<'a> ConstEval<'a> {
         if self.vars.contains_key(name) {
             return self.guard(e, env, k);
         }
-        if let Some(Global::Op(d)) = self.globals.get(name) {
+        if self.try_subst(name, false).is_some() {
+            return self.guard(e, env, k);
+        }
+        if let Some(Global::Op(d)) = self.global(name) {
             if d.params.len() != args.len() {
                 return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
             }
             let mut callee = Env::default();
             for (p, a) in d.params.iter().zip(args.iter()) {
-                callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+                callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
             }
             return self.act(&d.body, &callee, k);
         }
         self.guard(e, env, k)
+    }
+}
+
+fn has_prime(e: &Expr) -> bool {
+    match &*e.kind {
+        ExprKind::OpApp { op, args } => op.name == "'" || op.name == "UNCHANGED" || args.iter().any(has_prime),
+        ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(has_prime),
+        ExprKind::FunApp { fun, args } => has_prime(fun) || args.iter().any(has_prime),
+        ExprKind::Field { record, .. } => has_prime(record),
+        _ => false,
     }
 }
 
@@ -508,5 +573,69 @@ impl<'a> ConstEval<'a> {
     /// The elements of a constant-level set expression under `b` (for splitting `\A p \in P`).
     pub fn elements_of(&self, e: &'a Expr, b: &Bindings<'a>) -> VResult<Vec<Value>> {
         self.ev(e, &b.0)?.elements()?.collect()
+    }
+}
+
+impl<'a> ConstEval<'a> {
+    /// A definition visible in the module being evaluated (an instance's, else the root's).
+    pub(super) fn global(&self, name: &str) -> Option<Global<'a>> {
+        let ctx = self.ctx.borrow();
+        if let Some(f) = ctx.last()
+            && let Some(g) = f.scope.get(name) {
+                return Some(g.clone());
+            }
+        self.globals.get(name).cloned()
+    }
+
+    /// `name` substituted by the innermost instance: its value, evaluated in the instantiating
+    /// module.
+    pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
+        let (expr, env) = {
+            let ctx = self.ctx.borrow();
+            let f = ctx.last()?;
+            let s = f.substs.iter().find(|s| s.name.name == name)?;
+            (&s.expr, f.env.clone())
+        };
+        if !eval_it {
+            return Some(Ok(Value::Bool(false)));
+        }
+        let frame = self.ctx.borrow_mut().pop();
+        let r = self.ev(expr, &env);
+        if let Some(f) = frame {
+            self.ctx.borrow_mut().push(f);
+        }
+        Some(r)
+    }
+
+    /// The instance frames of `I!J!Op` and what `Op` names in the innermost one.
+    pub(super) fn resolve_path(&self, op: &'a OpName, env: &Env<'a>) -> VResult<(Vec<InstFrame<'a>>, Option<Global<'a>>)> {
+        let mut frames: Vec<InstFrame<'a>> = Vec::new();
+        for step in &op.path {
+            let g = self.in_frames(frames.clone(), || Ok(self.global(&step.name.name)))?;
+            let Some(Global::Inst(md)) = g else {
+                return Err(err(codes::UNKNOWN, format!("{} is not a named instance", step.name.name)));
+            };
+            let mut senv = Env::default();
+            for (p, a) in md.params.iter().zip(step.args.iter()) {
+                let b = self.in_frames(frames.clone(), || self.op_arg(p.arity, a, env))?;
+                senv = senv.bind(&p.name.name, b);
+            }
+            let Some(scope) = self.scopes.get(md.instance.module.name.as_str()) else {
+                return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
+            };
+            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, env: senv });
+        }
+        let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
+        Ok((frames, target))
+    }
+
+    pub(super) fn in_frames<T>(&self, frames: Vec<InstFrame<'a>>, f: impl FnOnce() -> VResult<T>) -> VResult<T> {
+        let n = frames.len();
+        self.ctx.borrow_mut().extend(frames);
+        let r = f();
+        let mut ctx = self.ctx.borrow_mut();
+        let len = ctx.len();
+        ctx.truncate(len.saturating_sub(n));
+        r
     }
 }
