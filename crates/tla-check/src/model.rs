@@ -101,7 +101,7 @@ pub struct LiveProperty {
 /// A model ready to check.
 pub struct Model<'a> {
     ev: ConstEval<'a>,
-    init: Option<&'a Expr>,
+    init: Vec<&'a Expr>,
     actions: Vec<SplitAction<'a>>,
     invariants: Vec<(String, &'a Expr)>,
     constraints: Vec<&'a Expr>,
@@ -222,18 +222,13 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         return Err(errors);
     }
 
-    // Constant-level zero-argument definitions: computed once.
-    for s in &analysis.root_scope {
-        if s.level == 0 && s.arity == 0 && s.kind == tla_sema::SymbolKind::Operator && !given.contains(&s.name.as_str()) {
-            if let Some(d) = ev.definition(&s.name) {
-                if d.params.is_empty() && !mentions_io(&d.body) {
-                    if let Ok(v) = ev.eval(&d.body) {
-                        if !v.is_lazy() {
-                            ev.set_definition_value(&d.name.name, v);
-                        }
-                    }
+    // Constant-level zero-argument definitions: computed once, when first used.
+    for sym in &analysis.root_scope {
+        if sym.level == 0 && sym.arity == 0 && sym.kind == tla_sema::SymbolKind::Operator && !given.contains(&sym.name.as_str()) {
+            if let Some(d) = ev.definition(&sym.name)
+                && !mentions_io(&d.body) {
+                    ev.cache_definition(&sym.name);
                 }
-            }
         }
     }
     let _ = ev.take_output();
@@ -245,7 +240,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         }
     };
 
-    let mut init = None;
+    let mut init: Vec<&'a Expr> = Vec::new();
     let mut next = None;
     let mut fair: Vec<(Fairness_, Bindings<'a>)> = Vec::new();
     if let Some(spec) = &config.specification {
@@ -264,7 +259,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     } else {
         if let Some(i) = &config.init {
             match def_body(&ev, i, "INIT") {
-                Ok(b) => init = Some(b),
+                Ok(b) => init.push(b),
                 Err(d) => errors.push(d),
             }
         }
@@ -275,7 +270,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             }
         }
     }
-    if init.is_none() && !vars.is_empty() {
+    if init.is_empty() && !vars.is_empty() {
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no initial predicate (SPECIFICATION or INIT)"));
         return Err(errors);
     }
@@ -474,7 +469,7 @@ struct Fairness_<'a> {
 
 #[derive(Default)]
 struct SpecParts<'a> {
-    init: Option<&'a Expr>,
+    init: Vec<&'a Expr>,
     next: Option<&'a Expr>,
     fair: Vec<(Fairness_<'a>, Bindings<'a>)>,
 }
@@ -539,10 +534,7 @@ fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>, parts: &m
                     return spec_parts(ev, b, env, parts, depth + 1);
                 }
             }
-            if parts.init.is_some() {
-                return Err("SPECIFICATION: more than one initial predicate".into());
-            }
-            parts.init = Some(e);
+            parts.init.push(e);
             Ok(())
         }
     }
@@ -893,8 +885,10 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {
-        let Some(init) = self.init else { return Ok(()) };
-        self.ev.initial_states(init, &mut |s| {
+        if self.init.is_empty() {
+            return Ok(());
+        }
+        self.ev.initial_states_of(&self.init, &mut |s| {
             out.push(s);
             Ok(())
         })?;

@@ -118,6 +118,9 @@ pub struct ConstEval<'a> {
     scopes: HashMap<&'a str, Rc<Scope<'a>>>,
     /// Instances being evaluated (innermost last).
     ctx: RefCell<Vec<InstFrame<'a>>>,
+    /// Constant-level zero-argument definitions whose value is kept once computed.
+    cacheable: std::collections::HashSet<*const OpDef>,
+    cache: RefCell<HashMap<*const OpDef, Value>>,
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -230,6 +233,8 @@ impl<'a> ConstEval<'a> {
             init_mode: Cell::new(false),
             scopes,
             ctx: RefCell::new(Vec::new()),
+            cacheable: Default::default(),
+            cache: RefCell::new(HashMap::new()),
         }
     }
 
@@ -847,6 +852,14 @@ impl<'a> ConstEval<'a> {
                 return self.read_var(slot);
             }
         match self.global(name) {
+            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.cacheable.contains(&(d as *const OpDef)) => {
+                if let Some(v) = self.cache.borrow().get(&(d as *const OpDef)) {
+                    return Ok(v.clone());
+                }
+                let v = self.call(&[], &d.body, &Env::default(), args, env, name)?;
+                self.cache.borrow_mut().insert(d as *const OpDef, v.clone());
+                return Ok(v);
+            }
             Some(Global::Op(d)) => {
                 let params: Vec<(&'a str, usize)> = d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect();
                 return self.call(&params, &d.body, &Env::default(), args, env, name);

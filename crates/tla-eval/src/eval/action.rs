@@ -37,6 +37,37 @@ impl<'a> ConstEval<'a> {
         &self.var_names
     }
 
+    /// Keep the value of the zero-argument definition `name` once computed (it must be
+    /// constant-level).
+    pub fn cache_definition(&mut self, name: &str) {
+        if let Some(Global::Op(d)) = self.globals.get(name)
+            && d.params.is_empty() {
+                self.cacheable.insert(*d as *const OpDef);
+            }
+    }
+
+    /// Every state satisfying all of `parts` (a conjunction), in TLC's order.
+    pub fn initial_states_of(&self, parts: &[&'a Expr], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        let n = self.var_names.len();
+        *self.next.borrow_mut() = vec![None; n];
+        *self.cur.borrow_mut() = Arc::from(Vec::new());
+        self.init_mode.set(true);
+        let r = self.act_refs(parts, &Env::default(), &mut || {
+            let st = self.complete("the initial predicate")?;
+            emit(st)?;
+            Ok(true)
+        });
+        self.init_mode.set(false);
+        r.map(|_| ())
+    }
+
+    fn act_refs(&self, items: &[&'a Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        match items.split_first() {
+            None => k(),
+            Some((first, rest)) => self.act(first, env, &mut || self.act_refs(rest, env, k)),
+        }
+    }
+
     /// Replace the value of a zero-argument definition (a constant-level definition computed
     /// once, or a `.cfg` override).
     pub fn set_definition_value(&mut self, name: &'a str, v: Value) {
