@@ -8,6 +8,11 @@
 //! violations the same counterexample length. A model whose expected answer is a liveness
 //! failure while our run reports its temporal properties as not checked counts as skipped
 //! ("liveness not checked"), not as passed.
+//!
+//! `xtask/corpus-known.tsv` lists the models whose check stage does not give TLC's answer yet,
+//! each with the reason. It is a ratchet: a listed model that still differs counts as "known",
+//! neither passed nor failed; a listed model that now matches TLC fails the run until it is
+//! taken off the list; any unlisted difference fails. The parse stage is never excused.
 
 use crate::util::{build_release_sysmo, step};
 use serde_json::Value;
@@ -17,8 +22,8 @@ use std::time::{Duration, Instant};
 
 /// How long one `sysmo parse` process may run on one model before it counts as hung.
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(120);
-/// How long one `sysmo check` may run on one model (the corpus' largest take TLC 20-45 s).
-const CHECK_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long one `sysmo check` may run on one model (TLC needs up to 45 s on the largest).
+const CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 /// Safety net for `sysmo check`: twice the largest distinct-state count of the corpus (~725k).
 const MAX_STATES: u64 = 1_500_000;
 
@@ -155,6 +160,8 @@ pub enum Outcome {
     NotRun,
     /// The answer needs a check the run did not do (liveness); counted apart.
     Skipped(String),
+    /// Differs from TLC, as recorded in `xtask/corpus-known.tsv`; counted apart.
+    Known(String),
 }
 
 #[derive(Debug)]
@@ -174,7 +181,7 @@ impl ModelRow {
         self.parse == Outcome::Pass && matches!(self.check, Outcome::Pass | Outcome::NotRun)
     }
     pub fn skipped(&self) -> bool {
-        self.parse == Outcome::Pass && matches!(self.check, Outcome::Skipped(_))
+        self.parse == Outcome::Pass && matches!(self.check, Outcome::Skipped(_) | Outcome::Known(_))
     }
 }
 
@@ -350,8 +357,41 @@ fn sysmo_commands(sysmo: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The file of known differences, relative to the repository root.
+pub const KNOWN_FILE: &str = "xtask/corpus-known.tsv";
+
+/// `model<TAB>reason` lines; `#` starts a comment.
+pub fn read_known(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once('\t') {
+            Some((m, r)) => (m.trim().to_string(), r.trim().to_string()),
+            None => (l.to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// Apply the list of known differences to a check-stage outcome.
+pub fn apply_known(check: Outcome, known: Option<&str>) -> Outcome {
+    match (check, known) {
+        (Outcome::Fail(why), Some(reason)) => Outcome::Known(format!("{reason}; now: {why}")),
+        (Outcome::Skipped(why), Some(reason)) => Outcome::Known(format!("{reason}; now: {why}")),
+        (Outcome::Pass, Some(_)) => {
+            Outcome::Fail(format!("matches TLC now: take it off {KNOWN_FILE}"))
+        }
+        (o, _) => o,
+    }
+}
+
 pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
     let models = read_index(dir)?;
+    let known = read_known(&std::fs::read_to_string(root.join(KNOWN_FILE)).unwrap_or_default());
+    for (m, _) in &known {
+        if !models.contains(m) {
+            return Err(format!("{KNOWN_FILE} names `{m}`, which is not in the corpus index"));
+        }
+    }
     let sysmo = build_release_sysmo(root)?;
     let commands = sysmo_commands(&sysmo);
     step(&format!("corpus {}: {} models", dir.display(), models.len()));
@@ -371,6 +411,7 @@ pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
             (Outcome::NotRun, None)
         };
         let check_seconds = t.elapsed().as_secs_f64();
+        let check = apply_known(check, known.iter().find(|(m, _)| m == model).map(|(_, r)| r.as_str()));
         let row = ModelRow { model: model.clone(), files: files.len(), parse, check, expected, ours, first_diagnostic, check_seconds };
         step(&format!("{model}: {} in {check_seconds:.1} s", outcome_text(&row.check)));
         rows.push(row);
@@ -381,8 +422,12 @@ pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
     let failed = rows.len() - passed - skipped;
     let total: f64 = rows.iter().map(|r| r.check_seconds).sum();
     println!("corpus: model checking took {total:.1} s in all ({} models)", rows.len());
-    if skipped > 0 {
-        println!("{skipped} model(s) skipped: their expected answer needs liveness, which this run did not check");
+    let known_count = rows.iter().filter(|r| r.parse == Outcome::Pass && matches!(r.check, Outcome::Known(_))).count();
+    if known_count > 0 {
+        println!("{known_count} model(s) differ from TLC as recorded in {KNOWN_FILE} (counted as skipped)");
+    }
+    if skipped > known_count {
+        println!("{} model(s) skipped: their expected answer needs liveness, which this run did not check", skipped - known_count);
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
     Ok((passed, failed))
@@ -394,6 +439,7 @@ fn outcome_text(o: &Outcome) -> String {
         Outcome::Fail(why) => format!("FAIL ({})", truncate(why, 30)),
         Outcome::NotRun => "not run".into(),
         Outcome::Skipped(why) => format!("skipped ({why})"),
+        Outcome::Known(why) => format!("known ({why})"),
     }
 }
 
@@ -530,6 +576,16 @@ mod tests {
         e.depth = Some(1);
         assert!(compare_check(&e, &got).unwrap_err().contains("depth"));
         assert!(CheckFigures::from_report(&serde_json::json!({"result": "success"})).is_none());
+    }
+
+    #[test]
+    fn known_differences_ratchet() {
+        let known = read_known("# comment\nA\tslow\nB\n");
+        assert_eq!(known, vec![("A".to_string(), "slow".to_string()), ("B".to_string(), String::new())]);
+        assert!(matches!(apply_known(Outcome::Fail("x".into()), Some("slow")), Outcome::Known(_)));
+        assert!(matches!(apply_known(Outcome::Pass, Some("slow")), Outcome::Fail(_)));
+        assert!(matches!(apply_known(Outcome::Fail("x".into()), None), Outcome::Fail(_)));
+        assert_eq!(apply_known(Outcome::Pass, None), Outcome::Pass);
     }
 
     #[test]
