@@ -968,3 +968,162 @@ impl<'a> LiveSpec for Model<'a> {
         }
     }
 }
+
+/// Replaying traces: one named action with its parameters bound, variables by name, the
+/// evaluator for explanations.
+impl<'a> Model<'a> {
+    /// The evaluator the model runs on (for evaluating expressions on states and steps).
+    pub fn evaluator(&self) -> &ConstEval<'a> {
+        &self.ev
+    }
+
+    /// The slot of a variable in a [`State`].
+    pub fn variable_index(&self, name: &str) -> Option<usize> {
+        self.ev.variables().iter().position(|v| *v == name)
+    }
+
+    /// A copy of the model's string table (strings and model values built from it compare equal
+    /// to the model's own).
+    pub fn interner(&mut self) -> tla_eval::Interner {
+        self.ev.interner_mut().clone()
+    }
+
+    /// The action operator `name` (a definition with or without parameters), if the model has one.
+    pub fn action_definition(&self, name: &str) -> Option<&'a OpDef> {
+        self.ev.definition(name)
+    }
+
+    /// Where Next applies `name(p1, ..., pn)` under `\E p \in S`, the elements of each `S` (by
+    /// parameter position); `None` for a parameter whose argument is not a bound variable of a
+    /// constant-level set.
+    pub fn parameter_domains(&self, name: &str) -> Vec<Option<Vec<Value>>> {
+        let arity = self.ev.definition(name).map_or(0, |d| d.params.len());
+        let mut out: Vec<Option<Vec<Value>>> = vec![None; arity];
+        let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
+        for a in &self.actions {
+            self.find_domains(a.expr, name, &mut bound, &mut out, 0);
+        }
+        out
+    }
+
+    fn find_domains(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, out: &mut Vec<Option<Vec<Value>>>, depth: u32) {
+        if depth > 30 {
+            return;
+        }
+        match &*e.kind {
+            ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
+                let n = bound.len();
+                for b in bounds {
+                    if let (BoundVars::Names(ns), Some(s)) = (&b.vars, &b.set) {
+                        ns.iter().for_each(|x| bound.push((&x.name, s)));
+                    }
+                }
+                self.find_domains(body, name, bound, out, depth + 1);
+                bound.truncate(n);
+            }
+            ExprKind::OpApp { op, args } if op.path.is_empty() => {
+                if op.name == name && args.len() == out.len() {
+                    for (i, a) in args.iter().enumerate() {
+                        if out[i].is_some() {
+                            continue;
+                        }
+                        if let ExprKind::OpApp { op: an, args: aa } = &*a.kind
+                            && an.path.is_empty() && aa.is_empty()
+                            && let Some((_, set)) = bound.iter().rev().find(|(b, _)| *b == an.name)
+                            && let Ok(vs) = self.ev.elements_of(set, &Bindings::default()) {
+                                out[i] = Some(vs);
+                            }
+                    }
+                    return;
+                }
+                args.iter().for_each(|a| self.find_domains(a, name, bound, out, depth + 1));
+                // Through definitions: a parameter passed a bound variable keeps its set.
+                if let Some(d) = self.ev.definition(&op.name)
+                    && d.params.len() == args.len() && !matches!(op.name.as_str(), "UNCHANGED" | "'") {
+                        let n = bound.len();
+                        for (p, a) in d.params.iter().zip(args.iter()) {
+                            if let ExprKind::OpApp { op: an, args: aa } = &*a.kind
+                                && an.path.is_empty() && aa.is_empty()
+                                && let Some((_, set)) = bound.iter().rev().find(|(b, _)| *b == an.name).copied() {
+                                    bound.push((&p.name.name, set));
+                                }
+                        }
+                        self.find_domains(&d.body, name, bound, out, depth + 1);
+                        bound.truncate(n);
+                    }
+            }
+            ExprKind::Junction { items, .. } => items.iter().for_each(|x| self.find_domains(x, name, bound, out, depth + 1)),
+            ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => self.find_domains(body, name, bound, out, depth + 1),
+            ExprKind::If { then, els, .. } => {
+                self.find_domains(then, name, bound, out, depth + 1);
+                self.find_domains(els, name, bound, out, depth + 1);
+            }
+            ExprKind::Case { arms, other } => {
+                arms.iter().for_each(|a| self.find_domains(&a.body, name, bound, out, depth + 1));
+                if let Some(o) = other {
+                    self.find_domains(o, name, bound, out, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The successors of `state` by the action operator `name` with its parameters bound to
+    /// `args` (by parameter name); a parameter not in `args` ranges over the set Next draws it
+    /// from (`\E p \in S : name(p)`). Duplicates removed, in enumeration order.
+    pub fn successors_by_action(&self, state: &State, name: &str, args: &[(String, Value)]) -> Result<Vec<State>, ModelError> {
+        let Some(d) = self.ev.definition(name) else {
+            return Err(ModelError::Eval(ValueError::new(codes::UNKNOWN, format!("the model has no action named {}", name))));
+        };
+        let domains = if d.params.iter().all(|p| args.iter().any(|(n, _)| *n == p.name.name)) {
+            vec![None; d.params.len()]
+        } else {
+            self.parameter_domains(name)
+        };
+        let mut choices: Vec<Vec<Value>> = Vec::with_capacity(d.params.len());
+        for (i, p) in d.params.iter().enumerate() {
+            if let Some((_, v)) = args.iter().find(|(n, _)| *n == p.name.name) {
+                choices.push(vec![v.clone()]);
+            } else if let Some(Some(vs)) = domains.get(i) {
+                choices.push(vs.clone());
+            } else {
+                return Err(ModelError::Eval(ValueError::new(
+                    codes::UNKNOWN,
+                    format!("the parameter {} of {} has no value: the step gives none and Next does not draw it from a set", p.name.name, name),
+                )));
+            }
+        }
+        let mut out: Vec<State> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut idx = vec![0usize; choices.len()];
+        loop {
+            let mut b = Bindings::default();
+            for (i, p) in d.params.iter().enumerate() {
+                b = b.bind(&p.name.name, choices[i][idx[i]].clone());
+            }
+            self.ev.successors_with(&d.body, &b, state, &mut |s| {
+                let mut h = tla_eval::fingerprint::FpHasher::new();
+                for x in s.iter() {
+                    h.write_value(x)?;
+                }
+                if seen.insert(h.finish()) {
+                    out.push(s);
+                }
+                Ok(())
+            })?;
+            // Next combination (the last parameter turns fastest).
+            let mut k = choices.len();
+            loop {
+                if k == 0 {
+                    return Ok(out);
+                }
+                k -= 1;
+                idx[k] += 1;
+                if idx[k] < choices[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+    }
+}

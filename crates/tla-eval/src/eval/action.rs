@@ -601,6 +601,20 @@ impl<'a> ConstEval<'a> {
         r.map(|_| found)
     }
 
+    /// Every successor of `state` by the action `a` with `b` bound (an action operator's body
+    /// with its parameters bound to the arguments of a trace step), in TLC's order.
+    pub fn successors_with(&self, a: &'a Expr, b: &Bindings<'a>, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        let n = self.var_names.len();
+        *self.next.borrow_mut() = vec![None; n];
+        *self.cur.borrow_mut() = state.clone();
+        self.act(a, &b.0, &mut || {
+            let st = self.complete("the action")?;
+            emit(st)?;
+            Ok(true)
+        })
+        .map(|_| ())
+    }
+
     /// The elements of a constant-level set expression under `b` (for splitting `\A p \in P`).
     pub fn elements_of(&self, e: &'a Expr, b: &Bindings<'a>) -> VResult<Vec<Value>> {
         self.ev(e, &b.0)?.elements()?.collect()
