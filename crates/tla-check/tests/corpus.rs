@@ -1,7 +1,7 @@
 //! Runs every model of the reference corpus (read at test time from ../shared/corpus when it
 //! exists; skipped with a note otherwise) and compares our explorer's answer with TLC's:
 //! result kind; for successes distinct states, states generated and depth; for violations the
-//! counterexample length. Prints a table. Debug builds skip models above ~300k states.
+//! counterexample length. Prints a table. Debug builds skip models above 5,000 generated states.
 //!
 //! `CORPUS_ONLY=Name` runs one model. The test fails when a model that is known to match
 //! (listed in `MUST_MATCH`) stops matching.
@@ -129,7 +129,9 @@ fn corpus_models_match_tlc() {
         let result = json_field(tlc, "result").unwrap_or("").to_string();
         let num = |k: &str| json_field(tlc, k).and_then(|v| v.parse::<u64>().ok());
         let distinct = num("distinct_states");
-        if cfg!(debug_assertions) && result == "success" && distinct.unwrap_or(0) > 300_000 && only.is_none() {
+        // The full differential run is `cargo xtask corpus` (release build); a debug build here
+        // keeps to the small models so that `cargo test --workspace` stays quick.
+        if cfg!(debug_assertions) && num("states_generated").unwrap_or(0) > 5_000 && only.is_none() {
             eprintln!("{name:24} skipped (debug build, large)");
             rows.push((name.to_string(), "skipped (debug build, large)".to_string(), None));
             continue;
