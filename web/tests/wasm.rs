@@ -1,4 +1,4 @@
-//! The editor's view model, run natively by `cargo test` and in wasm32 (node) by
+//! The editor's view model and the value fingerprints, run natively by `cargo test` and in wasm32 (node) by
 //! `cargo test --target wasm32-unknown-unknown -p web --test wasm`.
 
 #[cfg(target_arch = "wasm32")]
@@ -54,4 +54,16 @@ fn file_is_named_after_its_module() {
     assert_eq!(web::file_name_for("---- MODULE Spin_Lock ----\n===="), "Spin_Lock.tla");
     assert_eq!(web::file_name_for("(* no module here *)"), "Main.tla");
     assert_eq!(web::file_name_for(SAMPLE_MODULE), "HourClock.tla");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn fingerprints_are_the_same_on_every_target() {
+    // The native test in crates/tla-eval/tests/values.rs checks the same list against the same
+    // file; run here under wasm32, equal numbers mean equal fingerprints on both targets.
+    let got: String = tla_eval::testing::fingerprint_fixture()
+        .iter()
+        .map(|(text, fp)| format!("{fp:016x} {text}\n"))
+        .collect();
+    assert_eq!(got, include_str!("../../crates/tla-eval/tests/data/fingerprints.txt"));
 }
