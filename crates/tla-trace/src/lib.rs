@@ -1,0 +1,54 @@
+//! Trace replay: does a TLA+ model conform to the traces of a system?
+//!
+//! A trace (docs/trace-format.md) is read by [`trace::parse_trace`]; a mapping
+//! (docs/mapping.md) by [`mapping::Mapping::parse`] (the identity when absent). A
+//! [`replay::Replayer`] checks a trace against a [`tla_check::model::Model`]:
+//!
+//! - **windows**: each pair of consecutive lines (pre-state, action with arguments, post-state)
+//!   on its own; a window passes when a model state agreeing with the pre-state has a successor
+//!   by the mapped action, with the step's arguments, agreeing with the post-state. Hidden
+//!   variables are drawn from the reachable states (explored within a budget) and the states
+//!   consistent with the previous window.
+//! - **whole**: the set of model states consistent with the trace so far, from the Init states
+//!   that agree with the init line; the trace passes if the set never empties.
+//!
+//! The first failure is explained ([`replay::Divergence`]): line, action, candidate states, the
+//! first FALSE conjunct of the action's body with its operands' values, and the fields in which
+//! the closest successor differs from the observation.
+//!
+//! Architecture invariant: no I/O, clock or threads (the crate builds for the web); every
+//! malformed input is an [`trace::InputError`] with a code and a line, never a panic.
+
+pub mod explain;
+pub mod mapping;
+pub mod replay;
+pub mod trace;
+
+pub use mapping::Mapping;
+pub use replay::{Divergence, MappingExprs, Mode, Options, Replayer, Summary, TraceReport};
+pub use trace::{parse_trace, InputError, Trace};
+
+use tla_syntax::cfg::Config;
+use tla_syntax::SourceMap;
+
+/// A model analysed from texts (modules it EXTENDS must be standard ones): for tests and the
+/// web front end, which have no file system.
+pub struct ModelText {
+    pub sources: SourceMap,
+    pub analysis: tla_sema::Analysis,
+    pub config: Config,
+}
+
+impl ModelText {
+    /// Analyse `text` (file name `name`) and its `.cfg`; the errors rendered one per line.
+    pub fn analyze(name: &str, text: &str, cfg: &str) -> Result<ModelText, Vec<String>> {
+        let mut sources = SourceMap::new();
+        let root = sources.add(name.to_string(), text.to_string());
+        let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
+        let mut errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
+        let cfg_file = sources.add(format!("{}.cfg", name.trim_end_matches(".tla")), cfg.to_string());
+        let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
+        errors.extend(out.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)));
+        if errors.is_empty() { Ok(ModelText { sources, analysis, config: out.config }) } else { Err(errors) }
+    }
+}
