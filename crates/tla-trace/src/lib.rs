@@ -22,6 +22,7 @@
 pub mod explain;
 pub mod mapping;
 pub mod replay;
+pub mod testing;
 pub mod trace;
 
 pub use mapping::Mapping;

@@ -472,10 +472,8 @@ impl<'m, 'a> Replayer<'m, 'a> {
         let mut inits = Vec::new();
         let _ = self.model.initial_states(&mut inits);
         if let Some(s0) = inits.first() {
-            let (line, obs) = match (&t.init, &init) {
-                (Some(o), Some(v)) => (o.line, v),
-                _ => (t.steps[0].line, &posts[0]),
-            };
+            let all = t.init.iter().map(|o| o.line).zip(init.iter()).chain(t.steps.iter().map(|s| s.line).zip(posts.iter()));
+            for (line, obs) in all {
             for ((f, o), v) in fields.iter().zip(obs.iter()) {
                 if let Obs::Var(i) = o
                     && !same_shape(v, &s0[*i]) {
@@ -489,6 +487,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
                             ),
                         ));
                     }
+            }
             }
         }
         Ok(Prepared { fields, init, posts, actions, hidden, full })
