@@ -6,6 +6,7 @@
 
 mod args;
 mod parse;
+mod replay;
 mod check;
 mod itf;
 mod simulate;
@@ -40,6 +41,14 @@ Usage:
       N seeded random behaviours of at most D states (defaults: 1, 100, seed 0), as
       `tlc -simulate`; same seed, same behaviours. Same result kinds and exit codes as check.
 
+  sysmo replay MODEL.tla [--config C.cfg] --trace T.ndjson... [--mapping M.json]
+               [--mode windows|whole] [--max-states N] [--json]
+      Does the model conform to the system's traces? windows: each pair of consecutive lines
+      on its own (per-action verdicts, their mean, the window pass rate); whole: the states
+      consistent with the trace from Init on. The first divergence is explained: line, action,
+      candidate states, the first FALSE conjunct and the differing fields. Exit 0 all pass,
+      1 a divergence or exhausted budget, 65 a malformed trace or mapping.
+
   sysmo help       print this text
   sysmo --version  print the version
 ";
@@ -67,6 +76,13 @@ fn main() -> ExitCode {
         },
         "simulate" => match simulate::SimulateArgs::from_args(rest) {
             Ok(a) => simulate::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "replay" => match replay::ReplayArgs::from_args(rest) {
+            Ok(a) => replay::run(&a),
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)

@@ -1,0 +1,56 @@
+//! Every trace of each task replayed against the task's reference model, in both modes (only
+//! the tasks whose reference model exists).
+
+use std::path::Path;
+use tla_check::model;
+use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, ModelText, Options, Replayer};
+
+#[test]
+fn reference_models_conform_to_their_traces() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Ok(tasks) = std::fs::read_dir(root.join("tasks")) else { return };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for task in tasks.flatten() {
+        let id = task.file_name().to_string_lossy().to_string();
+        let Ok(refs) = std::fs::read_dir(task.path().join("reference")) else { continue };
+        let Some(tla) = refs.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "tla")) else { continue };
+        let Ok(traces) = std::fs::read_dir(root.join("traces").join(&id)) else { continue };
+        let text = std::fs::read_to_string(&tla).expect("model text");
+        let cfg = std::fs::read_to_string(tla.with_extension("cfg")).expect("cfg");
+        let name = tla.file_name().expect("name").to_string_lossy().to_string();
+        let mt = match ModelText::analyze(&name, &text, &cfg) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{id}: {e:?}"));
+                continue;
+            }
+        };
+        let mapping = Mapping::identity();
+        let exprs = MappingExprs::empty();
+        let mut m = match model::load(&mt.analysis, &mt.config) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{id}: {e:?}"));
+                continue;
+            }
+        };
+        let interner = m.interner();
+        let mut files: Vec<_> = traces.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ndjson")).collect();
+        files.sort();
+        for mode in [Mode::Windows, Mode::Whole] {
+            let r = Replayer::new(&m, interner.clone(), &mapping, &exprs, Some(&mt.sources), Options { mode, max_states: 100_000 });
+            for f in &files {
+                let t = parse_trace(&f.display().to_string(), &std::fs::read_to_string(f).expect("trace")).expect("trace parses");
+                checked += 1;
+                match r.replay(&t) {
+                    Ok(rep) if rep.result == "pass" => {}
+                    Ok(rep) => failures.push(format!("{} ({}): {}", f.display(), mode.as_str(), rep.first_failure.map(|d| d.render()).unwrap_or_else(|| rep.notes.join("; ")))),
+                    Err(e) => failures.push(format!("{} ({}): {e}", f.display(), mode.as_str())),
+                }
+            }
+        }
+    }
+    eprintln!("{checked} trace replays");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
