@@ -39,11 +39,12 @@ TryLockNoSpinning ==
     [][\A t \in Threads : TryLock(t) => pc'[t] \in {"idle", "cs"}]_vars
 
 \* [safety] Only lock() spins: a thread starts spinning only by a failed
-\* attempt inside lock() (a LockSpin step), never by try_lock.  The
-\* template's `call_type` does not exist; this is its meaning over the
-\* pinned actions.
+\* attempt inside lock() (a LockSpin step), and that step is not also a
+\* TryLock step.  The template's `call_type` does not exist; this is its
+\* meaning over the pinned actions.
 BlockingVsNonBlockingSemantics ==
-    [][\A t \in Threads : (pc[t] # "spin" /\ pc'[t] = "spin") => LockSpin(t)]_vars
+    [][\A t \in Threads :
+         (pc[t] # "spin" /\ pc'[t] = "spin") => (LockSpin(t) /\ ~TryLock(t))]_vars
 
 \* [liveness] No thread holds the lock for ever: each thread is outside the
 \* critical section infinitely often.  (The template's "locked" pc is our
