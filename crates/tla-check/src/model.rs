@@ -101,12 +101,12 @@ pub struct LiveProperty {
 /// A model ready to check.
 pub struct Model<'a> {
     ev: ConstEval<'a>,
-    init: Vec<&'a Expr>,
+    init: Vec<(&'a Expr, Bindings<'a>)>,
     actions: Vec<SplitAction<'a>>,
-    invariants: Vec<(String, &'a Expr)>,
+    invariants: Vec<(String, &'a Expr, Bindings<'a>)>,
     constraints: Vec<&'a Expr>,
     action_constraints: Vec<&'a Expr>,
-    action_props: Vec<(String, &'a Expr)>,
+    action_props: Vec<(String, &'a Expr, Bindings<'a>)>,
     view: Option<&'a Expr>,
     /// Permutations of model values (each a map from model value to model value).
     symmetry: Vec<Vec<(Value, Value)>>,
@@ -171,7 +171,26 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     // Variables and constants in scope (own, extended, instantiated without a name).
     let mut vars: Vec<&'a str> = Vec::new();
     let mut consts: Vec<(&'a str, Span)> = Vec::new();
-    for m in &analysis.modules {
+    // The root and the modules it extends or instantiates without a name, transitively (a
+    // module instantiated by name keeps its variables and constants to itself).
+    let mut visible: Vec<&str> = vec![root.name.name.as_str()];
+    let mut k = 0;
+    while k < visible.len() {
+        if let Some(m) = analysis.modules.iter().rev().find(|m| m.name.name == visible[k]) {
+            let mut uses: Vec<&str> = m.extends.iter().map(|e| e.name.as_str()).collect();
+            uses.extend(m.units.iter().filter_map(|u| match u {
+                Unit::Instance(i) => Some(i.module.name.as_str()),
+                _ => None,
+            }));
+            for u in uses {
+                if !visible.contains(&u) {
+                    visible.push(u);
+                }
+            }
+        }
+        k += 1;
+    }
+    for m in analysis.modules.iter().filter(|m| visible.contains(&m.name.name.as_str())) {
         for u in &m.units {
             match u {
                 Unit::Variables(vs) => vs.iter().for_each(|v| {
@@ -193,6 +212,12 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     for c in &config.constants {
         if c.module.is_some() {
             given.push(&c.name.name);
+            // `Op <- [M] Def`: Op (a constant or a definition of M, or a standard operator
+            // M uses, such as Nat) means Def. Applied to every module that sees Op.
+            if let ConstRhs::ModSubst { def, .. } = &c.rhs
+                && !ev.substitute(&c.name.name, &def.name) {
+                    errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- [..] {}: no definition named {}", c.name.name, def.name, def.name)));
+                }
             continue;
         }
         given.push(&c.name.name);
@@ -240,7 +265,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         }
     };
 
-    let mut init: Vec<&'a Expr> = Vec::new();
+    let mut init: Vec<(&'a Expr, Bindings<'a>)> = Vec::new();
     let mut next = None;
     let mut fair: Vec<(Fairness_, Bindings<'a>)> = Vec::new();
     if let Some(spec) = &config.specification {
@@ -259,13 +284,13 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     } else {
         if let Some(i) = &config.init {
             match def_body(&ev, i, "INIT") {
-                Ok(b) => init.push(b),
+                Ok(b) => init.push((b, Bindings::default())),
                 Err(d) => errors.push(d),
             }
         }
         if let Some(n) = &config.next {
             match def_body(&ev, n, "NEXT") {
-                Ok(b) => next = Some(b),
+                Ok(b) => next = Some((b, Bindings::default())),
                 Err(d) => errors.push(d),
             }
         }
@@ -275,7 +300,11 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         return Err(errors);
     }
     let actions = match next {
-        Some(n) => ev.split_action(n),
+        Some((n, ref b)) if b.is_empty() => ev.split_action(n),
+        Some((_, _)) => {
+            errors.push(diag(model_codes::BAD_FORMULA, root_span, "a next-state relation read inside an instance is not supported yet"));
+            return Err(errors);
+        }
         None => Vec::new(),
     };
     if next.is_none() && vars.len() > 0 {
@@ -285,7 +314,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let mut invariants = Vec::new();
     for i in &config.invariants {
         match def_body(&ev, i, "INVARIANT") {
-            Ok(b) => invariants.push((i.name.clone(), b)),
+            Ok(b) => invariants.push((i.name.clone(), b, Bindings::default())),
             Err(d) => errors.push(d),
         }
     }
@@ -321,7 +350,9 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         alias: None,
         err_state: RefCell::new(None),
     };
-    for m in &analysis.modules {
+    // ASSUMEs of the root and the modules it shares names with (a module instantiated by name
+    // reads its ASSUMEs through its substitutions, which are not evaluated here).
+    for m in analysis.modules.iter().filter(|m| visible.contains(&m.name.name.as_str())) {
         for u in &m.units {
             if let Unit::Assume(a) = u {
                 model.assumes.push((&a.expr, a.span));
@@ -386,7 +417,7 @@ fn mentions_io(e: &Expr) -> bool {
     found
 }
 
-fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(e);
     match &*e.kind {
         ExprKind::OpApp { args, op } => {
@@ -469,17 +500,28 @@ struct Fairness_<'a> {
 
 #[derive(Default)]
 struct SpecParts<'a> {
-    init: Vec<&'a Expr>,
-    next: Option<&'a Expr>,
+    init: Vec<(&'a Expr, Bindings<'a>)>,
+    next: Option<(&'a Expr, Bindings<'a>)>,
     fair: Vec<(Fairness_<'a>, Bindings<'a>)>,
 }
 
-fn unfold<'a>(ev: &ConstEval<'a>, e: &'a Expr) -> Option<&'a Expr> {
-    match &*e.kind {
-        ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() => ev.definition(&op.name).filter(|d| d.params.is_empty()).map(|d| &d.body),
-        ExprKind::Label { body, .. } => Some(body),
-        _ => None,
+fn unfold<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Option<(&'a Expr, Bindings<'a>)> {
+    ev.unfold_with(e, b)
+}
+
+/// Unfold definitions until the formula is not a name applied to arguments.
+fn unfold_all<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> (&'a Expr, Bindings<'a>) {
+    let (mut a, mut ab) = (e, b.clone());
+    for _ in 0..100 {
+        match unfold(ev, a, &ab) {
+            Some((x, xb)) => {
+                a = x;
+                ab = xb;
+            }
+            None => break,
+        }
     }
+    (a, ab)
 }
 
 fn conjuncts<'a>(e: &'a Expr) -> Option<&'a [Expr]> {
@@ -502,12 +544,9 @@ fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>, parts: &m
     }
     match &*e.kind {
         ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "[]" && args.len() == 1 => {
-            let mut a = &args[0];
-            while let Some(b) = unfold(ev, a) {
-                a = b;
-            }
+            let (a, ab) = unfold_all(ev, &args[0], env);
             if let ExprKind::BoxAction { action, .. } = &*a.kind {
-                parts.next = Some(action);
+                parts.next = Some((action, ab));
                 return Ok(());
             }
             Err("SPECIFICATION: expected [][Next]_vars".into())
@@ -518,23 +557,20 @@ fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>, parts: &m
             parts.fair.push((Fairness_ { kind: k, sub, action, label }, env.clone()));
             Ok(())
         }
-        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if bounds.len() == 1 && bounds[0].vars.idents().len() == 1 && bounds[0].set.is_some() => {
-            let name = &bounds[0].vars.idents()[0].name;
-            let set = bounds[0].set.as_ref().ok_or("unbounded \\A in the specification")?;
-            let elems = ev.elements_of(set, env).map_err(|e| e.to_string())?;
-            for v in elems {
-                spec_parts(ev, body, &env.bind(name, v), parts, depth + 1)?;
+        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if is_temporal(ev, body, env, 0) => {
+            for b in ev.bindings_of(bounds, env).map_err(|e| e.to_string())? {
+                spec_parts(ev, body, &b, parts, depth + 1)?;
             }
             Ok(())
         }
         _ => {
-            if let Some(b) = unfold(ev, e) {
+            if let Some((b, bb)) = unfold(ev, e, env) {
                 // A definition: Init, a fairness conjunct, or a nested spec.
-                if is_temporal(ev, b, 0) {
-                    return spec_parts(ev, b, env, parts, depth + 1);
+                if is_temporal(ev, b, &bb, 0) {
+                    return spec_parts(ev, b, &bb, parts, depth + 1);
                 }
             }
-            parts.init.push(e);
+            parts.init.push((e, env.clone()));
             Ok(())
         }
     }
@@ -548,23 +584,21 @@ fn action_label(e: &Expr) -> String {
 }
 
 /// Whether `e` mentions temporal operators (through definitions).
-fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, depth: u32) -> bool {
+fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
     if depth > 20 {
         return false;
     }
     let mut found = false;
     walk(e, &mut |x| match &*x.kind {
         ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. } => found = true,
-        ExprKind::OpApp { op, args } if op.path.is_empty() => {
-            if matches!(op.name.as_str(), "[]" | "<>" | "~>" | "-+->") {
+        ExprKind::OpApp { op, .. } => {
+            if op.path.is_empty() && matches!(op.name.as_str(), "[]" | "<>" | "~>" | "-+->") {
                 found = true;
-            } else if args.is_empty() && !found {
-                if let Some(d) = ev.definition(&op.name) {
-                    if d.params.is_empty() && is_temporal(ev, &d.body, depth + 1) {
-                        found = true;
-                    }
+            } else if !found
+                && let Some((body, bb)) = unfold(ev, x, b)
+                && is_temporal(ev, body, &bb, depth + 1) {
+                    found = true;
                 }
-            }
         }
         _ => {}
     });
@@ -572,23 +606,21 @@ fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, depth: u32) -> bool {
 }
 
 /// Whether `e` is an action-level formula (mentions primes, UNCHANGED or `[A]_v`).
-fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, depth: u32) -> bool {
+fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
     if depth > 20 {
         return false;
     }
     let mut found = false;
     walk(e, &mut |x| match &*x.kind {
         ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => found = true,
-        ExprKind::OpApp { op, args } if op.path.is_empty() => {
-            if matches!(op.name.as_str(), "'" | "UNCHANGED") {
+        ExprKind::OpApp { op, .. } => {
+            if op.path.is_empty() && matches!(op.name.as_str(), "'" | "UNCHANGED") {
                 found = true;
-            } else if !found {
-                if let Some(d) = ev.definition(&op.name) {
-                    if d.params.len() == args.len() && is_action(ev, &d.body, depth + 1) {
-                        found = true;
-                    }
+            } else if !found
+                && let Some((body, bb)) = unfold(ev, x, b)
+                && is_action(ev, body, &bb, depth + 1) {
+                    found = true;
                 }
-            }
         }
         _ => {}
     });
@@ -646,7 +678,9 @@ impl<'a> Model<'a> {
     }
 
     /// Sort a conjunct of a PROPERTY: `[]P` (P state-level) becomes an invariant, `[][A]_v` an
-    /// action property, anything else a liveness formula.
+    /// action property, anything else a liveness formula. An instance's specification
+    /// (`I!Spec`) is unfolded into its parts the same way: its Init is checked on the initial
+    /// states, its `[][Next]_v` on every step, its fairness by the liveness checker.
     fn classify_property(&mut self, name: &str, e: &'a Expr, env: &Bindings<'a>, live: &mut Vec<Temporal>, depth: u32) -> Result<(), String> {
         if depth > 60 {
             return Err("the property is nested too deeply".into());
@@ -657,26 +691,20 @@ impl<'a> Model<'a> {
             }
             return Ok(());
         }
-        if let Some(b) = unfold(&self.ev, e) {
-            return self.classify_property(name, b, env, live, depth + 1);
+        if let Some((b, bb)) = unfold(&self.ev, e, env) {
+            return self.classify_property(name, b, &bb, live, depth + 1);
         }
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() && op.name == "[]" && args.len() == 1 {
                 let inner = &args[0];
-                if !is_temporal(&self.ev, inner, 0) {
-                    let mut a = inner;
-                    while let Some(b) = unfold(&self.ev, a) {
-                        a = b;
+                if !is_temporal(&self.ev, inner, env, 0) && !env.has_names() {
+                    let (a, ab) = unfold_all(&self.ev, inner, env);
+                    if is_action(&self.ev, a, &ab, 0) {
+                        self.action_props.push((name.to_string(), a, ab));
+                    } else {
+                        self.invariants.push((name.to_string(), inner, env.clone()));
                     }
-                    if is_action(&self.ev, a, 0) {
-                        if env_is_empty(env) {
-                            self.action_props.push((name.to_string(), a));
-                            return Ok(());
-                        }
-                    } else if env_is_empty(env) {
-                        self.invariants.push((name.to_string(), inner));
-                        return Ok(());
-                    }
+                    return Ok(());
                 }
             }
         live.push(self.temporal(e, env, 0)?);
@@ -687,31 +715,26 @@ impl<'a> Model<'a> {
         if depth > 60 {
             return Err("the temporal formula is nested too deeply".into());
         }
-        if !is_temporal(&self.ev, e, 0) {
+        if !is_temporal(&self.ev, e, env, 0) {
             // A state or action formula.
-            let mut a = e;
-            while let Some(b) = unfold(&self.ev, a) {
-                a = b;
-            }
+            let (a, env) = unfold_all(&self.ev, e, env);
+            let env = &env;
             return Ok(match &*a.kind {
                 ExprKind::AngleAction { action, sub } => Temporal::Action(self.atom(AtomKind::Angle(action, sub), env.clone())),
                 ExprKind::BoxAction { action, sub } => Temporal::Action(self.atom(AtomKind::Box_(action, sub), env.clone())),
                 ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "ENABLED" && args.len() == 1 => {
-                    let mut x = &args[0];
-                    while let Some(b) = unfold(&self.ev, x) {
-                        x = b;
-                    }
+                    let (x, xenv) = unfold_all(&self.ev, &args[0], env);
                     match &*x.kind {
-                        ExprKind::AngleAction { action, sub } => Temporal::State(self.atom(AtomKind::Enabled(action, Some(sub)), env.clone())),
-                        _ => Temporal::State(self.atom(AtomKind::Enabled(x, None), env.clone())),
+                        ExprKind::AngleAction { action, sub } => Temporal::State(self.atom(AtomKind::Enabled(action, Some(sub)), xenv)),
+                        _ => Temporal::State(self.atom(AtomKind::Enabled(x, None), xenv)),
                     }
                 }
-                _ if is_action(&self.ev, a, 0) => Temporal::Action(self.atom(AtomKind::Expr(a), env.clone())),
+                _ if is_action(&self.ev, a, env, 0) => Temporal::Action(self.atom(AtomKind::Expr(a), env.clone())),
                 _ => Temporal::State(self.atom(AtomKind::Expr(a), env.clone())),
             });
         }
-        if let Some(b) = unfold(&self.ev, e) {
-            return self.temporal(b, env, depth + 1);
+        if let Some((b, bb)) = unfold(&self.ev, e, env) {
+            return self.temporal(b, &bb, depth + 1);
         }
         match &*e.kind {
             ExprKind::Junction { kind, items, .. } => {
@@ -721,6 +744,13 @@ impl<'a> Model<'a> {
                 }
                 Ok(if *kind == JunctionKind::And { Temporal::And(v) } else { Temporal::Or(v) })
             }
+            ExprKind::If { cond, then, els } => {
+                // IF c THEN A ELSE B == (c /\ A) \/ (~c /\ B), c state-level.
+                let c = self.temporal(cond, env, depth + 1)?;
+                let a = self.temporal(then, env, depth + 1)?;
+                let b = self.temporal(els, env, depth + 1)?;
+                Ok(Temporal::Or(vec![Temporal::And(vec![c.clone(), a]), Temporal::And(vec![Temporal::negate(c), b])]))
+            }
             ExprKind::OpApp { op, args } if op.path.is_empty() => {
                 let n = op.name.as_str();
                 match (n, args.len()) {
@@ -728,6 +758,10 @@ impl<'a> Model<'a> {
                     ("<>", 1) => Ok(Temporal::eventually(self.temporal(&args[0], env, depth + 1)?)),
                     ("~>", 2) => Ok(Temporal::leads_to(self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?)),
                     ("=>", 2) => Ok(Temporal::implies(self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?)),
+                    ("<=>", 2) | ("\\equiv", 2) => {
+                        let (a, b) = (self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?);
+                        Ok(Temporal::And(vec![Temporal::implies(a.clone(), b.clone()), Temporal::implies(b, a)]))
+                    }
                     ("/\\", 2) => Ok(Temporal::And(vec![self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?])),
                     ("\\/", 2) => Ok(Temporal::Or(vec![self.temporal(&args[0], env, depth + 1)?, self.temporal(&args[1], env, depth + 1)?])),
                     ("~", 1) => Ok(Temporal::negate(self.temporal(&args[0], env, depth + 1)?)),
@@ -746,13 +780,10 @@ impl<'a> Model<'a> {
                 };
                 Ok(Temporal::Or(vec![first, Temporal::always(Temporal::eventually(taken))]))
             }
-            ExprKind::Quant { kind, bounds, body } if bounds.len() == 1 && bounds[0].vars.idents().len() == 1 => {
-                let name = &bounds[0].vars.idents()[0].name;
-                let set = bounds[0].set.as_ref().ok_or("unbounded quantifier in a temporal formula")?;
-                let elems = self.ev.elements_of(set, env).map_err(|e| e.to_string())?;
+            ExprKind::Quant { kind, bounds, body } => {
                 let mut v = Vec::new();
-                for x in elems {
-                    v.push(self.temporal(body, &env.bind(name, x), depth + 1)?);
+                for b in self.ev.bindings_of(bounds, env).map_err(|e| e.to_string())? {
+                    v.push(self.temporal(body, &b, depth + 1)?);
                 }
                 Ok(if *kind == QuantKind::Forall { Temporal::And(v) } else { Temporal::Or(v) })
             }
@@ -768,7 +799,7 @@ impl<'a> Model<'a> {
 
     /// Names of the invariants (INVARIANTS, then the `[]P` conjuncts of PROPERTIES).
     pub fn invariant_names(&self) -> Vec<String> {
-        self.invariants.iter().map(|(n, _)| n.clone()).collect()
+        self.invariants.iter().map(|(n, _, _)| n.clone()).collect()
     }
 
     /// Liveness properties (PROPERTIES that are neither invariants nor action properties).
@@ -783,7 +814,7 @@ impl<'a> Model<'a> {
 
     /// Names of the action properties `[][A]_v`.
     pub fn action_property_names(&self) -> Vec<String> {
-        self.action_props.iter().map(|(n, _)| n.clone()).collect()
+        self.action_props.iter().map(|(n, _, _)| n.clone()).collect()
     }
 
     pub fn check_deadlock(&self) -> bool {
@@ -850,11 +881,6 @@ impl<'a> Model<'a> {
     }
 }
 
-/// Properties under a quantifier go to liveness (as `\A p : [](...)` does in TLC).
-fn env_is_empty(env: &Bindings<'_>) -> bool {
-    env.is_empty()
-}
-
 impl<'a> Spec for Model<'a> {
     type State = State;
     type Error = ModelError;
@@ -888,7 +914,7 @@ impl<'a> Spec for Model<'a> {
         if self.init.is_empty() {
             return Ok(());
         }
-        self.ev.initial_states_of(&self.init, &mut |s| {
+        self.ev.initial_states_with(&self.init, &mut |s| {
             out.push(s);
             Ok(())
         })?;
@@ -906,8 +932,8 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn violated_invariant(&self, state: &State) -> Result<Option<usize>, ModelError> {
-        for (i, (_, e)) in self.invariants.iter().enumerate() {
-            if !self.eval_bool(e, &Bindings::default(), state, None)? {
+        for (i, (_, e, b)) in self.invariants.iter().enumerate() {
+            if !self.eval_bool(e, b, state, None)? {
                 return Ok(Some(i));
             }
         }
@@ -929,8 +955,8 @@ impl<'a> Spec for Model<'a> {
                 return Ok(false);
             }
         }
-        for (name, e) in &self.action_props {
-            if !self.eval_bool(e, &Bindings::default(), from, Some(to))? {
+        for (name, e, b) in &self.action_props {
+            if !self.eval_bool(e, b, from, Some(to))? {
                 return Err(ModelError::ActionProperty { name: name.clone() });
             }
         }

@@ -19,7 +19,8 @@ const MUST_MATCH: &[&str] = &[
     "DieHard", "HourClock", "LiveHourClock", "ABCorrectness", "InnerFIFO", "InternalMemory", "LiveWriteThroughCache",
     "RealTimeHourClock", "SimpleMath", "TCommit", "TwoPhaseTC", "DiningPhilosophers", "Echo", "Prisoners",
     "CigaretteSmokers", "Barrier", "SpanTree", "KVStore", "Majority", "NbacgGuer01", "SingleLaneBridge", "ACP_NB_WRONG",
-    "Chameneos", "TokenRing",
+    "Chameneos", "TokenRing", "QueensPluscal", "CarTalkPuzzle", "SimpleAllocator", "SchedulingAllocator", "Peterson",
+    "TwoPhaseProof", "DisruptorSPMC",
 ];
 
 fn corpus() -> Option<PathBuf> {
@@ -100,6 +101,7 @@ fn run_model(dir: &Path, module: &str, cfg_name: &str) -> Got {
         match lc.run_to_end() {
             LiveOutcome::Holds => {}
             LiveOutcome::Violated(_) => return Got::Liveness,
+            LiveOutcome::Error { error, .. } => return Got::Error(format!("liveness {}: {error}", p.name)),
             other => return Got::Error(format!("liveness {}: {:?}", p.name, std::mem::discriminant(&other))),
         }
     }

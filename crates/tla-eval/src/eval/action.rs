@@ -279,7 +279,18 @@ impl<'a> ConstEval<'a> {
             return None;
         }
         if self.init_mode.get() {
-            return self.var_slot(e, env);
+            if let Some(s) = self.var_slot(e, env) {
+                return Some(s);
+            }
+            // A parameter bound to a variable (passed by name).
+            if let ExprKind::OpApp { op, args } = &*e.kind
+                && op.path.is_empty() && args.is_empty()
+                && let Some(Binding::Op(cl)) = env.lookup(&op.name)
+                && cl.params.is_empty() {
+                    let cl = cl.clone();
+                    return self.target_slot(cl.body, &cl.env);
+                }
+            return None;
         }
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() {
@@ -299,7 +310,7 @@ impl<'a> ConstEval<'a> {
 
     /// An argument of an action call: expressions with primes are passed by name.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
-        if arity == 0 && has_prime(a) {
+        if arity == 0 && (has_prime(a) || (self.init_mode.get() && self.mentions_var(a, env))) {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone() })));
         }
         self.op_arg(arity, a, env)
@@ -527,6 +538,23 @@ impl<'a> ConstEval<'a> {
     }
 }
 
+impl<'a> ConstEval<'a> {
+    /// Whether `e` reads a state variable directly (Init passes such arguments by name: the
+    /// operator may assign the variable).
+    fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
+        match &*e.kind {
+            ExprKind::OpApp { op, args } => {
+                (op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() && self.vars.contains_key(op.name.as_str()))
+                    || args.iter().any(|a| self.mentions_var(a, env))
+            }
+            ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(|a| self.mentions_var(a, env)),
+            ExprKind::FunApp { fun, args } => self.mentions_var(fun, env) || args.iter().any(|a| self.mentions_var(a, env)),
+            ExprKind::Field { record, .. } => self.mentions_var(record, env),
+            _ => false,
+        }
+    }
+}
+
 fn has_prime(e: &Expr) -> bool {
     match &*e.kind {
         ExprKind::OpApp { op, args } => op.name == "'" || op.name == "UNCHANGED" || args.iter().any(has_prime),
@@ -549,26 +577,40 @@ fn action_name(e: &Expr) -> Option<String> {
     }
 }
 
-/// Values bound to names (a quantifier's variables), for formulas evaluated under bindings:
-/// `\A p \in P : WF_vars(Act(p))` gives one fairness condition per `p`.
+/// Values bound to names (a quantifier's variables, an operator's parameters) and the instances
+/// a formula is read in, for formulas evaluated under bindings: `\A p \in P : WF_vars(Act(p))`
+/// gives one fairness condition per `p`; the parts of `I!Spec` are read inside the instance `I`.
 #[derive(Clone, Default)]
-pub struct Bindings<'a>(Env<'a>);
+pub struct Bindings<'a> {
+    env: Env<'a>,
+    frames: Vec<InstFrame<'a>>,
+}
 
 impl<'a> Bindings<'a> {
     pub fn bind(&self, name: &'a str, v: Value) -> Bindings<'a> {
-        Bindings(self.0.bind_value(name, v))
+        Bindings { env: self.env.bind_value(name, v), frames: self.frames.clone() }
     }
+    /// Whether names are bound (a property under a quantifier goes to liveness, as
+    /// `\A p : [](...)` does in TLC).
+    pub fn has_names(&self) -> bool {
+        self.env.0.is_some()
+    }
+    /// No bound names and no instance: the formula reads as written in the root module.
     pub fn is_empty(&self) -> bool {
-        self.0.0.is_none()
+        self.env.0.is_none() && self.frames.is_empty()
     }
 }
 
 impl<'a> ConstEval<'a> {
+    fn with_b<T>(&self, b: &Bindings<'a>, f: impl FnOnce() -> VResult<T>) -> VResult<T> {
+        if b.frames.is_empty() { f() } else { self.in_frames(b.frames.clone(), f) }
+    }
+
     /// Evaluate `e` under `b` with `from` as the current state and, when given, `to` as the next.
     pub fn eval_with(&self, e: &'a Expr, b: &Bindings<'a>, from: &State, to: Option<&State>) -> VResult<Value> {
         let old = self.cur.replace(from.clone());
         let old_next = to.map(|t| std::mem::replace(&mut *self.next.borrow_mut(), t.iter().cloned().map(Some).collect()));
-        let r = self.ev(e, &b.0);
+        let r = self.with_b(b, || self.ev(e, &b.env));
         *self.cur.borrow_mut() = old;
         if let Some(n) = old_next {
             *self.next.borrow_mut() = n;
@@ -582,19 +624,21 @@ impl<'a> ConstEval<'a> {
         let n = self.var_names.len();
         let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
         let mut found = false;
-        let r = self.act(a, &b.0, &mut || {
-            if !self.next.borrow().iter().all(|x| x.is_some()) {
-                return Ok(true);
-            }
-            if let Some(s) = sub {
-                let now = self.ev(s, &b.0)?;
-                let then = self.ev_primed(s, &b.0)?;
-                if now.tlc_eq(&then)? {
+        let r = self.with_b(b, || {
+            self.act(a, &b.env, &mut || {
+                if !self.next.borrow().iter().all(|x| x.is_some()) {
                     return Ok(true);
                 }
-            }
-            found = true;
-            Ok(false)
+                if let Some(s) = sub {
+                    let now = self.ev(s, &b.env)?;
+                    let then = self.ev_primed(s, &b.env)?;
+                    if now.tlc_eq(&then)? {
+                        return Ok(true);
+                    }
+                }
+                found = true;
+                Ok(false)
+            })
         });
         *self.next.borrow_mut() = saved;
         *self.cur.borrow_mut() = old;
@@ -607,17 +651,135 @@ impl<'a> ConstEval<'a> {
         let n = self.var_names.len();
         *self.next.borrow_mut() = vec![None; n];
         *self.cur.borrow_mut() = state.clone();
-        self.act(a, &b.0, &mut || {
-            let st = self.complete("the action")?;
-            emit(st)?;
-            Ok(true)
+        self.with_b(b, || {
+            self.act(a, &b.env, &mut || {
+                let st = self.complete("the action")?;
+                emit(st)?;
+                Ok(true)
+            })
         })
         .map(|_| ())
     }
 
+    /// Every initial state satisfying all of `parts`, each read under its bindings (the parts
+    /// of an instance's Init are read inside the instance), in TLC's order.
+    pub fn initial_states_with(&self, parts: &[(&'a Expr, Bindings<'a>)], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        let n = self.var_names.len();
+        *self.next.borrow_mut() = vec![None; n];
+        *self.cur.borrow_mut() = Arc::from(Vec::new());
+        self.init_mode.set(true);
+        let r = self.act_bound(parts, &mut || {
+            let st = self.complete("the initial predicate")?;
+            emit(st)?;
+            Ok(true)
+        });
+        self.init_mode.set(false);
+        r.map(|_| ())
+    }
+
+    fn act_bound(&self, items: &[(&'a Expr, Bindings<'a>)], k: &mut Cont<'_>) -> VResult<bool> {
+        match items.split_first() {
+            None => k(),
+            Some(((first, b), rest)) => {
+                if b.frames.is_empty() {
+                    return self.act(first, &b.env, &mut || self.act_bound(rest, k));
+                }
+                // The rest of the conjunction runs in the caller's module.
+                let outer = self.ctx.borrow().clone();
+                self.in_frames(b.frames.clone(), || {
+                    self.act(first, &b.env, &mut || {
+                        let inner = std::mem::replace(&mut *self.ctx.borrow_mut(), outer.clone());
+                        let r = self.act_bound(rest, k);
+                        *self.ctx.borrow_mut() = inner;
+                        r
+                    })
+                })
+            }
+        }
+    }
+
+    /// The definition a name applied to arguments stands for under `b`, when it is a user
+    /// definition (`Op(args)`, `I!Op(args)`, or a parameter passed by name): its body, with
+    /// the parameters bound (constant arguments by value, others by name) and the instance
+    /// frames extended. None for variables, built-in operators and anything else.
+    pub fn unfold_with(&self, e: &'a Expr, b: &Bindings<'a>) -> Option<(&'a Expr, Bindings<'a>)> {
+        let ExprKind::OpApp { op, args } = &*e.kind else {
+            if let ExprKind::Label { body, .. } = &*e.kind {
+                return Some((body, b.clone()));
+            }
+            return None;
+        };
+        if op.path.is_empty() {
+            if let Some(bd) = b.env.lookup(&op.name) {
+                return match bd {
+                    Binding::Op(cl) if cl.params.is_empty() && args.is_empty() => {
+                        Some((cl.body, Bindings { env: cl.env.clone(), frames: b.frames.clone() }))
+                    }
+                    _ => None,
+                };
+            }
+            if args.is_empty() && self.vars.contains_key(op.name.as_str()) {
+                return None;
+            }
+            // A name an instance substitutes reads in the instantiating module.
+            let sub = b.frames.last().and_then(|f| f.substs.iter().find(|s| s.name.name == op.name).map(|s| (&s.expr, f.env.clone())));
+            if let Some((x, env)) = sub {
+                if !args.is_empty() {
+                    return None;
+                }
+                let mut frames = b.frames.clone();
+                frames.pop();
+                return Some((x, Bindings { env, frames }));
+            }
+        }
+        let (frames, target) = if op.path.is_empty() {
+            (b.frames.clone(), self.with_b(b, || Ok(self.global(&op.name))).ok()?)
+        } else {
+            let (mut fr, t) = self.with_b(b, || self.resolve_path(op, &b.env)).ok()?;
+            let mut all = b.frames.clone();
+            all.append(&mut fr);
+            (all, t)
+        };
+        let Some(Global::Op(d)) = target else { return None };
+        if d.params.len() != args.len() {
+            return None;
+        }
+        let mut env = Env::default();
+        for (p, a) in d.params.iter().zip(args.iter()) {
+            let bind = if p.arity == 0 {
+                let val = if has_prime(a) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
+                match val {
+                    Some(v) => Binding::Value(v),
+                    None => Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: b.env.clone() })),
+                }
+            } else {
+                self.with_b(b, || self.op_arg(p.arity, a, &b.env)).ok()?
+            };
+            env = env.bind(&p.name.name, bind);
+        }
+        Some((&d.body, Bindings { env, frames }))
+    }
+
+    /// The bindings of a quantifier's bounds (`\A p \in P, q \in Q`, tuples included) under
+    /// `b`, in TLC's order. Errors for unbounded or infinite bounds.
+    pub fn bindings_of(&self, bounds: &'a [Bound], b: &Bindings<'a>) -> VResult<Vec<Bindings<'a>>> {
+        self.with_b(b, || {
+            if bounds.iter().any(|x| x.set.is_none()) {
+                return Err(err(codes::NOT_ENUMERABLE, "TLC cannot evaluate an unbounded quantifier here"));
+            }
+            let sets = self.bound_sets(bounds, &b.env)?;
+            let mut out = Vec::new();
+            self.for_each_binding(bounds, &sets, &b.env, &mut |e2| {
+                out.push(Bindings { env: e2.clone(), frames: b.frames.clone() });
+                Ok(true)
+            })?;
+            Ok(out)
+        })
+    }
+
     /// The elements of a constant-level set expression under `b` (for splitting `\A p \in P`).
     pub fn elements_of(&self, e: &'a Expr, b: &Bindings<'a>) -> VResult<Vec<Value>> {
-        self.ev(e, &b.0)?.elements()?.collect()
+        self.with_b(b, || self.ev(e, &b.env)?.elements()?.collect())
     }
 }
 
