@@ -214,10 +214,19 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             given.push(&c.name.name);
             // `Op <- [M] Def`: Op (a constant or a definition of M, or a standard operator
             // M uses, such as Nat) means Def. Applied to every module that sees Op.
-            if let ConstRhs::ModSubst { def, .. } = &c.rhs
-                && !ev.substitute(&c.name.name, &def.name) {
-                    errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- [..] {}: no definition named {}", c.name.name, def.name, def.name)));
+            match &c.rhs {
+                ConstRhs::ModSubst { def, .. } => {
+                    if !ev.override_with(&c.name.name, &def.name) {
+                        errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- [..] {}: no definition named {}", c.name.name, def.name, def.name)));
+                    }
                 }
+                // `Op = [M] v`: M's definition Op is replaced by the value v.
+                ConstRhs::Value(v, span) => match ev.cfg_value(v) {
+                    Ok(val) => ev.override_value(&c.name.name, val),
+                    Err(e) => errors.push(e.into_diagnostic(*span)),
+                },
+                ConstRhs::Subst(_) => {}
+            }
             continue;
         }
         given.push(&c.name.name);

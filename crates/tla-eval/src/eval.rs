@@ -121,6 +121,9 @@ pub struct ConstEval<'a> {
     /// Constant-level zero-argument definitions whose value is kept once computed.
     cacheable: std::collections::HashSet<*const OpDef>,
     cache: RefCell<HashMap<*const OpDef, Value>>,
+    /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
+    /// over the definitions of every module, instances included.
+    overrides: HashMap<&'a str, Global<'a>>,
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -235,6 +238,7 @@ impl<'a> ConstEval<'a> {
             ctx: RefCell::new(Vec::new()),
             cacheable: Default::default(),
             cache: RefCell::new(HashMap::new()),
+            overrides: HashMap::new(),
         }
     }
 
@@ -815,8 +819,11 @@ impl<'a> ConstEval<'a> {
     fn op_app(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, span: Span) -> VResult<Value> {
         if !op.path.is_empty() {
             let (frames, target) = self.resolve_path(op, env)?;
-            let Some(Global::Op(d)) = target else {
-                return Err(err(codes::UNKNOWN, format!("{}!{}: no such definition in the instantiated module", op.path[0].name.name, op.name)));
+            let d = match target {
+                Some(Global::Op(d)) => d,
+                Some(Global::Value(v)) if args.is_empty() => return Ok(v),
+                Some(Global::Fun(d)) if args.is_empty() => return self.in_frames(frames, || self.fun_value(d, &Env::default())),
+                _ => return Err(err(codes::UNKNOWN, format!("{}!{}: no such definition in the instantiated module", op.path[0].name.name, op.name))),
             };
             let mut callee = Env::default();
             if d.params.len() != args.len() {

@@ -74,6 +74,26 @@ impl<'a> ConstEval<'a> {
         self.globals.insert(name, Global::Value(v));
     }
 
+    /// Override the definition `name` of an instantiated module with a value (`.cfg`'s
+    /// `name = [M] v`): the value wins in every module, instances included.
+    pub fn override_value(&mut self, name: &'a str, v: Value) {
+        self.globals.insert(name, Global::Value(v.clone()));
+        self.overrides.insert(name, Global::Value(v));
+    }
+
+    /// Override `name` with the definition `def` in every module, instances included
+    /// (`.cfg`'s `name <- [M] def`). False when `def` is not defined.
+    pub fn override_with(&mut self, name: &'a str, def: &str) -> bool {
+        match self.globals.get(def).cloned() {
+            Some(g) => {
+                self.globals.insert(name, g.clone());
+                self.overrides.insert(name, g);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Make `name` mean the definition `def` (`.cfg`'s `name <- def`). False when `def` is not
     /// defined.
     pub fn substitute(&mut self, name: &'a str, def: &str) -> bool {
@@ -786,6 +806,10 @@ impl<'a> ConstEval<'a> {
 impl<'a> ConstEval<'a> {
     /// A definition visible in the module being evaluated (an instance's, else the root's).
     pub(super) fn global(&self, name: &str) -> Option<Global<'a>> {
+        if !self.overrides.is_empty()
+            && let Some(g) = self.overrides.get(name) {
+                return Some(g.clone());
+            }
         let ctx = self.ctx.borrow();
         if let Some(f) = ctx.last()
             && let Some(g) = f.scope.get(name) {
