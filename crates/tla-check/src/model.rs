@@ -404,7 +404,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     }
     if let Some(s) = &config.symmetry {
         match model.ev.eval_def(&s.name) {
-            Ok(perms) => match symmetry_maps(&perms) {
+            Ok(perms) => match symmetry_maps(&perms).and_then(permutation_group) {
                 Ok(maps) => model.symmetry = maps,
                 Err(e) => errors.push(e.into_diagnostic(s.span)),
             },
@@ -652,6 +652,47 @@ fn symmetry_maps(perms: &Value) -> Result<Vec<Vec<(Value, Value)>>, ValueError> 
         if !m.is_empty() {
             out.push(m);
         }
+    }
+    Ok(out)
+}
+
+/// The group the permutations generate (TLC closes the SYMMETRY set under composition:
+/// `Permutations(A) \cup Permutations(B)` stands for every pair of a permutation of A and one
+/// of B), without the identity. Errors beyond 100,000 permutations.
+fn permutation_group(gens: Vec<Vec<(Value, Value)>>) -> Result<Vec<Vec<(Value, Value)>>, ValueError> {
+    fn key(m: &[(Value, Value)]) -> String {
+        let mut parts: Vec<String> = m.iter().map(|(a, b)| format!("{}>{}", a, b)).collect();
+        parts.sort();
+        parts.join(",")
+    }
+    fn apply(m: &[(Value, Value)], x: &Value) -> Value {
+        m.iter().find(|(a, _)| a.tlc_eq(x).unwrap_or(false)).map(|(_, b)| b.clone()).unwrap_or_else(|| x.clone())
+    }
+    let mut seen: std::collections::HashSet<String> = gens.iter().map(|g| key(g)).collect();
+    let mut out = gens.clone();
+    let mut i = 0;
+    while i < out.len() {
+        for g in &gens {
+            // g after out[i].
+            let mut dom: Vec<Value> = out[i].iter().map(|(a, _)| a.clone()).collect();
+            for (a, _) in g {
+                if !dom.iter().any(|d| d.tlc_eq(a).unwrap_or(false)) {
+                    dom.push(a.clone());
+                }
+            }
+            let comp: Vec<(Value, Value)> =
+                dom.into_iter().map(|x| { let y = apply(g, &apply(&out[i], &x)); (x, y) }).filter(|(x, y)| !x.tlc_eq(y).unwrap_or(false)).collect();
+            if comp.is_empty() {
+                continue;
+            }
+            if seen.insert(key(&comp)) {
+                out.push(comp);
+                if out.len() > 100_000 {
+                    return Err(ValueError::new(codes::TYPE, "the SYMMETRY set generates more than 100000 permutations"));
+                }
+            }
+        }
+        i += 1;
     }
     Ok(out)
 }
@@ -906,17 +947,36 @@ impl<'a> Spec for Model<'a> {
         if self.symmetry.is_empty() {
             return base;
         }
-        let mut best = base;
+        // TLC's representative: the permuted state that is smallest in its value order,
+        // comparing the variables in order (the set of permutations need not be a group:
+        // `Permutations(A) \cup Permutations(B)` is not, so the choice decides the count).
+        let mut min: Option<State> = None;
         for m in &self.symmetry {
             let permuted: Result<Vec<Value>, _> = state.iter().map(|v| permute(v, m)).collect();
-            if let Ok(p) = permuted {
-                let p: State = p.into();
-                if let Ok(f) = self.fp_value(&p) {
-                    best = best.min(f);
+            let Ok(p) = permuted else { continue };
+            let cur: &[Value] = match &min {
+                Some(x) => x,
+                None => state,
+            };
+            let mut less = false;
+            for (a, b) in p.iter().zip(cur.iter()) {
+                match a.tlc_cmp(b) {
+                    Ok(std::cmp::Ordering::Less) => {
+                        less = true;
+                        break;
+                    }
+                    Ok(std::cmp::Ordering::Equal) => continue,
+                    _ => break,
                 }
             }
+            if less {
+                min = Some(p.into());
+            }
         }
-        best
+        match min {
+            Some(m) => self.fp_value(&m).unwrap_or(base),
+            None => base,
+        }
     }
 
     fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {

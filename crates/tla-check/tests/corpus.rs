@@ -20,7 +20,7 @@ const MUST_MATCH: &[&str] = &[
     "RealTimeHourClock", "SimpleMath", "TCommit", "TwoPhaseTC", "DiningPhilosophers", "Echo", "Prisoners",
     "CigaretteSmokers", "Barrier", "SpanTree", "KVStore", "Majority", "NbacgGuer01", "SingleLaneBridge", "ACP_NB_WRONG",
     "Chameneos", "TokenRing", "QueensPluscal", "CarTalkPuzzle", "SimpleAllocator", "SchedulingAllocator", "Peterson",
-    "TwoPhaseProof", "DisruptorSPMC", "LeastCircularSubstring", "NanoSmall",
+    "TwoPhaseProof", "DisruptorSPMC", "LeastCircularSubstring", "NanoSmall", "SimplePaxos",
 ];
 
 fn corpus() -> Option<PathBuf> {
