@@ -36,17 +36,18 @@ pub(crate) enum Kind {
     Eof,
 }
 
+/// `text` borrows the source (or a static canonical spelling): no allocation per token.
 #[derive(Clone, Debug)]
-pub(crate) struct Token {
+pub(crate) struct Token<'t> {
     pub kind: Kind,
-    pub text: String,
+    pub text: &'t str,
     pub start: u32,
     pub end: u32,
     pub line: u32,
     pub col: u32,
 }
 
-impl Token {
+impl Token<'_> {
     pub fn is_sym(&self, s: &str) -> bool {
         self.kind == Kind::Sym && self.text == s
     }
@@ -55,8 +56,8 @@ impl Token {
     }
 }
 
-pub(crate) struct Lexed {
-    pub tokens: Vec<Token>,
+pub(crate) struct Lexed<'t> {
+    pub tokens: Vec<Token<'t>>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -110,7 +111,7 @@ fn unescape(body: &str) -> String {
 }
 
 /// Lex `text[from..]`; positions are relative to the whole text.
-pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
+pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed<'_> {
     let from = from.min(text.len());
     let src = &text[from..];
     let mut toks: Vec<Token> = Vec::with_capacity(src.len() / 4);
@@ -128,7 +129,7 @@ pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
             diags.push(Diagnostic::error("E0106", sp(from, text.len()), "the lexer could not read this text"));
             cur.advance_to(text.len());
             let n = text.len() as u32;
-            toks.push(Token { kind: Kind::Eof, text: String::new(), start: n, end: n, line: cur.line, col: cur.col });
+            toks.push(Token { kind: Kind::Eof, text: "", start: n, end: n, line: cur.line, col: cur.col });
             return Lexed { tokens: toks, diags };
         }
     };
@@ -137,7 +138,7 @@ pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
         let span = pair.as_span();
         let (s, e) = (from + span.start(), from + span.end());
         let raw = span.as_str();
-        let (kind, txt): (Kind, String) = match rule {
+        let (kind, txt): (Kind, &str) = match rule {
             Rule::EOI => break,
             Rule::open_comment => {
                 diags.push(
@@ -146,48 +147,48 @@ pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
                 );
                 continue;
             }
-            Rule::string => (Kind::Str(unescape(&raw[1..raw.len() - 1])), raw.to_string()),
+            Rule::string => (Kind::Str(unescape(&raw[1..raw.len() - 1])), raw),
             Rule::open_string => {
                 diags.push(
                     Diagnostic::error("E0104", sp(s, e), "unterminated string literal")
                         .with_hint("close the string with `\"` on the same line"),
                 );
-                (Kind::Str(unescape(&raw[1..])), raw.to_string())
+                (Kind::Str(unescape(&raw[1..])), raw)
             }
-            Rule::fair => (Kind::Fair, raw[..2].to_string()),
-            Rule::decimal => (Kind::Decimal, raw.to_string()),
-            Rule::number => (Kind::Num(raw.parse::<i64>().ok()), raw.to_string()),
-            Rule::ident => (Kind::Ident, raw.to_string()),
-            Rule::underscore => (Kind::Sym, "_".to_string()),
-            Rule::dash_line => (Kind::DashLine, raw.to_string()),
-            Rule::eq_line => (Kind::EqLine, raw.to_string()),
+            Rule::fair => (Kind::Fair, &raw[..2]),
+            Rule::decimal => (Kind::Decimal, raw),
+            Rule::number => (Kind::Num(raw.parse::<i64>().ok()), raw),
+            Rule::ident => (Kind::Ident, raw),
+            Rule::underscore => (Kind::Sym, "_"),
+            Rule::dash_line => (Kind::DashLine, raw),
+            Rule::eq_line => (Kind::EqLine, raw),
             Rule::radix_number => {
                 let radix = match raw.as_bytes()[1] {
                     b'b' | b'B' => 2,
                     b'o' | b'O' => 8,
                     _ => 16,
                 };
-                (Kind::Num(i64::from_str_radix(&raw[2..], radix).ok()), raw.to_string())
+                (Kind::Num(i64::from_str_radix(&raw[2..], radix).ok()), raw)
             }
             Rule::bs_word => {
                 if ops::BACKSLASH_WORDS.contains(&&raw[1..]) {
-                    (Kind::Sym, ops::canonical(raw).to_string())
+                    (Kind::Sym, ops::canonical(raw))
                 } else {
                     diags.push(Diagnostic::error("E0106", sp(s, e), format!("unknown operator `{raw}`")));
-                    (Kind::Sym, raw.to_string())
+                    (Kind::Sym, raw)
                 }
             }
-            Rule::step => (Kind::Step, raw.to_string()),
+            Rule::step => (Kind::Step, raw),
             Rule::bs_or | Rule::backslash | Rule::eq_before_tuple | Rule::bracket_sub | Rule::tuple_sub | Rule::neg_dot => {
-                (Kind::Sym, raw.to_string())
+                (Kind::Sym, raw)
             }
-            Rule::symbol => (Kind::Sym, ops::canonical(raw).to_string()),
+            Rule::symbol => (Kind::Sym, ops::canonical(raw)),
             Rule::unicode_symbol => {
                 let ch = raw.chars().next().unwrap_or(' ');
                 match ops::UNICODE.iter().find(|(u, _)| *u == ch) {
-                    Some((_, "TRUE")) => (Kind::Ident, "TRUE".to_string()),
-                    Some((_, "FALSE")) => (Kind::Ident, "FALSE".to_string()),
-                    Some((_, canon)) => (Kind::Sym, canon.to_string()),
+                    Some((_, "TRUE")) => (Kind::Ident, "TRUE"),
+                    Some((_, "FALSE")) => (Kind::Ident, "FALSE"),
+                    Some((_, canon)) => (Kind::Sym, canon),
                     None => {
                         diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
                         continue;
@@ -205,7 +206,7 @@ pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed {
     }
     cur.advance_to(text.len());
     let n = text.len() as u32;
-    toks.push(Token { kind: Kind::Eof, text: String::new(), start: n, end: n, line: cur.line, col: cur.col });
+    toks.push(Token { kind: Kind::Eof, text: "", start: n, end: n, line: cur.line, col: cur.col });
     Lexed { tokens: toks, diags }
 }
 
@@ -214,13 +215,14 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<(Kind, String)> {
-        lex(FileId(0), text, 0).tokens.into_iter().map(|t| (t.kind, t.text)).collect()
+        lex(FileId(0), text, 0).tokens.into_iter().map(|t| (t.kind, t.text.to_string())).collect()
     }
 
     #[test]
     fn every_unicode_form_is_one_token() {
         for (u, canon) in ops::UNICODE {
-            let l = lex(FileId(0), &u.to_string(), 0);
+            let src = u.to_string();
+            let l = lex(FileId(0), &src, 0);
             assert!(l.diags.is_empty(), "{u}");
             assert_eq!(l.tokens.len(), 2, "{u}");
             assert_eq!(l.tokens[0].text, *canon, "{u}");
@@ -247,7 +249,7 @@ mod tests {
     fn lines_columns_and_offsets() {
         let text = "x (* a\n (* b *)\n *) ⟨y\n  \"s\\\"t\" 3.25";
         let l = lex(FileId(0), text, 2);
-        let t: Vec<(&str, u32, u32)> = l.tokens.iter().map(|t| (t.text.as_str(), t.line, t.col)).collect();
+        let t: Vec<(&str, u32, u32)> = l.tokens.iter().map(|t| (t.text, t.line, t.col)).collect();
         assert_eq!(t, [("<<", 2, 4), ("y", 2, 5), ("\"s\\\"t\"", 3, 2), ("3.25", 3, 9), ("", 3, 13)]);
         assert_eq!(l.tokens[2].kind, Kind::Str("s\"t".into()));
         assert_eq!(l.tokens[0].start as usize, text.find('⟨').unwrap());
@@ -258,7 +260,7 @@ mod tests {
         let l = lex(FileId(0), "x \"abc\ny ` \\foo (* (* *)", 0);
         let codes: Vec<&str> = l.diags.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["E0104", "E0106", "E0106", "E0105"]);
-        assert_eq!(l.tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["x", "\"abc", "y", "\\foo", ""]);
+        assert_eq!(l.tokens.iter().map(|t| t.text).collect::<Vec<_>>(), ["x", "\"abc", "y", "\\foo", ""]);
     }
 
     #[test]
@@ -266,8 +268,9 @@ mod tests {
         let text = format!("a {}{} b", "(*".repeat(200_000), "*)".repeat(200_000));
         let l = lex(FileId(0), &text, 0);
         assert!(l.diags.is_empty());
-        assert_eq!(l.tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["a", "b", ""]);
-        let l = lex(FileId(0), &"(*".repeat(100_000), 0);
+        assert_eq!(l.tokens.iter().map(|t| t.text).collect::<Vec<_>>(), ["a", "b", ""]);
+        let open = "(*".repeat(100_000);
+        let l = lex(FileId(0), &open, 0);
         assert_eq!(l.diags.len(), 1);
     }
 }

@@ -81,7 +81,7 @@ enum Def {
 
 pub(crate) struct Parser<'a> {
     file: FileId,
-    toks: &'a [Token],
+    toks: &'a [Token<'a>],
     pos: usize,
     /// Index of the token that ends the current segment (never consumed while inside it).
     end: usize,
@@ -105,7 +105,7 @@ fn describe(t: &Token) -> String {
 }
 
 impl<'a> Parser<'a> {
-    fn new(file: FileId, toks: &'a [Token]) -> Self {
+    fn new(file: FileId, toks: &'a [Token<'a>]) -> Self {
         Parser { file, toks, pos: 0, end: toks.len() - 1, fences: Vec::new(), diags: Vec::new(), depth: 0 }
     }
 
@@ -118,7 +118,7 @@ impl<'a> Parser<'a> {
         self.sp(t.start, t.end)
     }
     /// The next token ignoring segment and fence limits (clamped to the segment end).
-    fn raw(&self) -> &'a Token {
+    fn raw(&self) -> &'a Token<'a> {
         &self.toks[self.pos.min(self.end)]
     }
     fn fenced(&self, t: &Token) -> bool {
@@ -127,11 +127,11 @@ impl<'a> Parser<'a> {
     fn at_end(&self) -> bool {
         self.pos >= self.end || self.fenced(&self.toks[self.pos])
     }
-    fn peek(&self) -> Option<&'a Token> {
+    fn peek(&self) -> Option<&'a Token<'a>> {
         if self.at_end() { None } else { Some(&self.toks[self.pos]) }
     }
     /// Lookahead `k` tokens (segment limit only).
-    fn ahead(&self, k: usize) -> Option<&'a Token> {
+    fn ahead(&self, k: usize) -> Option<&'a Token<'a>> {
         let i = self.pos + k;
         if i < self.end { Some(&self.toks[i]) } else { None }
     }
@@ -141,7 +141,7 @@ impl<'a> Parser<'a> {
     fn is_word(&self, s: &str) -> bool {
         self.peek().is_some_and(|t| t.is_word(s))
     }
-    fn bump(&mut self) -> &'a Token {
+    fn bump(&mut self) -> &'a Token<'a> {
         let t = &self.toks[self.pos.min(self.end)];
         if self.pos < self.end {
             self.pos += 1;
@@ -191,13 +191,13 @@ impl<'a> Parser<'a> {
         Err(())
     }
 
-    fn expect_sym(&mut self, s: &str) -> R<&'a Token> {
+    fn expect_sym(&mut self, s: &str) -> R<&'a Token<'a>> {
         if self.is_sym(s) { Ok(self.bump()) } else { self.unexpected(&format!("`{s}`")) }
     }
 
     /// Expect a closing bracket; on failure point at the opening one.
     #[inline(never)]
-    fn close(&mut self, open: &Token, close: &str) -> R<&'a Token> {
+    fn close(&mut self, open: &Token, close: &str) -> R<&'a Token<'a>> {
         if self.is_sym(close) {
             return Ok(self.bump());
         }
@@ -223,7 +223,7 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(t) if t.kind == Kind::Ident && !ops::is_keyword(&t.text) => {
                 self.bump();
-                Ok(Ident { name: t.text.clone(), span: self.tok_span(t) })
+                Ok(Ident { name: t.text.to_string(), span: self.tok_span(t) })
             }
             _ => self.unexpected("a name"),
         }
@@ -288,7 +288,7 @@ impl<'a> Parser<'a> {
 
     fn is_unit_start(&self, i: usize) -> bool {
         let t = &self.toks[i];
-        (t.kind == Kind::Ident && UNIT_KEYWORDS.contains(&t.text.as_str())) || self.is_def_header(i)
+        (t.kind == Kind::Ident && UNIT_KEYWORDS.contains(&t.text)) || self.is_def_header(i)
     }
 
     fn is_boundary(&self, i: usize) -> bool {
@@ -299,7 +299,7 @@ impl<'a> Parser<'a> {
             _ => {
                 if t.is_word("ASSUME") && i > 0 {
                     let p = &self.toks[i - 1];
-                    if p.is_sym("==") || p.kind == Kind::Step || THEOREM_KEYWORDS.contains(&p.text.as_str()) {
+                    if p.is_sym("==") || p.kind == Kind::Step || THEOREM_KEYWORDS.contains(&p.text) {
                         return false;
                     }
                 }
@@ -317,7 +317,7 @@ impl<'a> Parser<'a> {
                 (after_operand && self.is_ident_at(i) && self.sym_at(i + 1, "="))
                     || (t.kind == Kind::Ident
                         && ops::is_keyword(&t.text)
-                        && (self.sym_at(i + 1, "==") || (self.sym_at(i + 1, "(") && !THEOREM_KEYWORDS.contains(&t.text.as_str()))))
+                        && (self.sym_at(i + 1, "==") || (self.sym_at(i + 1, "(") && !THEOREM_KEYWORDS.contains(&t.text))))
             }
         }
     }
@@ -334,7 +334,7 @@ impl<'a> Parser<'a> {
         let name = match self.peek() {
             Some(t) if t.kind == Kind::Ident => {
                 self.bump();
-                Ident { name: t.text.clone(), span: self.tok_span(t) }
+                Ident { name: t.text.to_string(), span: self.tok_span(t) }
             }
             _ => {
                 let _: R<()> = self.unexpected("the module's name");
@@ -460,7 +460,7 @@ impl<'a> Parser<'a> {
 
     fn unit(&mut self) -> R<Unit> {
         let t = self.raw();
-        let kw = if t.kind == Kind::Ident { t.text.as_str() } else { "" };
+        let kw = if t.kind == Kind::Ident { t.text } else { "" };
         match kw {
             "LOCAL" => {
                 self.bump();
@@ -535,7 +535,7 @@ impl<'a> Parser<'a> {
             let u = self.bump();
             let Some(op) = self.peek().filter(|t| t.kind == Kind::Sym) else { return self.unexpected("an operator symbol") };
             self.bump();
-            let name = Ident { name: op.text.clone(), span: self.tok_span(op) };
+            let name = Ident { name: op.text.to_string(), span: self.tok_span(op) };
             if ops::postfix(&op.text).is_some() {
                 return Ok(ConstDecl { name, arity: 1 });
             }
@@ -546,7 +546,7 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.peek().filter(|t| t.kind == Kind::Sym && (t.text == "-." || ops::prefix(&t.text).is_some())) {
             self.bump();
             self.expect_sym("_")?;
-            return Ok(ConstDecl { name: Ident { name: t.text.clone(), span: self.tok_span(t) }, arity: 1 });
+            return Ok(ConstDecl { name: Ident { name: t.text.to_string(), span: self.tok_span(t) }, arity: 1 });
         }
         let name = self.ident()?;
         let mut arity = 0;
@@ -574,7 +574,7 @@ impl<'a> Parser<'a> {
                 let name = match self.peek() {
                     Some(t) if t.kind == Kind::Sym && t.text != "(" => {
                         self.bump();
-                        Ident { name: t.text.clone(), span: self.tok_span(t) }
+                        Ident { name: t.text.to_string(), span: self.tok_span(t) }
                     }
                     _ => self.ident()?,
                 };
@@ -611,7 +611,7 @@ impl<'a> Parser<'a> {
         if t0.kind == Kind::Sym && (t0.text == "-." || t0.text == "-" || ops::prefix(&t0.text).is_some()) && self.pos < self.end {
             // prefix operator definition `-. a == e`
             self.bump();
-            let n = if t0.text == "-" { "-.".to_string() } else { t0.text.clone() };
+            let n = if t0.text == "-" { "-.".to_string() } else { t0.text.to_string() };
             name = Ident { name: n, span: self.tok_span(t0) };
             let a = self.ident()?;
             params.push(OpParam { name: a, arity: 0 });
@@ -636,12 +636,12 @@ impl<'a> Parser<'a> {
                 }
                 Some(t) if t.kind == Kind::Sym && ops::postfix(&t.text).is_some() => {
                     self.bump();
-                    name = Ident { name: t.text.clone(), span: self.tok_span(t) };
+                    name = Ident { name: t.text.to_string(), span: self.tok_span(t) };
                     params.push(OpParam { name: first, arity: 0 });
                 }
                 Some(t) if t.kind == Kind::Sym && ops::infix(&t.text).is_some() && self.is_ident_at(self.pos + 1) => {
                     self.bump();
-                    name = Ident { name: t.text.clone(), span: self.tok_span(t) };
+                    name = Ident { name: t.text.to_string(), span: self.tok_span(t) };
                     params.push(OpParam { name: first, arity: 0 });
                     let b = self.ident()?;
                     params.push(OpParam { name: b, arity: 0 });
@@ -682,7 +682,7 @@ impl<'a> Parser<'a> {
         self.binary(0)
     }
 
-    fn peek_infix(&self) -> Option<(OpInfo, &'a Token)> {
+    fn peek_infix(&self) -> Option<(OpInfo, &'a Token<'a>)> {
         let t = self.peek()?;
         if t.kind != Kind::Sym {
             return None;
@@ -836,7 +836,7 @@ impl<'a> Parser<'a> {
         }
         let pre = if t.kind == Kind::Sym && t.text == "-" {
             ops::prefix("-.")
-        } else if t.kind == Kind::Sym || (t.kind == Kind::Ident && matches!(t.text.as_str(), "ENABLED" | "UNCHANGED" | "SUBSET" | "UNION" | "DOMAIN")) {
+        } else if t.kind == Kind::Sym || (t.kind == Kind::Ident && matches!(t.text, "ENABLED" | "UNCHANGED" | "SUBSET" | "UNION" | "DOMAIN")) {
             ops::prefix(&t.text)
         } else {
             None
@@ -900,7 +900,7 @@ impl<'a> Parser<'a> {
             } else if t.is_sym(".") && self.ahead(1).is_some_and(|n| n.kind == Kind::Ident) {
                 self.bump();
                 let f = self.bump();
-                let field = Ident { name: f.text.clone(), span: self.tok_span(f) };
+                let field = Ident { name: f.text.to_string(), span: self.tok_span(f) };
                 let span = e.span.to(field.span);
                 e = Expr::new(ExprKind::Field { record: e, field }, span);
             } else if t.kind == Kind::Sym && ops::postfix(&t.text).is_some() {
@@ -926,7 +926,7 @@ impl<'a> Parser<'a> {
     fn bullets(&mut self) -> R<Expr> {
         let first = self.raw();
         let col = first.col;
-        let op = first.text.clone();
+        let op = first.text.to_string();
         let kind = if op == "/\\" { JunctionKind::And } else { JunctionKind::Or };
         let mut items = Vec::new();
         loop {
@@ -986,7 +986,7 @@ impl<'a> Parser<'a> {
             }
             Kind::Decimal => {
                 self.bump();
-                return Ok(Expr::new(ExprKind::Decimal(t.text.clone()), tspan));
+                return Ok(Expr::new(ExprKind::Decimal(t.text.to_string()), tspan));
             }
             Kind::Str(s) => {
                 self.bump();
@@ -1005,7 +1005,7 @@ impl<'a> Parser<'a> {
             Kind::Sym => {}
             _ => return self.unexpected("an expression"),
         }
-        match t.text.as_str() {
+        match t.text {
             "(" => {
                 self.bump();
                 let e = self.expr()?;
@@ -1026,7 +1026,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline(never)]
-    fn tuple_or_angle(&mut self, t: &'a Token) -> R<Expr> {
+    fn tuple_or_angle(&mut self, t: &'a Token<'a>) -> R<Expr> {
         let tspan = self.tok_span(t);
                 self.bump();
                 let items = if self.is_sym(">>") || self.is_sym(">>_") { vec![] } else { self.expr_list()? };
@@ -1046,7 +1046,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline(never)]
-    fn quantifier(&mut self, t: &'a Token) -> R<Expr> {
+    fn quantifier(&mut self, t: &'a Token<'a>) -> R<Expr> {
         let tspan = self.tok_span(t);
                 self.bump();
                 let kind = if t.text.starts_with("\\A") { QuantKind::Forall } else { QuantKind::Exists };
@@ -1080,7 +1080,7 @@ impl<'a> Parser<'a> {
                     let ns = self.tok_span(n);
                     e = Expr::new(
                         ExprKind::OpApp {
-                            op: OpName { path: vec![PathStep { name: Ident { name: t.text.clone(), span: s }, args: vec![] }], name: n.text.clone(), span: s.to(ns) },
+                            op: OpName { path: vec![PathStep { name: Ident { name: t.text.to_string(), span: s }, args: vec![] }], name: n.text.to_string(), span: s.to(ns) },
                             args: vec![],
                         },
                         s.to(ns),
@@ -1095,9 +1095,9 @@ impl<'a> Parser<'a> {
 
     /// Identifiers and keywords in expression position.
     #[inline(never)]
-    fn word(&mut self, t: &'a Token) -> R<Expr> {
+    fn word(&mut self, t: &'a Token<'a>) -> R<Expr> {
         let tspan = self.tok_span(t);
-        match t.text.as_str() {
+        match t.text {
             "TRUE" | "FALSE" => {
                 self.bump();
                 return Ok(Expr::new(ExprKind::Bool(t.text == "TRUE"), tspan));
@@ -1200,7 +1200,7 @@ impl<'a> Parser<'a> {
         // name, application, instance path, label
         self.bump();
         let mut path: Vec<PathStep> = Vec::new();
-        let mut name = Ident { name: t.text.clone(), span: tspan };
+        let mut name = Ident { name: t.text.to_string(), span: tspan };
         let mut args = Vec::new();
         let mut end = tspan.end;
         if self.is_sym("(") {
@@ -1230,12 +1230,12 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Some(n) if n.kind == Kind::Ident && !ops::is_keyword(&n.text) => {
                     self.bump();
-                    name = Ident { name: n.text.clone(), span: self.tok_span(n) };
+                    name = Ident { name: n.text.to_string(), span: self.tok_span(n) };
                     end = n.end;
                 }
                 Some(n) if n.kind == Kind::Sym && (ops::infix(&n.text).is_some() || ops::prefix(&n.text).is_some()) => {
                     self.bump();
-                    name = Ident { name: n.text.clone(), span: self.tok_span(n) };
+                    name = Ident { name: n.text.to_string(), span: self.tok_span(n) };
                     end = n.end;
                 }
                 _ => {
@@ -1373,7 +1373,7 @@ impl<'a> Parser<'a> {
                 let f = match self.peek() {
                     Some(t) if t.kind == Kind::Ident => {
                         self.bump();
-                        Ident { name: t.text.clone(), span: self.tok_span(t) }
+                        Ident { name: t.text.to_string(), span: self.tok_span(t) }
                     }
                     _ => return self.unexpected("a field name"),
                 };
@@ -1443,7 +1443,7 @@ impl<'a> Parser<'a> {
                         let f = match self.peek() {
                             Some(t) if t.kind == Kind::Ident => {
                                 self.bump();
-                                Ident { name: t.text.clone(), span: self.tok_span(t) }
+                                Ident { name: t.text.to_string(), span: self.tok_span(t) }
                             }
                             _ => return self.unexpected("a field name"),
                         };
