@@ -328,9 +328,11 @@ impl<'a> ConstEval<'a> {
         None
     }
 
-    /// An argument of an action call: expressions with primes are passed by name.
+    /// An argument of an action call: action-level expressions (with primes, directly or
+    /// through the definitions they call, e.g. `Op(t, Sleep(t))`) are passed by name, as TLC
+    /// does; others by value.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
-        if arity == 0 && (has_prime(a) || (self.init_mode.get() && self.mentions_var(a, env))) {
+        if arity == 0 && (self.is_action_level(a, env, 0) || (self.init_mode.get() && self.mentions_var(a, env))) {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone() })));
         }
         self.op_arg(arity, a, env)
@@ -570,6 +572,41 @@ impl<'a> ConstEval<'a> {
             ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(|a| self.mentions_var(a, env)),
             ExprKind::FunApp { fun, args } => self.mentions_var(fun, env) || args.iter().any(|a| self.mentions_var(a, env)),
             ExprKind::Field { record, .. } => self.mentions_var(record, env),
+            _ => false,
+        }
+    }
+}
+
+impl<'a> ConstEval<'a> {
+    /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
+    /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
+    /// passing an argument by name is always correct, by value only an optimisation.
+    fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
+        if depth > 8 {
+            return true;
+        }
+        let sub = |x: &'a Expr| self.is_action_level(x, env, depth);
+        match &*e.kind {
+            ExprKind::OpApp { op, args } => {
+                op.name == "'"
+                    || op.name == "UNCHANGED"
+                    || args.iter().any(sub)
+                    || (op.path.is_empty()
+                        && env.lookup(&op.name).is_none()
+                        && matches!(self.globals.get(op.name.as_str()),
+                            Some(Global::Op(d)) if self.is_action_level(&d.body, env, depth + 1)))
+            }
+            ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(sub),
+            ExprKind::Junction { items, .. } => items.iter().any(sub),
+            ExprKind::FunApp { fun, args } => sub(fun) || args.iter().any(sub),
+            ExprKind::Field { record, .. } => sub(record),
+            ExprKind::If { cond, then, els } => sub(cond) || sub(then) || sub(els),
+            ExprKind::Case { arms, other } => {
+                arms.iter().any(|arm| sub(&arm.guard) || sub(&arm.body)) || other.as_ref().is_some_and(sub)
+            }
+            ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => sub(body),
+            ExprKind::Quant { body, .. } => sub(body),
+            ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => true,
             _ => false,
         }
     }
@@ -821,20 +858,29 @@ impl<'a> ConstEval<'a> {
     /// `name` substituted by the innermost instance: its value, evaluated in the instantiating
     /// module.
     pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        let (expr, env) = {
+        // A name an instance does not substitute explicitly (a variable or constant of the
+        // instantiated module) means the same name one module out, where an enclosing instance
+        // may substitute it.
+        let (expr, env, level) = {
             let ctx = self.ctx.borrow();
-            let f = ctx.last()?;
-            let s = f.substs.iter().find(|s| s.name.name == name)?;
-            (&s.expr, f.env.clone())
+            let mut found = None;
+            for (i, f) in ctx.iter().enumerate().rev() {
+                if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
+                    found = Some((&s.expr, f.env.clone(), i));
+                    break;
+                }
+                if f.scope.contains_key(name) {
+                    break;
+                }
+            }
+            found?
         };
         if !eval_it {
             return Some(Ok(Value::Bool(false)));
         }
-        let frame = self.ctx.borrow_mut().pop();
+        let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
         let r = self.ev(expr, &env);
-        if let Some(f) = frame {
-            self.ctx.borrow_mut().push(f);
-        }
+        self.ctx.borrow_mut().extend(popped);
         Some(r)
     }
 
