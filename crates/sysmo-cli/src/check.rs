@@ -767,9 +767,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         let _ = write!(out, "{}", r.to_text());
     }
     let code = r.result.exit_code();
-    // The process ends now: skip freeing the model and the syntax trees.
-    std::mem::forget(tla);
-    std::mem::forget(model);
-    std::mem::forget(fr);
-    ExitCode::from(code)
+    let _ = out.flush();
+    drop(out);
+    // The process ends now: exit without freeing the model and the syntax trees.
+    std::process::exit(i32::from(code))
 }

@@ -257,8 +257,8 @@ pub fn run(args: &SimulateArgs) -> std::process::ExitCode {
         print!("{}", r.to_text());
     }
     let code = r.result.exit_code();
-    std::mem::forget(tla);
-    std::mem::forget(model);
-    std::mem::forget(fr);
-    std::process::ExitCode::from(code)
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    // The process ends now: exit without freeing the model and the syntax trees.
+    std::process::exit(i32::from(code))
 }
