@@ -729,31 +729,52 @@ fn check_liveness(tla: &Tla<'_>, source: &str, r: &mut Report, max_states: Optio
     r.unchecked_properties = unchecked;
 }
 
-pub fn run(args: &CheckArgs) -> ExitCode {
-    let started = Instant::now();
-    let (fr, config) = match read_inputs(&args.spec, args.config.as_deref()) {
+/// Read the spec and its .cfg, build the model and check its ASSUMEs (what `check` and
+/// `simulate` share), then hand the loaded model to `run`. A stop on the way is reported.
+pub fn with_checked_model(
+    spec: &Path,
+    config: Option<&Path>,
+    json: bool,
+    started: Instant,
+    run: impl FnOnce(&Tla<'_>) -> u8,
+) -> ExitCode {
+    let (fr, config) = match read_inputs(spec, config) {
         Ok(x) => x,
-        Err(stop) => return report_stop(&stop, None, args.json, started),
+        Err(stop) => return report_stop(&stop, None, json, started),
     };
     let model = match build_model(&fr, &config) {
         Ok(m) => m,
-        Err(stop) => return report_stop(&stop, Some(&fr.sources), args.json, started),
+        Err(stop) => return report_stop(&stop, Some(&fr.sources), json, started),
     };
     let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables() };
     if let Err(e) = model.check_assumptions() {
         let (kind, message) = tla.describe_error(&e);
         let stop = Stop { kind, diagnostics: vec![e.to_diagnostic(Span::default())], message, sources: None };
-        return report_stop(&stop, Some(&fr.sources), args.json, started);
+        return report_stop(&stop, Some(&fr.sources), json, started);
     }
+    let code = run(&tla);
+    // The process ends now: exit without freeing the model and the syntax trees.
+    let _ = std::io::stdout().flush();
+    std::process::exit(i32::from(code))
+}
+
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let started = Instant::now();
+    with_checked_model(&args.spec, args.config.as_deref(), args.json, started, |tla| check_loaded(args, tla, started))
+}
+
+/// Explore, then check temporal properties, and print the report; returns TLC's exit code.
+fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
+    let model = tla.model;
     if args.workers > 1 {
         eprintln!("note: multi-worker exploration is not implemented yet; exploring with 1 worker");
     }
     let opts = Options { check_deadlock: model.check_deadlock(), max_states: args.max_states, max_depth: args.max_depth };
     let source = args.spec.display().to_string();
-    let explored = explore_single(&tla, opts);
-    let mut r = report_of(&tla, &source, explored, started, 1);
+    let explored = explore_single(tla, opts);
+    let mut r = report_of(tla, &source, explored, started, 1);
     if r.result == ResultKind::Success && !model.live_properties().is_empty() {
-        check_liveness(&tla, &source, &mut r, args.max_states);
+        check_liveness(tla, &source, &mut r, args.max_states);
     }
     for line in model.take_output() {
         eprintln!("{line}");
@@ -766,9 +787,5 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     } else {
         let _ = write!(out, "{}", r.to_text());
     }
-    let code = r.result.exit_code();
-    let _ = out.flush();
-    drop(out);
-    // The process ends now: exit without freeing the model and the syntax trees.
-    std::process::exit(i32::from(code))
+    r.result.exit_code()
 }

@@ -230,24 +230,16 @@ mod tests {
 
 /// `sysmo simulate`: load like `sysmo check`, then simulate.
 pub fn run(args: &SimulateArgs) -> std::process::ExitCode {
-    use crate::check::{build_model, read_inputs, report_stop, Stop, Tla};
     let started = Instant::now();
-    let (fr, config) = match read_inputs(&args.spec, args.config.as_deref()) {
-        Ok(x) => x,
-        Err(stop) => return report_stop(&stop, None, args.json, started),
-    };
-    let model = match build_model(&fr, &config) {
-        Ok(m) => m,
-        Err(stop) => return report_stop(&stop, Some(&fr.sources), args.json, started),
-    };
-    let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables() };
-    if let Err(e) = model.check_assumptions() {
-        let (kind, message) = tla.describe_error(&e);
-        let stop = Stop { kind, diagnostics: vec![e.to_diagnostic(tla_syntax::Span::default())], message, sources: None };
-        return report_stop(&stop, Some(&fr.sources), args.json, started);
-    }
+    crate::check::with_checked_model(&args.spec, args.config.as_deref(), args.json, started, |tla| {
+        simulate_loaded(args, tla, started)
+    })
+}
+
+fn simulate_loaded(args: &SimulateArgs, tla: &crate::check::Tla<'_>, started: Instant) -> u8 {
+    let model = tla.model;
     let opts = SimOptions { depth: args.depth, behaviours: args.num, seed: args.seed, check_deadlock: model.check_deadlock() };
-    let r = simulate(&tla, &args.spec.display().to_string(), opts, started);
+    let r = simulate(tla, &args.spec.display().to_string(), opts, started);
     for line in model.take_output() {
         eprintln!("{line}");
     }
@@ -256,9 +248,5 @@ pub fn run(args: &SimulateArgs) -> std::process::ExitCode {
     } else {
         print!("{}", r.to_text());
     }
-    let code = r.result.exit_code();
-    use std::io::Write as _;
-    let _ = std::io::stdout().flush();
-    // The process ends now: exit without freeing the model and the syntax trees.
-    std::process::exit(i32::from(code))
+    r.result.exit_code()
 }
