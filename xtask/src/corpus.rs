@@ -12,7 +12,8 @@
 //! `xtask/corpus-known.tsv` lists the models whose check stage does not give TLC's answer yet,
 //! each with the reason. It is a ratchet: a listed model that still differs counts as "known",
 //! neither passed nor failed; a listed model that now matches TLC fails the run until it is
-//! taken off the list; any unlisted difference fails. The parse stage is never excused.
+//! taken off the list (except one listed only as too slow, which may finish in time on a quiet
+//! machine); any unlisted difference fails. The parse stage is never excused.
 
 use crate::util::{build_release_sysmo, step};
 use serde_json::Value;
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 /// How long one `sysmo parse` process may run on one model before it counts as hung.
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long one `sysmo check` may run on one model (TLC needs up to 45 s on the largest).
-const CHECK_TIMEOUT: Duration = Duration::from_secs(60);
+const CHECK_TIMEOUT: Duration = Duration::from_secs(120);
 /// Safety net for `sysmo check`: twice the largest distinct-state count of the corpus (~725k).
 const MAX_STATES: u64 = 1_500_000;
 
@@ -377,6 +378,10 @@ pub fn apply_known(check: Outcome, known: Option<&str>) -> Outcome {
     match (check, known) {
         (Outcome::Fail(why), Some(reason)) => Outcome::Known(format!("{reason}; now: {why}")),
         (Outcome::Skipped(why), Some(reason)) => Outcome::Known(format!("{reason}; now: {why}")),
+        // A model listed only as too slow may finish in time on a quiet machine: a pass is a
+        // pass then (a timing must not decide the run). Any other listed model that matches
+        // fails the run until it is taken off the list.
+        (Outcome::Pass, Some(reason)) if reason.starts_with("too slow") => Outcome::Pass,
         (Outcome::Pass, Some(_)) => {
             Outcome::Fail(format!("matches TLC now: take it off {KNOWN_FILE}"))
         }
@@ -584,6 +589,8 @@ mod tests {
         assert_eq!(known, vec![("A".to_string(), "slow".to_string()), ("B".to_string(), String::new())]);
         assert!(matches!(apply_known(Outcome::Fail("x".into()), Some("slow")), Outcome::Known(_)));
         assert!(matches!(apply_known(Outcome::Pass, Some("slow")), Outcome::Fail(_)));
+        assert_eq!(apply_known(Outcome::Pass, Some("too slow (over 120 s)")), Outcome::Pass);
+        assert!(matches!(apply_known(Outcome::Fail("timed out".into()), Some("too slow")), Outcome::Known(_)));
         assert!(matches!(apply_known(Outcome::Fail("x".into()), None), Outcome::Fail(_)));
         assert_eq!(apply_known(Outcome::Pass, None), Outcome::Pass);
     }
