@@ -6,7 +6,7 @@
 (*                                                                         *)
 (* How a grader uses it: this module EXTENDS `counter`, so it is checked   *)
 (* against whichever module named `counter` sits beside it (the reference  *)
-(* model or a user's model with the pinned names).  Save it as             *)
+(* model or a user's model with the pinned names).  Copy it as             *)
 (* counterInvariants.tla next to that counter.tla and add to the model's   *)
 (* .cfg the lines of invariants.cfg (properties that hold) or of           *)
 (* violations.cfg (the property a faithful model must VIOLATE -- the       *)

@@ -5,7 +5,7 @@
 (*                                                                         *)
 (* How a grader uses it: this module EXTENDS `hourclock`, so it is checked *)
 (* against whichever module named `hourclock` sits beside it (the          *)
-(* reference model or a user's model with the pinned names).  Save it as   *)
+(* reference model or a user's model with the pinned names).  Copy it as   *)
 (* hourclockInvariants.tla next to that hourclock.tla and add the lines of *)
 (* invariants.cfg to the model's .cfg; each name is checked on its own,    *)
 (* the liveness one under the model's own fairness.                        *)

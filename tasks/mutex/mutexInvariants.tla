@@ -7,7 +7,7 @@
 (* How a grader uses it: this module EXTENDS `mutex`, so it is checked     *)
 (* against whichever module named `mutex` sits beside it -- the reference  *)
 (* model (reference/mutex.tla) or a user's model with the same pinned      *)
-(* names.  Save this file as mutexInvariants.tla next to that mutex.tla,   *)
+(* names.  Copy this file as mutexInvariants.tla next to that mutex.tla,   *)
 (* take the model's .cfg (SPECIFICATION Spec, the constants) and add the   *)
 (* lines of invariants.cfg: state predicates as INVARIANT, action          *)
 (* properties ([][A]_vars) and liveness as PROPERTY (liveness under the    *)

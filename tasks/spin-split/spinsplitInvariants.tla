@@ -6,7 +6,7 @@
 (*                                                                         *)
 (* How a grader uses it: this module EXTENDS `spinsplit`, so it is checked *)
 (* against whichever module named `spinsplit` sits beside it (the          *)
-(* reference model or a user's model with the pinned names).  Save it as   *)
+(* reference model or a user's model with the pinned names).  Copy it as   *)
 (* spinsplitInvariants.tla next to that spinsplit.tla and add to the       *)
 (* model's .cfg the lines of invariants.cfg (properties a faithful model   *)
 (* satisfies) or of violations.cfg (the property a faithful model must     *)

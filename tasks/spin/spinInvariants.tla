@@ -7,7 +7,7 @@
 (* How a grader uses it: this module EXTENDS `spin`, so it is checked      *)
 (* against whichever module named `spin` sits beside it -- the reference   *)
 (* model (reference/spin.tla) or a user's model with the same pinned       *)
-(* names.  Save this file as spinInvariants.tla next to that spin.tla,     *)
+(* names.  Copy this file as spinInvariants.tla next to that spin.tla,     *)
 (* take the model's .cfg (SPECIFICATION Spec, the constants) and add the   *)
 (* lines of invariants.cfg: each safety property as an INVARIANT (state    *)
 (* predicates) or a PROPERTY (action properties, written [][A]_vars), each *)

@@ -8,7 +8,7 @@
 (*   pc[t] = "set"   the last load saw the lock free; the store is next    *)
 (*   pc[t] = "cs"    in the critical section                               *)
 (* This is a faithful model of broken code: mutual exclusion does NOT hold *)
-(* (see ../invariants.tla and TLC.md).                                     *)
+(* (see ../spinsplitInvariants.tla and TLC.md).                            *)
 (***************************************************************************)
 EXTENDS Naturals
 
