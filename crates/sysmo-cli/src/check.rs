@@ -191,7 +191,7 @@ impl Report {
             "states_generated": self.states_generated,
             "depth": self.depth,
             "counterexample": self.counterexample,
-            "counterexample_length": self.counterexample.as_ref().map(|_| self.trace.len()),
+            "counterexample_length": self.counterexample.as_ref().map(|_| self.counterexample_length()),
             "coverage": self.coverage.iter().map(|c| json!({
                 "action": c.action, "generated": c.generated, "distinct": c.distinct
             })).collect::<Vec<_>>(),
@@ -199,6 +199,18 @@ impl Report {
             "workers": self.workers,
             "unchecked_properties": self.unchecked_properties,
         })
+    }
+
+    /// Whether the lasso's cycle is its last state alone: the behaviour ends by stuttering there
+    /// for ever. TLC prints that as one more state, "Stuttering", and counts it.
+    fn stutters_at_end(&self) -> bool {
+        self.cycle_start.is_some_and(|c| c + 1 == self.trace.len())
+    }
+
+    /// The counterexample's length as TLC counts it: the states printed, plus the stuttering
+    /// state that ends a lasso whose cycle is a single state.
+    pub fn counterexample_length(&self) -> usize {
+        self.trace.len() + usize::from(self.stutters_at_end())
     }
 
     /// TLC-like summary text.
@@ -242,8 +254,12 @@ impl Report {
                 }
                 s.push('\n');
             }
-            if let Some(c) = self.cycle_start {
-                s += &format!("Back to state {}.\n\n", c + 1);
+            match self.cycle_start {
+                Some(_) if self.stutters_at_end() => {
+                    s += &format!("State {}: Stuttering\n\n", self.trace.len() + 1)
+                }
+                Some(c) => s += &format!("Back to state {}.\n\n", c + 1),
+                None => {}
             }
         }
         match self.result {
@@ -510,6 +526,29 @@ pub(crate) mod tests {
         assert_eq!(r.coverage[0], CoverageRow { action: "Inc".into(), generated: 10, distinct: 10 });
         assert_eq!(r.coverage[1], CoverageRow { action: "Reset".into(), generated: 1, distinct: 0 });
         assert!(r.to_text().contains("12 states generated, 11 distinct states found."));
+    }
+
+    /// A lasso whose cycle is its last state alone ends in stuttering: TLC prints one more state,
+    /// "Stuttering", and counts it; a longer cycle is printed as "Back to state k" and not counted.
+    #[test]
+    fn lasso_ending_in_stuttering_counts_as_tlc_does() {
+        let state = |x: i32| ShownState { action: Some("Tick".into()), vars: vec![("x".into(), x.to_string())] };
+        let mut r = Report::without_run(ResultKind::LivenessViolation, "Temporal property".into(), Instant::now());
+        r.message = None;
+        r.property = Some("Live".into());
+        r.trace = vec![state(0), state(1), state(2)];
+        r.counterexample = Some(json!({}));
+        r.cycle_start = Some(2);
+        assert_eq!(r.to_json()["counterexample_length"], 4);
+        let text = r.to_text();
+        assert!(text.contains("State 4: Stuttering"), "{text}");
+        assert!(!text.contains("Back to state"), "{text}");
+
+        r.cycle_start = Some(1);
+        assert_eq!(r.to_json()["counterexample_length"], 3);
+        let text = r.to_text();
+        assert!(text.contains("Back to state 2."), "{text}");
+        assert!(!text.contains("Stuttering"), "{text}");
     }
 
     #[test]
