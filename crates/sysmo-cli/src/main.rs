@@ -6,6 +6,7 @@
 
 mod args;
 mod parse;
+mod prompt;
 mod replay;
 mod check;
 mod itf;
@@ -49,6 +50,10 @@ Usage:
       candidate states, the first FALSE conjunct and the differing fields. Exit 0 all pass,
       1 a divergence or exhausted budget, 65 a malformed trace or mapping.
 
+  sysmo prompt --task ID
+      Print the text to give an LLM to model a task: the system and its code, what to model
+      and what to leave out, the pinned names, the expected module and .cfg.
+
   sysmo help       print this text
   sysmo --version  print the version
 ";
@@ -83,6 +88,13 @@ fn main() -> ExitCode {
         },
         "replay" => match replay::ReplayArgs::from_args(rest) {
             Ok(a) => replay::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "prompt" => match prompt::PromptArgs::from_args(rest) {
+            Ok(a) => prompt::run(&a),
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)
