@@ -1,5 +1,6 @@
 //! The runs that produce the hour clock's traces: one thread ticks 14 times from a starting hour
-//! chosen by the seed, so every trace passes 12 -> 1.
+//! chosen by the seed, so every trace passes 12 -> 1. The ticking thread is the role `clock`, not
+//! a numbered thread: `Tick` has no parameter, so its steps carry no thread argument `t`.
 
 use crate::{ClockState, HourClock};
 use task_probe::rt::spawn_named;
@@ -27,7 +28,7 @@ pub fn run(seed: u64) -> String {
     let r = rec.clone();
     run_once(scheduler, seed, move || {
         let probe = Probe::on(&r);
-        let h = spawn_named("0", move || {
+        let h = spawn_named("clock", move || {
             let clock = HourClock::new(start, probe);
             for _ in 0..TICKS {
                 clock.tick();

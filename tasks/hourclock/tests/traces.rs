@@ -1,4 +1,5 @@
-//! The hour clock's traces tick by one, wrap from 12 to 1, and stay in 1..=12.
+//! The hour clock's traces tick by one, wrap from 12 to 1, and stay in 1..=12; `Tick` has no
+//! parameter, so no step carries an argument.
 
 #[test]
 fn hourclock_traces_wrap() {
@@ -14,5 +15,17 @@ fn hourclock_traces_wrap() {
         assert_eq!(hrs.len(), 1 + task_hourclock::workload::TICKS);
         assert!(hrs.windows(2).all(|w| w[1] == w[0] % 12 + 1), "{}", f.name);
         assert!(hrs.windows(2).any(|w| w == [12, 1]), "{}: no wrap", f.name);
+    }
+}
+
+#[test]
+fn hourclock_steps_carry_no_arguments() {
+    for f in &task_hourclock::workload::traces() {
+        for l in f.text.lines().skip(2) {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["action"], "Tick", "{}", f.name);
+            assert_eq!(v["args"], serde_json::json!({}), "{}: {l}", f.name);
+            assert_eq!(v["actor"], "clock", "{}", f.name);
+        }
     }
 }
