@@ -1,0 +1,699 @@
+//! SysMoBench's grading of a TLA+ model against a task, in four stages:
+//!
+//! 1. **syntax** — 1.0 for a clean module, else 0.5 × definitions that check on their own / all
+//!    definitions (`tla_sema::SyntaxScore`);
+//! 2. **runtime** — gate: an exhaustive run with deadlock checking off finds no error within the
+//!    task's budget; score: the share of actions (disjuncts of Next) that the task's seeded
+//!    simulations saw produce a successor and never saw as the last step before an error;
+//! 3. **conformance** — every trace replayed window by window: per target action 1 when all its
+//!    windows pass, the mean over actions with windows; the window pass rate and the whole-trace
+//!    pass rate beside it;
+//! 4. **invariants** — each invariant of the task checked on its own under the budget; passed /
+//!    checked.
+//!
+//! Syntax below 1 skips the rest; a failed gate or no coverage skips conformance and
+//! invariants. Overall is the mean of the four.
+//!
+//! Architecture invariant: no I/O, no clock, no threads. Budgets are states and steps from the
+//! task, so a model gets the same report on every machine; a caller's `should_stop` callback
+//! (checked between slices of work) is only a safety net, and the report says when it fired.
+
+pub mod itf;
+pub mod report;
+pub mod task;
+
+use report::*;
+use serde_json::{json, Value as Json};
+use std::collections::BTreeMap;
+use tla_check::liveness::{LiveOptions, LiveOutcome, LiveStatus, LivenessChecker, Step};
+use tla_check::model::{self, Model, ModelError};
+use tla_check::simulate::{SimOptions, SimOutcome, SimStatus, Simulator};
+use tla_check::{Budget, Explorer, Options, Outcome, Status as ExStatus, TraceStep};
+use tla_sema::{LoadedModule, ModuleLoader};
+use tla_syntax::cfg::Config;
+use tla_syntax::{SourceMap, Span};
+use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Replayer, Summary};
+
+pub use report::Report;
+pub use task::TaskSpec;
+
+/// A task's files, as texts.
+#[derive(Clone, Debug, Default)]
+pub struct TaskInput<'a> {
+    pub task_toml: &'a str,
+    pub invariants_tla: &'a str,
+    pub invariants_cfg: &'a str,
+    /// `violations.cfg`: properties a faithful model must violate (tutorial tasks).
+    pub violations_cfg: Option<&'a str>,
+    /// (file name, NDJSON text) of every trace.
+    pub traces: Vec<(&'a str, &'a str)>,
+    /// The task's mapping (JSON), when its traces do not use the pinned names.
+    pub mapping: Option<&'a str>,
+}
+
+impl<'a> TaskInput<'a> {
+    /// A task from its folder's files, as (path inside the folder, text) — `task.toml`, the
+    /// invariants module (`<module>Invariants.tla`, or `invariants.tla`), `invariants.cfg`,
+    /// `violations.cfg`, `mapping.json` — and its traces as (file name, text).
+    pub fn from_folder(files: &[(&'a str, &'a str)], traces: &[(&'a str, &'a str)]) -> TaskInput<'a> {
+        let get = |p: &str| files.iter().find(|(n, _)| *n == p).map(|(_, t)| *t);
+        TaskInput {
+            task_toml: get("task.toml").unwrap_or(""),
+            invariants_tla: get("invariants.tla")
+                .or_else(|| files.iter().find(|(n, _)| !n.contains('/') && n.ends_with("Invariants.tla")).map(|(_, t)| *t))
+                .unwrap_or(""),
+            invariants_cfg: get("invariants.cfg").unwrap_or(""),
+            violations_cfg: get("violations.cfg"),
+            traces: traces.to_vec(),
+            mapping: get("mapping.json"),
+        }
+    }
+}
+
+/// The model to grade.
+#[derive(Clone, Debug, Default)]
+pub struct ModelInput<'a> {
+    /// A name for the report (e.g. the file's path).
+    pub name: &'a str,
+    pub text: &'a str,
+    /// Its .cfg; when absent the task's constants are used (see [`TaskSpec::default_cfg`]).
+    pub cfg: Option<&'a str>,
+    /// A mapping that replaces the task's.
+    pub mapping: Option<&'a str>,
+}
+
+/// States expanded (or steps simulated) between two calls of `should_stop`.
+const SLICE: usize = 2_000;
+
+/// The module name a TLA+ text declares (`---- MODULE name ----`), if any.
+pub fn module_name(text: &str) -> Option<String> {
+    let mut words = text.split(|c: char| c.is_whitespace() || c == '-');
+    while let Some(w) = words.next() {
+        if w == "MODULE" {
+            let name = words.find(|w| !w.is_empty())?;
+            let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            return ok.then(|| name.to_string());
+        }
+    }
+    None
+}
+
+/// Supplies the model as the module the invariants EXTEND.
+struct OneModule {
+    name: String,
+    text: String,
+}
+
+impl ModuleLoader for OneModule {
+    fn load(&self, module_name: &str) -> Option<LoadedModule> {
+        (module_name == self.name).then(|| LoadedModule { file_name: format!("{}.tla", self.name), text: self.text.clone() })
+    }
+}
+
+fn stage_skipped_runtime(reason: &str) -> RuntimeStage {
+    RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions: vec![], simulation: None }
+}
+
+fn conformance_empty(status: Status, reason: String) -> ConformanceStage {
+    ConformanceStage {
+        score: 0.0,
+        status,
+        reason: Some(reason),
+        traces: 0,
+        windows: 0,
+        windows_passed: 0,
+        window_pass_rate: 0.0,
+        whole_traces_passed: 0,
+        whole_trace_rate: 0.0,
+        actions: vec![],
+        per_trace: vec![],
+    }
+}
+
+fn invariants_empty(status: Status, reason: String) -> InvariantsStage {
+    InvariantsStage { score: 0.0, status, reason: Some(reason), checked: 0, passed: 0, invariants: vec![] }
+}
+
+/// The kind name of a model error, as `sysmo check` reports it.
+fn error_kind(e: &ModelError) -> &'static str {
+    match e {
+        ModelError::AssumptionFalse { .. } => "assumption_violation",
+        ModelError::ActionProperty { .. } => "action_property_violation",
+        ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => "assertion_failure",
+        ModelError::Eval(_) => "eval_error",
+    }
+}
+
+fn error_message(sources: &SourceMap, e: &ModelError) -> String {
+    let d = e.to_diagnostic(Span::default());
+    diagnostic_line(sources, &d)
+}
+
+fn diagnostic_line(sources: &SourceMap, d: &tla_syntax::Diagnostic) -> String {
+    let j = tla_syntax::diag::to_json(sources, d);
+    if j.line == 0 { format!("{}: {}", j.code, j.message) } else { format!("{}: {} ({}:{}:{})", j.code, j.message, j.file, j.line, j.column) }
+}
+
+/// ITF of a path of the model, each state with the action that led to it.
+fn itf_of(model: &Model<'_>, source: &str, what: &str, trace: &[TraceStep<tla_eval::State>]) -> Json {
+    let names = model.action_names();
+    let states: Vec<itf::ItfState<'_>> = trace
+        .iter()
+        .map(|t| itf::ItfState { action: t.action.and_then(|a| names.get(a as usize)).map(String::as_str), values: &t.state })
+        .collect();
+    itf::trace(source, what, &model.variables(), &states)
+}
+
+/// The model analysed with its configuration, ready for the later stages.
+struct Loaded {
+    sources: SourceMap,
+    analysis: tla_sema::Analysis,
+    config: Config,
+    cfg_text: String,
+}
+
+/// Grade `model` against `task`. `should_stop` is called between slices of work; when it
+/// returns true the current stage ends early and the report says so.
+pub fn grade(task: &TaskInput<'_>, model: &ModelInput<'_>, should_stop: &dyn Fn() -> bool) -> Report {
+    let spec = TaskSpec::parse(task.task_toml);
+    let (task_id, spec) = match spec {
+        Ok(s) => (s.id.clone(), Ok(s)),
+        Err(e) => (String::new(), Err(e)),
+    };
+    let mut stopped: Option<String> = None;
+
+    // 1. Syntax.
+    let name = module_name(model.text).unwrap_or_else(|| spec.as_ref().map(|s| s.module.clone()).unwrap_or_else(|_| "Model".into()));
+    let mut sources = SourceMap::new();
+    let root = sources.add(format!("{name}.tla"), model.text.to_string());
+    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
+    let syntax = SyntaxStage {
+        score: analysis.score.score,
+        status: Status::Ran,
+        clean: analysis.score.clean,
+        definitions: Definitions { total: analysis.score.total, parsed: analysis.score.parsed },
+        diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(&sources, d)).collect(),
+    };
+    let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
+        let overall = (syntax.score + runtime.score + conformance.score + invariants.score) / 4.0;
+        Report {
+            schema: SCHEMA,
+            task: task_id.clone(),
+            model: model.name.to_string(),
+            overall,
+            stages: Stages { syntax, runtime, conformance, invariants },
+            stopped,
+            elapsed: None,
+        }
+    };
+    let spec = match spec {
+        Ok(s) => s,
+        Err(e) => {
+            let msg = format!("the task cannot be read: {e}");
+            return finish(syntax, RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) }, conformance_empty(Status::Error, msg.clone()), invariants_empty(Status::Error, msg), None);
+        }
+    };
+    if syntax.score < 1.0 {
+        let why = "syntax score below 1".to_string();
+        return finish(syntax, stage_skipped_runtime(&why), conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
+    }
+
+    // The configuration: the model's own, or the task's constants.
+    let has_spec = analysis.symbol("Spec").is_some_and(|s| s.arity == 0);
+    let cfg_text = model.cfg.map(str::to_string).unwrap_or_else(|| spec.default_cfg(has_spec));
+    let cfg_file = sources.add(format!("{name}.cfg"), cfg_text.clone());
+    let cfg_out = tla_syntax::cfg::parse_cfg(cfg_file, &cfg_text);
+    let mut cfg_errors: Vec<String> = cfg_out.diagnostics.iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)).collect();
+    cfg_errors.extend(tla_sema::check_against_config(&analysis, &cfg_out.config).iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)));
+    let loaded = Loaded { sources, analysis, config: cfg_out.config, cfg_text };
+    if !cfg_errors.is_empty() {
+        let msg = format!("the configuration has errors: {}", cfg_errors.join("; "));
+        let runtime = RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) };
+        let why = "the runtime stage could not run".to_string();
+        return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
+    }
+
+    // 2. Runtime.
+    let runtime = runtime_stage(&spec, &loaded, &name, should_stop, &mut stopped);
+    let gate_ok = runtime.gate.as_ref().is_some_and(|g| g.passed);
+    if !gate_ok || runtime.score == 0.0 {
+        let why = if !gate_ok { "the runtime gate failed" } else { "no action was covered" }.to_string();
+        return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), stopped);
+    }
+
+    // 3. Conformance.
+    let conformance = conformance_stage(&spec, task, model, &loaded, should_stop, &mut stopped);
+
+    // 4. Invariants.
+    let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, should_stop, &mut stopped);
+    finish(syntax, runtime, conformance, invariants, stopped)
+}
+
+fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn Fn() -> bool, stopped: &mut Option<String>) -> RuntimeStage {
+    let source = format!("{name}.tla");
+    let m = match model::load(&loaded.analysis, &loaded.config) {
+        Ok(m) => m,
+        Err(diags) => {
+            let msg = diags.first().map(|d| diagnostic_line(&loaded.sources, d)).unwrap_or_else(|| "the model cannot be built".into());
+            return RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&format!("the model cannot be built: {msg}")) };
+        }
+    };
+    let mut gate = Gate {
+        passed: false,
+        result: String::new(),
+        message: None,
+        distinct_states: 0,
+        states_generated: 0,
+        depth: 0,
+        max_states: spec.max_states,
+        max_depth: spec.max_depth,
+        counterexample: None,
+    };
+    let actions = m.action_names();
+    if let Err(e) = m.check_assumptions() {
+        gate.result = error_kind(&e).into();
+        gate.message = Some(error_message(&loaded.sources, &e));
+        return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions: vec![], simulation: None };
+    }
+
+    // The gate: exhaustive, deadlock off, within the task's budget.
+    let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
+    let mut ex = Explorer::new(&m, opts);
+    let outcome = loop {
+        match ex.run(SLICE) {
+            ExStatus::Done(o) => break Some(o),
+            ExStatus::Running if should_stop() => break None,
+            ExStatus::Running => {}
+        }
+    };
+    let st = ex.stats();
+    gate.distinct_states = st.distinct;
+    gate.states_generated = st.generated;
+    gate.depth = st.depth;
+    match outcome {
+        None => {
+            *stopped = Some("runtime".into());
+            gate.passed = true;
+            gate.result = "stopped".into();
+            gate.message = Some("stopped by the time limit with no error found so far".into());
+        }
+        Some(Outcome::Success) => {
+            gate.passed = true;
+            gate.result = "success".into();
+        }
+        Some(Outcome::BudgetExhausted(b)) => {
+            gate.passed = true;
+            gate.result = "budget_exhausted".into();
+            gate.message = Some(match b {
+                Budget::States(n) => format!("the limit of {n} distinct states was reached with no error"),
+                Budget::Depth(d) => format!("states at depth {d} were not expanded; no error found"),
+            });
+        }
+        Some(Outcome::InvariantViolated { invariant, trace }) => {
+            let inv = m.invariant_names().get(invariant).cloned().unwrap_or_default();
+            gate.result = "safety_violation".into();
+            gate.message = Some(format!("Invariant {inv} is violated."));
+            gate.counterexample = Some(itf_of(&m, &source, &format!("invariant {inv} is violated"), &trace));
+        }
+        Some(Outcome::Deadlock { trace }) => {
+            gate.result = "deadlock".into();
+            gate.message = Some("Deadlock reached.".into());
+            gate.counterexample = Some(itf_of(&m, &source, "deadlock reached", &trace));
+        }
+        Some(Outcome::Error { error, trace }) => {
+            gate.result = error_kind(&error).into();
+            let msg = error_message(&loaded.sources, &error);
+            if !trace.is_empty() {
+                gate.counterexample = Some(itf_of(&m, &source, &msg, &trace));
+            }
+            gate.message = Some(msg);
+        }
+    }
+
+    // The score: the task's seeded simulations.
+    let sim = &spec.simulation;
+    let mut generated = vec![0u64; actions.len()];
+    let mut taken = vec![0u64; actions.len()];
+    let mut before_error = vec![false; actions.len()];
+    let mut summary = SimulationSummary {
+        runs: sim.count,
+        behaviours_per_run: sim.behaviours,
+        depth: sim.depth,
+        seed: sim.seed,
+        behaviours: 0,
+        steps: 0,
+        errors: vec![],
+    };
+    'runs: for run in 0..sim.count {
+        let opts = SimOptions { depth: sim.depth, behaviours: sim.behaviours, seed: sim.seed.wrapping_add(run), check_deadlock: false };
+        let mut s = Simulator::new(&m, opts);
+        let outcome = loop {
+            match s.run(SLICE as u64) {
+                SimStatus::Done(o) => break o,
+                SimStatus::Running if should_stop() => {
+                    *stopped = Some("runtime".into());
+                    break 'runs;
+                }
+                SimStatus::Running => {}
+            }
+        };
+        for (i, c) in s.coverage().iter().enumerate() {
+            if let (Some(g), Some(t)) = (generated.get_mut(i), taken.get_mut(i)) {
+                *g += c.generated;
+                *t += c.taken;
+            }
+        }
+        summary.behaviours += s.stats().behaviours;
+        summary.steps += s.stats().steps;
+        let failed = match outcome {
+            SimOutcome::Success => None,
+            SimOutcome::InvariantViolated { invariant, behaviour, trace } => {
+                let inv = m.invariant_names().get(invariant).cloned().unwrap_or_default();
+                Some((behaviour, "safety_violation".to_string(), format!("Invariant {inv} is violated."), trace))
+            }
+            SimOutcome::Deadlock { behaviour, trace } => Some((behaviour, "deadlock".into(), "Deadlock reached.".into(), trace)),
+            SimOutcome::Error { error, behaviour, trace } => {
+                Some((behaviour, error_kind(&error).to_string(), error_message(&loaded.sources, &error), trace))
+            }
+        };
+        if let Some((behaviour, result, message, trace)) = failed {
+            let last = trace.last().and_then(|t| t.action);
+            if let Some(b) = last.and_then(|a| before_error.get_mut(a as usize)) {
+                *b = true;
+            }
+            let last_action = last.and_then(|a| actions.get(a as usize)).cloned();
+            summary.errors.push(SimulationError { run, behaviour, result, message, last_action });
+        }
+    }
+    let rows: Vec<ActionCoverage> = actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| ActionCoverage {
+            action: a.clone(),
+            generated: generated[i],
+            taken: taken[i],
+            before_error: before_error[i],
+            counted: generated[i] > 0 && !before_error[i],
+        })
+        .collect();
+    let score = if rows.is_empty() { 0.0 } else { rows.iter().filter(|r| r.counted).count() as f64 / rows.len() as f64 };
+    RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions: rows, simulation: Some(summary) }
+}
+
+fn conformance_stage(
+    spec: &TaskSpec,
+    task: &TaskInput<'_>,
+    input: &ModelInput<'_>,
+    loaded: &Loaded,
+    should_stop: &dyn Fn() -> bool,
+    stopped: &mut Option<String>,
+) -> ConformanceStage {
+    let (map_name, map_text) = match (input.mapping, task.mapping) {
+        (Some(m), _) => ("mapping.json (model)", Some(m)),
+        (None, Some(m)) => ("mapping.json (task)", Some(m)),
+        (None, None) => ("", None),
+    };
+    let mapping = match map_text {
+        Some(t) => match Mapping::parse(map_name, t) {
+            Ok(m) => m,
+            Err(e) => return conformance_empty(Status::Error, format!("the mapping cannot be read: {}", e.message)),
+        },
+        None => Mapping::identity(),
+    };
+    let exprs = match MappingExprs::parse(&mapping, map_name) {
+        Ok(x) => x,
+        Err(e) => return conformance_empty(Status::Error, format!("the mapping cannot be read: {}", e.message)),
+    };
+    let mut m = match model::load(&loaded.analysis, &loaded.config) {
+        Ok(m) => m,
+        Err(_) => return conformance_empty(Status::Error, "the model cannot be built".into()),
+    };
+    let interner_w = m.interner();
+    let interner_h = m.interner();
+    let budget = usize::try_from(spec.max_states).unwrap_or(usize::MAX);
+    let windows = Replayer::new(&m, interner_w, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Windows, max_states: budget });
+    let whole = Replayer::new(&m, interner_h, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Whole, max_states: budget });
+    let mut w_sum = Summary::default();
+    let mut h_sum = Summary::default();
+    let mut first: BTreeMap<String, Json> = BTreeMap::new();
+    let mut per_trace = vec![];
+    for (file, text) in &task.traces {
+        if should_stop() {
+            *stopped = Some("conformance".into());
+            break;
+        }
+        let trace = match parse_trace(file, text) {
+            Ok(t) => t,
+            Err(e) => return conformance_empty(Status::Error, format!("trace {file} cannot be read: {}", e.message)),
+        };
+        let w = match windows.replay(&trace) {
+            Ok(r) => r,
+            Err(e) => return conformance_empty(Status::Error, format!("trace {file}: {} {}", e.code, e.message)),
+        };
+        let h = match whole.replay(&trace) {
+            Ok(r) => r,
+            Err(e) => return conformance_empty(Status::Error, format!("trace {file}: {} {}", e.code, e.message)),
+        };
+        w_sum.add(&w);
+        h_sum.add(&h);
+        if let Some(d) = &w.first_failure {
+            first.entry(d.model_action.clone()).or_insert_with(|| d.to_json());
+        }
+        per_trace.push(TraceLine { file: file.to_string(), windows: w.windows, windows_passed: w.windows_passed, whole: h.result.to_string() });
+    }
+    let actions: Vec<ActionVerdict> = w_sum
+        .verdicts()
+        .into_iter()
+        .map(|(a, v)| {
+            let (n, p) = w_sum.per_action[&a];
+            ActionVerdict { first_failure: if v == 0 { first.get(&a).cloned() } else { None }, action: a, windows: n, passed: p, verdict: v }
+        })
+        .collect();
+    let traces = w_sum.traces;
+    ConformanceStage {
+        score: w_sum.action_score(),
+        status: Status::Ran,
+        reason: None,
+        traces,
+        windows: w_sum.windows,
+        windows_passed: w_sum.windows_passed,
+        window_pass_rate: w_sum.window_pass_rate(),
+        whole_traces_passed: h_sum.traces_passed,
+        whole_trace_rate: if traces == 0 { 0.0 } else { h_sum.traces_passed as f64 / traces as f64 },
+        actions,
+        per_trace,
+    }
+}
+
+/// One property to check: its name, INVARIANT or PROPERTY, and whether it must hold or be violated.
+struct Check {
+    ident: tla_syntax::ast::Ident,
+    invariant: bool,
+    must_hold: bool,
+}
+
+fn invariants_stage(
+    spec: &TaskSpec,
+    task: &TaskInput<'_>,
+    input: &ModelInput<'_>,
+    name: &str,
+    cfg_text: &str,
+    should_stop: &dyn Fn() -> bool,
+    stopped: &mut Option<String>,
+) -> InvariantsStage {
+    let inv_name = module_name(task.invariants_tla).unwrap_or_else(|| format!("{}Invariants", spec.module));
+    let mut sources = SourceMap::new();
+    let root = sources.add(format!("{inv_name}.tla"), task.invariants_tla.to_string());
+    let loader = OneModule { name: name.to_string(), text: input.text.to_string() };
+    let analysis = tla_sema::analyze(&mut sources, root, &loader);
+    // What to check: invariants.cfg (must hold), violations.cfg (must be violated).
+    let mut checks: Vec<Check> = vec![];
+    for (file, text, must_hold) in [("invariants.cfg", Some(task.invariants_cfg), true), ("violations.cfg", task.violations_cfg, false)] {
+        let Some(text) = text else { continue };
+        let id = sources.add(file.to_string(), text.to_string());
+        let out = tla_syntax::cfg::parse_cfg(id, text);
+        checks.extend(out.config.invariants.iter().map(|i| Check { ident: i.clone(), invariant: true, must_hold }));
+        checks.extend(out.config.properties.iter().map(|i| Check { ident: i.clone(), invariant: false, must_hold }));
+    }
+    if checks.is_empty() {
+        return invariants_empty(Status::Error, "the task lists no invariant".into());
+    }
+    let base_id = sources.add(format!("{name}.cfg"), cfg_text.to_string());
+    let mut base = tla_syntax::cfg::parse_cfg(base_id, cfg_text).config;
+    base.invariants.clear();
+    base.properties.clear();
+    base.check_deadlock = Some(false);
+    let analysis_error = analysis.has_errors().then(|| {
+        let errs: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).take(3).map(|d| diagnostic_line(&sources, d)).collect();
+        format!("the invariants do not check against this model: {}", errs.join("; "))
+    });
+    let mut rows = vec![];
+    for c in &checks {
+        let mut row = InvariantResult {
+            name: c.ident.name.clone(),
+            kind: if c.invariant { "invariant" } else { "property" },
+            expect: if c.must_hold { "hold" } else { "violate" },
+            verdict: "error",
+            result: "error".into(),
+            message: None,
+            distinct_states: 0,
+            counterexample: None,
+        };
+        if let Some(msg) = &analysis_error {
+            row.message = Some(msg.clone());
+            rows.push(row);
+            continue;
+        }
+        if stopped.is_some() {
+            row.message = Some("not checked: the time limit was reached".into());
+            rows.push(row);
+            continue;
+        }
+        let mut config = base.clone();
+        if c.invariant {
+            config.invariants.push(c.ident.clone());
+        } else {
+            config.properties.push(c.ident.clone());
+        }
+        check_one(spec, &analysis, &config, &sources, &c.ident.name, &mut row, should_stop, stopped);
+        if row.result != "error" {
+            let violated = row.result == "violated";
+            row.verdict = if violated != c.must_hold { "pass" } else { "fail" };
+        }
+        rows.push(row);
+    }
+    let passed = rows.iter().filter(|r| r.verdict == "pass").count();
+    InvariantsStage {
+        score: passed as f64 / rows.len() as f64,
+        status: Status::Ran,
+        reason: None,
+        checked: rows.len(),
+        passed,
+        invariants: rows,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_one(
+    spec: &TaskSpec,
+    analysis: &tla_sema::Analysis,
+    config: &Config,
+    sources: &SourceMap,
+    prop: &str,
+    row: &mut InvariantResult,
+    should_stop: &dyn Fn() -> bool,
+    stopped: &mut Option<String>,
+) {
+    let source = format!("{}.tla", spec.module);
+    let m = match model::load(analysis, config) {
+        Ok(m) => m,
+        Err(diags) => {
+            row.message = Some(diags.first().map(|d| diagnostic_line(sources, d)).unwrap_or_else(|| "the model cannot be built".into()));
+            return;
+        }
+    };
+    if let Err(e) = m.check_assumptions() {
+        row.message = Some(error_message(sources, &e));
+        return;
+    }
+    let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
+    let mut ex = Explorer::new(&m, opts);
+    let outcome = loop {
+        match ex.run(SLICE) {
+            ExStatus::Done(o) => break Some(o),
+            ExStatus::Running if should_stop() => break None,
+            ExStatus::Running => {}
+        }
+    };
+    row.distinct_states = ex.stats().distinct;
+    let what = format!("property {prop} is violated");
+    let mut exhausted = false;
+    match outcome {
+        None => {
+            *stopped = Some("invariants".into());
+            row.result = "budget_exhausted".into();
+            row.message = Some("stopped by the time limit with no violation found so far".into());
+            return;
+        }
+        Some(Outcome::InvariantViolated { trace, .. }) => {
+            row.result = "violated".into();
+            row.counterexample = Some(itf_of(&m, &source, &what, &trace));
+            return;
+        }
+        Some(Outcome::Error { error: ModelError::ActionProperty { .. }, trace }) => {
+            row.result = "violated".into();
+            row.counterexample = Some(itf_of(&m, &source, &what, &trace));
+            return;
+        }
+        Some(Outcome::Error { error, trace }) => {
+            let msg = error_message(sources, &error);
+            if !trace.is_empty() {
+                row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
+            }
+            row.message = Some(msg);
+            return;
+        }
+        Some(Outcome::Deadlock { .. }) => {
+            row.message = Some("deadlock reported with deadlock checking off".into());
+            return;
+        }
+        Some(Outcome::BudgetExhausted(_)) => exhausted = true,
+        Some(Outcome::Success) => {}
+    }
+    for p in m.live_properties() {
+        let lopts = LiveOptions { max_states: Some(spec.max_states), ..Default::default() };
+        let mut checker = match LivenessChecker::new(&m, m.fairness(), &p.formula, lopts) {
+            Ok(c) => c,
+            Err(e) => {
+                row.message = Some(format!("the property cannot be checked: {e:?}"));
+                return;
+            }
+        };
+        let out = loop {
+            match checker.run(SLICE) {
+                LiveStatus::Done(o) => break o,
+                LiveStatus::Running if should_stop() => {
+                    *stopped = Some("invariants".into());
+                    row.result = "budget_exhausted".into();
+                    row.message = Some("stopped by the time limit with no violation found so far".into());
+                    return;
+                }
+                LiveStatus::Running => {}
+            }
+        };
+        match out {
+            LiveOutcome::Holds => {}
+            LiveOutcome::BudgetExhausted(_) => exhausted = true,
+            LiveOutcome::Violated(lasso) => {
+                let trace: Vec<TraceStep<tla_eval::State>> = lasso
+                    .steps
+                    .iter()
+                    .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
+                    .collect();
+                let mut itf = itf_of(&m, &source, &what, &trace);
+                itf["loop"] = json!(lasso.cycle_start);
+                row.result = "violated".into();
+                row.counterexample = Some(itf);
+                return;
+            }
+            LiveOutcome::Error { error, trace } => {
+                let msg = error_message(sources, &error);
+                if !trace.is_empty() {
+                    row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
+                }
+                row.message = Some(msg);
+                return;
+            }
+            LiveOutcome::ReplayFailed => {
+                row.message = Some("the liveness counterexample could not be rebuilt".into());
+                return;
+            }
+        }
+    }
+    if exhausted {
+        row.result = "budget_exhausted".into();
+        row.message = Some(format!("no violation within {} states", spec.max_states));
+    } else {
+        row.result = "holds".into();
+    }
+}

@@ -1,0 +1,77 @@
+//! The tasks, embedded: each task folder's `task.toml`, invariants, reference model, notes and
+//! the traces its system produced, compiled into the binary by `build.rs`. The web app (which
+//! has no file system) and `sysmo grade --task <id>` (from any directory) read them from here.
+//!
+//! No I/O at run time; builds for `wasm32-unknown-unknown`.
+
+/// One task folder and its traces.
+#[derive(Debug)]
+pub struct TaskFiles {
+    /// The folder's name, e.g. `spin`.
+    pub id: &'static str,
+    /// (path inside the task folder, text): `task.toml`, `<module>Invariants.tla`, `invariants.cfg`,
+    /// `violations.cfg`, `NOTES.md`, `PROVENANCE.md`, `reference/<module>.tla`, ... sorted by path.
+    pub files: &'static [(&'static str, &'static str)],
+    /// (path from the repository root, e.g. `traces/spin/pct-001.ndjson`, text), sorted.
+    pub traces: &'static [(&'static str, &'static str)],
+    /// (path from the repository root, e.g. `tasks/spin/src/lib.rs`, text): the system's code
+    /// that produced the traces (the folder of the traces' `source`, without the harness
+    /// `workload.rs`), sorted.
+    pub code: &'static [(&'static str, &'static str)],
+}
+
+impl TaskFiles {
+    /// The text of a file of the task folder.
+    pub fn file(&self, path: &str) -> Option<&'static str> {
+        self.files.iter().find(|(p, _)| *p == path).map(|(_, t)| *t)
+    }
+
+    /// The invariants module, `<module>Invariants.tla`: (file name, text).
+    pub fn invariants_tla(&self) -> Option<(&'static str, &'static str)> {
+        self.files.iter().find(|(p, _)| !p.contains('/') && p.ends_with("Invariants.tla")).copied()
+    }
+
+    pub fn task_toml(&self) -> &'static str {
+        self.file("task.toml").unwrap_or("")
+    }
+
+    /// The files of a sub-folder (`reference`, `bug`), as (file name, text).
+    pub fn folder(&self, dir: &str) -> Vec<(&'static str, &'static str)> {
+        self.files
+            .iter()
+            .filter_map(|(p, t)| p.strip_prefix(dir).and_then(|r| r.strip_prefix('/')).map(|n| (n, *t)))
+            .collect()
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/tasks.rs"));
+
+/// Every task, sorted by id.
+pub fn tasks() -> &'static [TaskFiles] {
+    TASKS
+}
+
+/// The task with this id.
+pub fn task(id: &str) -> Option<&'static TaskFiles> {
+    TASKS.iter().find(|t| t.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_task_has_its_files_and_traces() {
+        assert!(!tasks().is_empty());
+        for t in tasks() {
+            assert!(t.task_toml().contains(&format!("id = \"{}\"", t.id)), "{}", t.id);
+            assert!(t.invariants_tla().is_some(), "{} has no <module>Invariants.tla", t.id);
+            assert!(t.code.iter().any(|(p, _)| p.ends_with("/lib.rs")), "{} has no code", t.id);
+            assert!(t.code.iter().all(|(p, _)| !p.ends_with("workload.rs")), "{}: the harness is not code", t.id);
+            assert!(t.folder("reference").iter().any(|(n, _)| n.ends_with(".tla")), "{} has no reference model", t.id);
+            assert!(!t.traces.is_empty(), "{} has no traces", t.id);
+        }
+        let spin = task("spin").expect("the spin task");
+        assert!(spin.traces.iter().all(|(p, _)| p.starts_with("traces/spin/")));
+    }
+}
