@@ -157,3 +157,14 @@ fn simulation_finds_the_violation_and_reports_itf() {
     assert_itf(&r["counterexample"], n);
     assert_eq!(r["counterexample"]["states"][n - 1]["x"], 3);
 }
+
+/// ENABLED of an action that leaves a variable unassigned: that variable may take any value, so
+/// the action is enabled (TLC agrees: FreeEnabled has no error), and fairness applies.
+#[test]
+fn fairness_on_an_action_that_leaves_a_variable_free() {
+    let out = sysmo(&["check", "FreeEnabled.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(2), Some(3)));
+}

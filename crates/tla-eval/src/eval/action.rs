@@ -151,18 +151,17 @@ impl<'a> ConstEval<'a> {
         r
     }
 
-    /// `ENABLED A` in the current state: whether A has a successor.
+    /// `ENABLED A` in the current state: whether A has a successor. A variable that A leaves
+    /// unassigned may take any value in that successor, so reaching the end of A's conjuncts is
+    /// enough (`ENABLED x' = 1` is TRUE whatever the other variables are), as in TLC.
     pub(super) fn enabled(&self, a: &'a Expr, env: &Env<'a>) -> VResult<bool> {
         let n = self.var_names.len();
         let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
         let (p, i) = (self.primed.replace(false), self.init_mode.replace(false));
         let mut found = false;
         let r = self.act(a, env, &mut || {
-            if self.next.borrow().iter().all(|x| x.is_some()) {
-                found = true;
-                return Ok(false);
-            }
-            Ok(true)
+            found = true;
+            Ok(false)
         });
         self.primed.set(p);
         self.init_mode.set(i);
@@ -683,14 +682,19 @@ impl<'a> ConstEval<'a> {
         let mut found = false;
         let r = self.with_b(b, || {
             self.act(a, &b.env, &mut || {
-                if !self.next.borrow().iter().all(|x| x.is_some()) {
-                    return Ok(true);
-                }
+                // Variables that A leaves unassigned may take any value (see `enabled`).
                 if let Some(s) = sub {
                     let now = self.ev(s, &b.env)?;
-                    let then = self.ev_primed(s, &b.env)?;
-                    if now.tlc_eq(&then)? {
-                        return Ok(true);
+                    match self.ev_primed(s, &b.env) {
+                        Ok(then) => {
+                            if now.tlc_eq(&then)? {
+                                return Ok(true);
+                            }
+                        }
+                        // `sub` reads a variable that A leaves free: some value of it makes
+                        // `sub` change, so the step <<A>>_sub exists.
+                        Err(e) if e.code == codes::UNASSIGNED => {}
+                        Err(e) => return Err(e),
                     }
                 }
                 found = true;
