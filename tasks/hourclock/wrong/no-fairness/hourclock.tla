@@ -1,0 +1,21 @@
+------------------------------ MODULE hourclock ------------------------------
+\* Spec has no fairness: the clock may stop.
+EXTENDS Naturals
+
+VARIABLE hr
+
+vars == <<hr>>
+
+TypeOK == hr \in 1..12
+
+Init == hr \in 1..12
+
+Tick == hr' = (hr % 12) + 1
+
+Next == Tick
+
+\* The clock keeps ticking.
+Fairness == WF_vars(Tick)
+
+Spec == Init /\ [][Next]_vars
+=============================================================================
