@@ -1,0 +1,42 @@
+------------------------------ MODULE spinsplit ------------------------------
+\* No Unlock action: a thread that enters the critical section never leaves it.
+EXTENDS Naturals
+
+CONSTANT Threads
+
+VARIABLES locked, pc
+
+vars == <<locked, pc>>
+
+TypeOK ==
+    /\ locked \in BOOLEAN
+    /\ pc \in [Threads -> {"idle", "spin", "set", "cs"}]
+
+Init ==
+    /\ locked = FALSE
+    /\ pc = [t \in Threads |-> "idle"]
+
+\* The load: seeing FALSE moves on to the store, seeing TRUE keeps spinning.
+LockTest(t) ==
+    /\ pc[t] \in {"idle", "spin"}
+    /\ pc' = [pc EXCEPT ![t] = IF locked THEN "spin" ELSE "set"]
+    /\ UNCHANGED locked
+
+\* The store: TRUE is written without looking at the lock again.
+LockSet(t) ==
+    /\ pc[t] = "set"
+    /\ locked' = TRUE
+    /\ pc' = [pc EXCEPT ![t] = "cs"]
+
+Next ==
+    \E t \in Threads :
+        \/ LockTest(t)
+        \/ LockSet(t)
+
+\* A thread that has loaded FALSE performs its store; a holder releases.
+Fairness ==
+    \A t \in Threads :
+        /\ WF_vars(LockSet(t))
+
+Spec == Init /\ [][Next]_vars /\ Fairness
+=============================================================================
