@@ -7,9 +7,11 @@
 //! - `sany`: re-run SANY over `crates/tla-sema/tests/negative` and compare with its `SANY.tsv`.
 //! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
 //! - `bench check`: `sysmo check` against TLC on corpus models; writes target/bench/check.md.
+//! - `bench grade`: time `sysmo grade` on a task's reference model (spin: target under 1 s).
 
 mod bench;
 mod bench_check;
+mod bench_grade;
 mod corpus;
 mod sany;
 mod bench_module;
@@ -29,6 +31,7 @@ usage: cargo xtask <command>
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
   bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory)
+  bench grade      time `sysmo grade` on a task's reference model (default spin; target < 1 s)
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -44,7 +47,8 @@ fn main() -> ExitCode {
         Some("bench") => match args.get(1).map(String::as_str) {
             Some("parse") => bench::bench_parse(&root, &args[2..]),
             Some("check") => bench_check::bench_check(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [DIR]".to_string()),
+            Some("grade") => bench_grade::bench_grade(&root, &args[2..]),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [DIR] | bench grade [--runs N] [--task ID]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),

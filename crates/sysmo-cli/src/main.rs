@@ -1,10 +1,11 @@
-//! The `sysmo` command: `parse`, `check`, `simulate`. The other subcommands (`replay`, `grade`,
-//! `tasks`, `prompt`) arrive with the crates that implement them.
+//! The `sysmo` command: `parse`, `check`, `simulate`, `replay`, `grade`, `tasks`, `prompt`.
 //!
 //! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
 //! the library crates, which do no I/O.
 
 mod args;
+mod grade;
+mod tasks;
 mod parse;
 mod prompt;
 mod replay;
@@ -50,6 +51,23 @@ Usage:
       candidate states, the first FALSE conjunct and the differing fields. Exit 0 all pass,
       1 a divergence or exhausted budget, 65 a malformed trace or mapping.
 
+  sysmo grade --task ID MODEL.tla... [--config C.cfg] [--mapping M.json] [--json]
+              [--time-limit SECS] [--csv FILE]
+  sysmo grade DIR [--csv FILE]
+      Grade models as SysMoBench does: syntax, runtime (exhaustive gate, seeded simulation
+      coverage), conformance to the task's traces (per-action windows, whole traces) and the
+      task's invariants, each 0..1, overall their mean. Budgets and seeds come from the task,
+      so scores are the same on every machine. MODEL.cfg and mapping.json beside a model are
+      used when present (else the task's constants). One model: a stage table (--json: the
+      report, schema sysmo-grade/1). Several models, or DIR holding <task-id>/.../*.tla: one
+      JSON report per line, in input order, graded one per core, then mean scores per task and
+      stage as CSV on stderr (or in --csv FILE). --time-limit: wall-clock safety net per model
+      (default 600 s; the report says when it fired). Exit 0 when grading ran, whatever the
+      scores; 2 for usage errors.
+
+  sysmo tasks [--json]
+      List the tasks built into sysmo (id, pinned module, traces, title).
+
   sysmo prompt --task ID
       Print the text to give an LLM to model a task: the system and its code, what to model
       and what to leave out, the pinned names, the expected module and .cfg.
@@ -88,6 +106,20 @@ fn main() -> ExitCode {
         },
         "replay" => match replay::ReplayArgs::from_args(rest) {
             Ok(a) => replay::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "grade" => match grade::GradeArgs::from_args(rest) {
+            Ok(a) => grade::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "tasks" => match tasks::run(rest) {
+            Ok(code) => code,
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)

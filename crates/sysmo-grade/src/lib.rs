@@ -18,6 +18,7 @@
 //! task, so a model gets the same report on every machine; a caller's `should_stop` callback
 //! (checked between slices of work) is only a safety net, and the report says when it fired.
 
+mod actions;
 pub mod itf;
 pub mod report;
 pub mod task;
@@ -111,7 +112,7 @@ impl ModuleLoader for OneModule {
 }
 
 fn stage_skipped_runtime(reason: &str) -> RuntimeStage {
-    RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions: vec![], simulation: None }
+    RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions_from: "", actions: vec![], simulation: None }
 }
 
 fn conformance_empty(status: Status, reason: String) -> ConformanceStage {
@@ -273,7 +274,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
     if let Err(e) = m.check_assumptions() {
         gate.result = error_kind(&e).into();
         gate.message = Some(error_message(&loaded.sources, &e));
-        return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions: vec![], simulation: None };
+        return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions_from: "", actions: vec![], simulation: None };
     }
 
     // The gate: exhaustive, deadlock off, within the task's budget.
@@ -332,9 +333,14 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
 
     // The score: the task's seeded simulations.
     let sim = &spec.simulation;
+    let named = actions::named_actions(&m);
+    let cov = actions::Covered::new(&m, named.clone().unwrap_or_default());
+    if named.is_none() {
+        *cov.failed.borrow_mut() = true;
+    }
     let mut generated = vec![0u64; actions.len()];
-    let mut taken = vec![0u64; actions.len()];
     let mut before_error = vec![false; actions.len()];
+    let mut named_before_error = vec![false; cov.names.len()];
     let mut summary = SimulationSummary {
         runs: sim.count,
         behaviours_per_run: sim.behaviours,
@@ -346,7 +352,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
     };
     'runs: for run in 0..sim.count {
         let opts = SimOptions { depth: sim.depth, behaviours: sim.behaviours, seed: sim.seed.wrapping_add(run), check_deadlock: false };
-        let mut s = Simulator::new(&m, opts);
+        let mut s = Simulator::new(&cov, opts);
         let outcome = loop {
             match s.run(SLICE as u64) {
                 SimStatus::Done(o) => break o,
@@ -358,9 +364,8 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
             }
         };
         for (i, c) in s.coverage().iter().enumerate() {
-            if let (Some(g), Some(t)) = (generated.get_mut(i), taken.get_mut(i)) {
+            if let Some(g) = generated.get_mut(i) {
                 *g += c.generated;
-                *t += c.taken;
             }
         }
         summary.behaviours += s.stats().behaviours;
@@ -381,23 +386,47 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
             if let Some(b) = last.and_then(|a| before_error.get_mut(a as usize)) {
                 *b = true;
             }
-            let last_action = last.and_then(|a| actions.get(a as usize)).cloned();
+            let mut last_action = last.and_then(|a| actions.get(a as usize)).cloned();
+            if trace.len() >= 2 && last.is_some() {
+                let by = cov.actions_of_step(&trace[trace.len() - 2].state, &trace[trace.len() - 1].state);
+                for &i in &by {
+                    named_before_error[i] = true;
+                }
+                if !*cov.failed.borrow() && !by.is_empty() {
+                    last_action = Some(by.iter().map(|&i| cov.names[i].clone()).collect::<Vec<_>>().join(" | "));
+                }
+            }
             summary.errors.push(SimulationError { run, behaviour, result, message, last_action });
         }
     }
-    let rows: Vec<ActionCoverage> = actions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| ActionCoverage {
-            action: a.clone(),
-            generated: generated[i],
-            taken: taken[i],
-            before_error: before_error[i],
-            counted: generated[i] > 0 && !before_error[i],
-        })
-        .collect();
+    let by_name = !*cov.failed.borrow();
+    let rows: Vec<ActionCoverage> = if by_name {
+        let enabled = cov.enabled.borrow();
+        cov.names
+            .iter()
+            .enumerate()
+            .map(|(i, a)| ActionCoverage {
+                action: a.clone(),
+                produced: enabled[i],
+                before_error: named_before_error[i],
+                counted: enabled[i] && !named_before_error[i],
+            })
+            .collect()
+    } else {
+        actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| ActionCoverage {
+                action: a.clone(),
+                produced: generated[i] > 0,
+                before_error: before_error[i],
+                counted: generated[i] > 0 && !before_error[i],
+            })
+            .collect()
+    };
     let score = if rows.is_empty() { 0.0 } else { rows.iter().filter(|r| r.counted).count() as f64 / rows.len() as f64 };
-    RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions: rows, simulation: Some(summary) }
+    let actions_from = if by_name { "next_disjuncts" } else { "model_split" };
+    RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions_from, actions: rows, simulation: Some(summary) }
 }
 
 fn conformance_stage(

@@ -90,13 +90,11 @@ pub struct Gate {
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionCoverage {
     pub action: String,
-    /// Successors the action produced over every simulated state.
-    pub generated: u64,
-    /// Steps of the behaviours that took it.
-    pub taken: u64,
+    /// It produced a successor in some state a simulated behaviour visited.
+    pub produced: bool,
     /// It was the last step before an error in some run.
     pub before_error: bool,
-    /// It counts for the score: generated > 0 and never the last step before an error.
+    /// It counts for the score: produced > 0 and never the last step before an error.
     pub counted: bool,
 }
 
@@ -128,6 +126,10 @@ pub struct RuntimeStage {
     /// Why the stage was skipped or could not run.
     pub reason: Option<String>,
     pub gate: Option<Gate>,
+    /// `next_disjuncts`: the actions are Next's disjuncts named after the operators they apply
+    /// (through `\E` and definitions); `model_split`: the checker's own split of Next (used when
+    /// some disjunct names no operator).
+    pub actions_from: &'static str,
     pub actions: Vec<ActionCoverage>,
     pub simulation: Option<SimulationSummary>,
 }
@@ -271,7 +273,7 @@ impl Report {
             s += &format!("  simulation run {}: {} after {}\n", e.run, e.message, e.last_action.as_deref().unwrap_or("the initial state"));
         }
         for a in rt.actions.iter().filter(|a| !a.counted) {
-            let why = if a.generated == 0 { "never enabled" } else { "last step before an error" };
+            let why = if !a.produced { "never enabled" } else { "last step before an error" };
             s += &format!("  action {} not covered: {}\n", a.action, why);
         }
         for a in cf.actions.iter().filter(|a| a.verdict == 0) {

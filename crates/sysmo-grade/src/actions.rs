@@ -1,0 +1,166 @@
+//! The actions of the runtime score: the disjuncts of Next, each named after the operator it
+//! applies, found through `\/`, `\E`, labels and operator definitions whose body is itself a
+//! disjunction or an `\E` (so `Next == \E t \in T : A(t) \/ B(t)` has the actions A and B, as
+//! TLC's coverage names them). A disjunct that is a conjunction (`guard /\ A(t)`) is named after
+//! the first operator it applies; its successors are those of that operator, Next's guard aside.
+//!
+//! [`Covered`] wraps a model for the simulator and records which named actions produced a
+//! successor in some state a behaviour visited (an action is evaluated on its own only until it
+//! has produced one, so the cost vanishes once every action has been seen).
+
+use std::cell::RefCell;
+use tla_check::model::{Model, ModelError};
+use tla_check::{ActionId, Spec};
+use tla_eval::State;
+use tla_syntax::ast::{Expr, ExprKind, JunctionKind, QuantKind};
+
+fn is_split_point(e: &Expr) -> bool {
+    match &*e.kind {
+        ExprKind::Junction { kind: JunctionKind::Or, .. } | ExprKind::Quant { kind: QuantKind::Exists, .. } => true,
+        ExprKind::OpApp { op, args } => op.path.is_empty() && op.name == "\\/" && args.len() == 2,
+        ExprKind::Label { body, .. } => is_split_point(body),
+        _ => false,
+    }
+}
+
+/// The first user-defined operator a formula applies (for a conjunction disjunct).
+fn first_operator(m: &Model<'_>, e: &Expr, depth: u32) -> Option<String> {
+    if depth > 30 {
+        return None;
+    }
+    match &*e.kind {
+        ExprKind::OpApp { op, args } => {
+            if op.path.is_empty() && op.name != "UNCHANGED" && m.action_definition(&op.name).is_some() {
+                return Some(op.name.clone());
+            }
+            args.iter().find_map(|a| first_operator(m, a, depth + 1))
+        }
+        ExprKind::Junction { items, .. } => items.iter().find_map(|a| first_operator(m, a, depth + 1)),
+        ExprKind::Quant { body, .. } | ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => first_operator(m, body, depth + 1),
+        _ => None,
+    }
+}
+
+fn walk(m: &Model<'_>, e: &Expr, out: &mut Vec<String>, depth: u32) -> bool {
+    if depth > 30 {
+        return false;
+    }
+    match &*e.kind {
+        ExprKind::Junction { kind: JunctionKind::Or, items, .. } => items.iter().all(|x| walk(m, x, out, depth + 1)),
+        ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => {
+            args.iter().all(|x| walk(m, x, out, depth + 1))
+        }
+        ExprKind::Quant { kind: QuantKind::Exists, body, .. } | ExprKind::Label { body, .. } => walk(m, body, out, depth + 1),
+        ExprKind::OpApp { op, .. } if op.path.is_empty() && m.action_definition(&op.name).is_some() => {
+            let d = m.action_definition(&op.name).expect("checked");
+            if is_split_point(&d.body) {
+                walk(m, &d.body, out, depth + 1)
+            } else {
+                if !out.contains(&op.name) {
+                    out.push(op.name.clone());
+                }
+                true
+            }
+        }
+        _ => match first_operator(m, e, depth) {
+            Some(n) => {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// The named actions of the model, in the order Next lists them; `None` when some disjunct
+/// names no operator (the model's own split is used then).
+pub fn named_actions(m: &Model<'_>) -> Option<Vec<String>> {
+    let mut out = vec![];
+    for n in m.action_names() {
+        match m.action_definition(&n) {
+            Some(d) if d.params.is_empty() && is_split_point(&d.body) => {
+                if !walk(m, &d.body, &mut out, 0) {
+                    return None;
+                }
+            }
+            Some(_) => {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            None => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// A model for the simulator that also records, per named action, whether it produced a
+/// successor in some visited state.
+pub struct Covered<'m, 'a> {
+    pub model: &'m Model<'a>,
+    pub names: Vec<String>,
+    pub enabled: RefCell<Vec<bool>>,
+    /// Set when a named action could not be evaluated on its own (its parameters have no set
+    /// in Next): the caller falls back to the model's own actions.
+    pub failed: RefCell<bool>,
+}
+
+impl<'m, 'a> Covered<'m, 'a> {
+    pub fn new(model: &'m Model<'a>, names: Vec<String>) -> Self {
+        let n = names.len();
+        Covered { model, names, enabled: RefCell::new(vec![false; n]), failed: RefCell::new(false) }
+    }
+
+    /// The named actions that take `from` to `to`.
+    pub fn actions_of_step(&self, from: &State, to: &State) -> Vec<usize> {
+        let fp = self.model.fingerprint(to);
+        (0..self.names.len())
+            .filter(|&i| match self.model.successors_by_action(from, &self.names[i], &[]) {
+                Ok(v) => v.iter().any(|s| self.model.fingerprint(s) == fp),
+                Err(_) => false,
+            })
+            .collect()
+    }
+}
+
+impl Spec for Covered<'_, '_> {
+    type State = State;
+    type Error = ModelError;
+    fn fingerprint(&self, s: &State) -> u64 {
+        self.model.fingerprint(s)
+    }
+    fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {
+        self.model.initial_states(out)
+    }
+    fn successors(&self, s: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
+        self.model.successors(s, out)?;
+        if !*self.failed.borrow() {
+            let mut en = self.enabled.borrow_mut();
+            for (i, n) in self.names.iter().enumerate() {
+                if en[i] {
+                    continue;
+                }
+                match self.model.successors_by_action(s, n, &[]) {
+                    Ok(v) if !v.is_empty() => en[i] = true,
+                    Ok(_) => {}
+                    Err(_) => *self.failed.borrow_mut() = true,
+                }
+            }
+        }
+        Ok(())
+    }
+    fn violated_invariant(&self, s: &State) -> Result<Option<usize>, ModelError> {
+        self.model.violated_invariant(s)
+    }
+    fn in_model(&self, s: &State) -> Result<bool, ModelError> {
+        self.model.in_model(s)
+    }
+    fn step_in_model(&self, from: &State, to: &State) -> Result<bool, ModelError> {
+        self.model.step_in_model(from, to)
+    }
+    fn action_count(&self) -> usize {
+        self.model.action_count()
+    }
+}

@@ -1,0 +1,89 @@
+//! The syntax formula and its gate, and determinism of the whole report.
+
+use sysmo_grade::report::Status;
+use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
+
+fn spin() -> (TaskInput<'static>, TaskSpec) {
+    let t = sysmo_tasks::task("spin").expect("the spin task");
+    (TaskInput::from_folder(t.files, t.traces), TaskSpec::parse(t.task_toml()).expect("task.toml"))
+}
+
+/// A spin lock module with 23 top-level definitions, two of which do not parse.
+fn twenty_one_of_twenty_three() -> String {
+    let mut s = String::from("---- MODULE spin ----\nEXTENDS Naturals\nCONSTANT Threads\nVARIABLES locked, pc\nvars == <<locked, pc>>\n");
+    s += "Init == locked = FALSE /\\ pc = [t \\in Threads |-> \"idle\"]\n";
+    s += "TryLock(t) == /\\ pc[t] = \"idle\" /\\ ~locked /\\ locked' = TRUE /\\ pc' = [pc EXCEPT ![t] = \"cs\"]\n";
+    s += "Unlock(t) == /\\ pc[t] = \"cs\" /\\ locked' = FALSE /\\ pc' = [pc EXCEPT ![t] = \"idle\"]\n";
+    s += "Next == \\E t \\in Threads : TryLock(t) \\/ Unlock(t)\n";
+    s += "Spec == Init /\\ [][Next]_vars\n";
+    // 6 so far; 15 more that parse...
+    for i in 0..15 {
+        s += &format!("Helper{i} == {i} + 1\n");
+    }
+    // ... and two that do not: a definition sign inside an expression, an unclosed bracket.
+    s += "Broken1 == [pc EXCEPT ![1] == \"idle\"]\n";
+    s += "Broken2 == locked = TRUE /\\ )\n";
+    s += "====\n";
+    s
+}
+
+#[test]
+fn twenty_one_of_twenty_three_definitions_score_0_4565_and_skip_the_rest() {
+    let (task, _) = spin();
+    let text = twenty_one_of_twenty_three();
+    let r = grade(&task, &ModelInput { name: "spin.tla", text: &text, cfg: None, mapping: None }, &|| false);
+    let sy = &r.stages.syntax;
+    assert_eq!((sy.definitions.parsed, sy.definitions.total), (21, 23), "{}", r.to_text());
+    assert!((sy.score - 0.4565).abs() < 1e-4, "{}", sy.score);
+    assert!(!sy.clean);
+    assert!(sy.diagnostics.iter().any(|d| d.severity == tla_syntax::Severity::Error));
+    for (score, status) in [
+        (r.stages.runtime.score, r.stages.runtime.status),
+        (r.stages.conformance.score, r.stages.conformance.status),
+        (r.stages.invariants.score, r.stages.invariants.status),
+    ] {
+        assert_eq!((score, status), (0.0, Status::Skipped));
+    }
+    assert!((r.overall - sy.score / 4.0).abs() < 1e-12);
+    let j = r.to_json();
+    assert_eq!(j["schema"], "sysmo-grade/1");
+    assert_eq!(j["stages"]["runtime"]["status"], "skipped");
+}
+
+#[test]
+fn grading_twice_gives_byte_identical_json() {
+    let t = sysmo_tasks::task("spin").expect("the spin task");
+    let (task, spec) = spin();
+    let text = t.file(&format!("reference/{}.tla", spec.module)).unwrap();
+    // No .cfg: the task's constants are used.
+    let model = ModelInput { name: "spin.tla", text, cfg: None, mapping: None };
+    let a = serde_json::to_string(&grade(&task, &model, &|| false).to_json()).unwrap();
+    let b = serde_json::to_string(&grade(&task, &model, &|| false).to_json()).unwrap();
+    assert_eq!(a, b);
+    assert!(!a.contains("elapsed"));
+    let r: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(r["overall"], 1.0, "{a}");
+}
+
+#[test]
+fn a_stop_request_is_reported() {
+    let (task, _) = spin();
+    let t = sysmo_tasks::task("spin").expect("the spin task");
+    let text = t.file("reference/spin.tla").unwrap();
+    let r = grade(&task, &ModelInput { name: "spin.tla", text, cfg: None, mapping: None }, &|| true);
+    // The spin lock's state space fits in one slice; the stop is seen at the first trace.
+    assert_eq!(r.stopped.as_deref(), Some("conformance"), "{}", r.to_text());
+    assert!(r.to_text().contains("stopped early"));
+}
+
+#[test]
+fn a_missing_pinned_module_name_still_grades_and_a_bad_cfg_is_a_runtime_error() {
+    let (task, _) = spin();
+    let t = sysmo_tasks::task("spin").expect("the spin task");
+    let text = t.file("reference/spin.tla").unwrap();
+    let r = grade(&task, &ModelInput { name: "spin.tla", text, cfg: Some("SPECIFICATION Nope\n"), mapping: None }, &|| false);
+    assert_eq!(r.stages.syntax.score, 1.0);
+    assert_eq!(r.stages.runtime.status, Status::Error, "{}", r.to_text());
+    assert_eq!(r.stages.conformance.status, Status::Skipped);
+    assert_eq!(r.overall, 0.25);
+}

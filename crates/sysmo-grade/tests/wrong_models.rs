@@ -1,0 +1,165 @@
+//! The wrong-model suite: every `tasks/<id>/wrong/<case>/` folder holds a model
+//! (`<module>.tla`, optionally `<module>.cfg` and `mapping.json`) and `expect.toml`, what the
+//! grader must say about it stage by stage (format in docs/grade-report.md). Each folder is
+//! graded and compared; every mismatch is printed with its folder. Works with any number of
+//! folders, none included.
+
+use std::path::{Path, PathBuf};
+use sysmo_grade::report::Report;
+use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
+use toml::{Table, Value};
+
+const TOLERANCE: f64 = 1e-4;
+
+fn cases(root: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = vec![];
+    let Ok(tasks) = std::fs::read_dir(root.join("tasks")) else { return out };
+    let mut tasks: Vec<PathBuf> = tasks.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    tasks.sort();
+    for t in tasks {
+        let Ok(wrong) = std::fs::read_dir(t.join("wrong")) else { continue };
+        let mut dirs: Vec<PathBuf> = wrong.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.join("expect.toml").is_file()).collect();
+        dirs.sort();
+        let id = t.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        out.extend(dirs.into_iter().map(|d| (id.clone(), d)));
+    }
+    out
+}
+
+fn num(v: &Value) -> Option<f64> {
+    v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
+}
+
+/// Compare one stage table (or `overall`) of expect.toml with the report.
+fn compare_stage(stage: &str, exp: &Table, score: f64, status: Option<&str>, report: &Report, out: &mut Vec<String>) {
+    for (k, v) in exp {
+        match k.as_str() {
+            "score" => match num(v) {
+                Some(x) if (x - score).abs() <= TOLERANCE => {}
+                Some(x) => out.push(format!("{stage}.score: expected {x}, got {score}")),
+                None => out.push(format!("{stage}.score: not a number")),
+            },
+            "min" => match num(v) {
+                Some(x) if score >= x - TOLERANCE => {}
+                Some(x) => out.push(format!("{stage}: expected at least {x}, got {score}")),
+                None => out.push(format!("{stage}.min: not a number")),
+            },
+            "max" => match num(v) {
+                Some(x) if score <= x + TOLERANCE => {}
+                Some(x) => out.push(format!("{stage}: expected at most {x}, got {score}")),
+                None => out.push(format!("{stage}.max: not a number")),
+            },
+            "status" => {
+                let want = v.as_str().unwrap_or("?");
+                if status != Some(want) {
+                    out.push(format!("{stage}.status: expected {want}, got {}", status.unwrap_or("none")));
+                }
+            }
+            "gate" if stage == "runtime" => {
+                let got = report.stages.runtime.gate.as_ref().map(|g| g.passed);
+                if got != v.as_bool() {
+                    let why = report.stages.runtime.gate.as_ref().and_then(|g| g.message.clone()).unwrap_or_default();
+                    out.push(format!("runtime.gate: expected {v}, got {got:?} {why}"));
+                }
+            }
+            "failed" if stage == "invariants" => {
+                let mut want: Vec<String> = v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+                let mut got: Vec<String> =
+                    report.stages.invariants.invariants.iter().filter(|i| i.verdict != "pass").map(|i| i.name.clone()).collect();
+                want.sort();
+                got.sort();
+                if want != got {
+                    let details: Vec<String> = report
+                        .stages
+                        .invariants
+                        .invariants
+                        .iter()
+                        .filter(|i| i.verdict != "pass")
+                        .map(|i| format!("{}: {} {}", i.name, i.result, i.message.clone().unwrap_or_default()))
+                        .collect();
+                    out.push(format!("invariants.failed: expected {want:?}, got {got:?} [{}]", details.join("; ")));
+                }
+            }
+            other => out.push(format!("{stage}: unknown key {other}")),
+        }
+    }
+}
+
+fn check_case(id: &str, dir: &Path) -> Vec<String> {
+    let mut out = vec![];
+    let Some(task) = sysmo_tasks::task(id) else { return vec![format!("no task {id}")] };
+    let spec = TaskSpec::parse(task.task_toml()).expect("task.toml");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let Some(expect_text) = read("expect.toml") else { return vec!["expect.toml unreadable".into()] };
+    let expect: Table = match toml::from_str(&expect_text) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("expect.toml: {e}")],
+    };
+    if !expect.contains_key("what") {
+        out.push("expect.toml has no `what`".into());
+    }
+    let Some(tla) = read(&format!("{}.tla", spec.module)) else { return vec![format!("no {}.tla", spec.module)] };
+    let cfg = read(&format!("{}.cfg", spec.module));
+    let mapping = read("mapping.json");
+    let name = dir.display().to_string();
+    let input = TaskInput::from_folder(task.files, task.traces);
+    let r = grade(&input, &ModelInput { name: &name, text: &tla, cfg: cfg.as_deref(), mapping: mapping.as_deref() }, &|| false);
+    let st = &r.stages;
+    for (k, v) in &expect {
+        let Some(t) = v.as_table() else {
+            if k != "what" {
+                out.push(format!("{k}: not a table"));
+            }
+            continue;
+        };
+        match k.as_str() {
+            "overall" => compare_stage("overall", t, r.overall, None, &r, &mut out),
+            "syntax" => compare_stage(k, t, st.syntax.score, Some(st.syntax.status.as_str()), &r, &mut out),
+            "runtime" => compare_stage(k, t, st.runtime.score, Some(st.runtime.status.as_str()), &r, &mut out),
+            "conformance" => compare_stage(k, t, st.conformance.score, Some(st.conformance.status.as_str()), &r, &mut out),
+            "invariants" => compare_stage(k, t, st.invariants.score, Some(st.invariants.status.as_str()), &r, &mut out),
+            other => out.push(format!("unknown table {other}")),
+        }
+    }
+    if !out.is_empty() {
+        out.push(format!("report:\n{}", r.to_text()));
+    }
+    out
+}
+
+#[test]
+fn wrong_models_get_the_expected_grades() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let all = cases(&root);
+    let filter = std::env::var("WRONG_CASE").unwrap_or_default();
+    let all: Vec<_> = all.into_iter().filter(|(_, d)| d.display().to_string().contains(&filter)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![]);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some((id, dir)) = all.get(i) else { break };
+                let m = check_case(id, dir);
+                results.lock().unwrap().push((dir.clone(), m));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort();
+    let mut failed = 0;
+    for (dir, m) in &results {
+        let rel = dir.strip_prefix(&root).unwrap_or(dir).display().to_string();
+        if m.is_empty() {
+            println!("ok       {rel}");
+        } else {
+            failed += 1;
+            println!("MISMATCH {rel}");
+            for line in m {
+                println!("    {}", line.replace('\n', "\n    "));
+            }
+        }
+    }
+    println!("{} wrong models, {} as expected, {} mismatched", results.len(), results.len() - failed, failed);
+    assert_eq!(failed, 0, "{failed} wrong model(s) do not get the expected grades (see the output above)");
+}
