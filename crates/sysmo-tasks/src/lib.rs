@@ -4,6 +4,8 @@
 //!
 //! No I/O at run time; builds for `wasm32-unknown-unknown`.
 
+pub mod prompt;
+
 /// One task folder and its traces.
 #[derive(Debug)]
 pub struct TaskFiles {
@@ -56,6 +58,14 @@ pub fn task(id: &str) -> Option<&'static TaskFiles> {
     TASKS.iter().find(|t| t.id == id)
 }
 
+impl TaskFiles {
+    /// The task's prompt ([`prompt::prompt`] over its `task.toml` and its code).
+    pub fn prompt(&self) -> Result<String, String> {
+        let code: Vec<(String, String)> = self.code.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+        prompt::prompt(self.task_toml(), &code)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +80,10 @@ mod tests {
             assert!(t.code.iter().all(|(p, _)| !p.ends_with("workload.rs")), "{}: the harness is not code", t.id);
             assert!(t.folder("reference").iter().any(|(n, _)| n.ends_with(".tla")), "{} has no reference model", t.id);
             assert!(!t.traces.is_empty(), "{} has no traces", t.id);
+        }
+        for t in tasks() {
+            let p = t.prompt().unwrap_or_else(|e| panic!("{}: {e}", t.id));
+            assert!(p.starts_with(&format!("# Modeling task `{}`", t.id)), "{}", t.id);
         }
         let spin = task("spin").expect("the spin task");
         assert!(spin.traces.iter().all(|(p, _)| p.starts_with("traces/spin/")));
