@@ -1,13 +1,21 @@
-//! SysMo Playground in the browser. This first page is an editor: type a TLA+ module and see
-//! the front end's diagnostics and the syntax score, recomputed on every input.
+//! SysMo Playground in the browser: a gallery of tasks, each task's description, code, traces,
+//! invariants and prompt, an editor checked as you type, and grading in a Web Worker with a
+//! scorecard.
 //!
-//! The page is a client of the engine through a small view model ([`EditorView`]), which is
-//! plain data and is tested on its own (natively and in wasm).
+//! The page is a client of the engine through small view models, plain data tested on their own
+//! (natively and in wasm): [`EditorView`] for the editor, [`catalog`] for what a task shows,
+//! [`grading`] for the worker's messages and the scorecard. `src/app.rs` renders them;
+//! `src/main.rs` mounts the page and `src/worker.rs` is the grading worker.
+
+pub mod catalog;
+pub mod grading;
+mod app;
+
+pub use app::App;
 
 use tla_sema::NoLoader;
 use tla_syntax::diag::to_json;
 use tla_syntax::{Severity, SourceMap};
-use yew::prelude::*;
 
 /// The module the editor starts with.
 pub const SAMPLE_MODULE: &str = "\
@@ -84,44 +92,10 @@ pub fn analyze_text(text: &str) -> EditorView {
     }
 }
 
-fn severity_class(s: Severity) -> &'static str {
+pub(crate) fn severity_class(s: Severity) -> &'static str {
     match s {
         Severity::Error => "diagnostic error",
         Severity::Warning => "diagnostic warning",
         Severity::Note => "diagnostic note",
-    }
-}
-
-#[function_component(App)]
-pub fn app() -> Html {
-    let text = use_state(|| SAMPLE_MODULE.to_string());
-    let view = use_memo((*text).clone(), |t| analyze_text(t));
-    let oninput = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(area.value());
-        })
-    };
-    let status = if view.clean { "clean" } else { "errors" };
-    html! {
-        <main>
-            <h1>{ "SysMo Playground" }</h1>
-            <label for="editor">{ "TLA+ module" }</label>
-            <textarea id="editor" spellcheck="false" rows="24" cols="90"
-                value={(*text).clone()} {oninput} />
-            <section id="summary" data-status={status}>
-                <span id="score">{ format!("syntax score {:.4}", view.syntax_score) }</span>
-                { " · " }
-                <span id="definitions">
-                    { format!("{} of {} definitions parse", view.definitions_parsed, view.definitions_total) }
-                </span>
-            </section>
-            <ul id="diagnostics">
-                { for view.diagnostics.iter().map(|d| html! {
-                    <li class={severity_class(d.severity)} data-code={d.code.clone()}>{ d.summary() }</li>
-                }) }
-            </ul>
-        </main>
     }
 }

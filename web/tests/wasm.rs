@@ -1,4 +1,4 @@
-//! The editor's view model and the value fingerprints, run natively by `cargo test` and in wasm32 (node) by
+//! The page's view models (editor, gallery, task tabs, worker messages, scorecard) and the value fingerprints, run natively by `cargo test` and in wasm32 (node) by
 //! `cargo test --target wasm32-unknown-unknown -p web --test wasm`.
 
 #[cfg(target_arch = "wasm32")]
@@ -66,4 +66,200 @@ fn fingerprints_are_the_same_on_every_target() {
         .map(|(text, fp)| format!("{fp:016x} {text}\n"))
         .collect();
     assert_eq!(got, include_str!("../../crates/tla-eval/tests/data/fingerprints.txt"));
+}
+
+// ---- The gallery, the task page's tabs and the grading worker's messages ----
+
+use web::catalog::{self, all_tasks, invariant_docs, template_module, trace_view};
+use web::grading::{handle_request, GradeRequest, Scorecard, WorkerMessage};
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn the_gallery_lists_every_embedded_task_with_its_facts() {
+    let infos = all_tasks();
+    assert_eq!(infos.len(), sysmo_tasks::tasks().len(), "a task.toml does not read");
+    assert!(infos.len() >= 7);
+    let spin = infos.iter().find(|t| t.id == "spin").unwrap();
+    assert_eq!(spin.title, "Asterinas spin lock");
+    assert_eq!((spin.system.as_str(), spin.language.as_str()), ("Asterinas", "Rust"));
+    assert_eq!((spin.original_lines, spin.approx, spin.tutorial), (Some(210), true, false));
+    assert_eq!(spin.module, "spin");
+    assert_eq!(spin.actions.iter().map(|a| a.head()).collect::<Vec<_>>(), ["TryLock(t)", "LockSpin(t)", "LockAcquired(t)", "Unlock(t)"]);
+    assert_eq!(spin.variables.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>(), ["locked", "pc"]);
+    assert_eq!(spin.check_constants, [("Threads".to_string(), "{0, 1, 2}".to_string())]);
+    assert!(spin.code_lines > 20 && spin.traces > 0);
+    assert!(spin.must_capture.len() >= 3 && !spin.leave_out.is_empty());
+    let tutorials: Vec<&str> = infos.iter().filter(|t| t.tutorial).map(|t| t.id.as_str()).collect();
+    assert!(tutorials.contains(&"hourclock") && !tutorials.contains(&"mutex"), "{tutorials:?}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn every_template_parses_clean_with_the_pinned_names() {
+    for info in all_tasks() {
+        let t = template_module(&info);
+        let v = web::analyze_text(&t);
+        assert!(v.clean && v.syntax_score == 1.0, "{}: {:?}\n{t}", info.id, v.diagnostics);
+        assert!(t.starts_with(&format!("---- MODULE {} ----", info.module)), "{}", info.id);
+        for a in &info.actions {
+            assert!(t.contains(&format!("\n{} ==", a.head())), "{}: {}", info.id, a.head());
+        }
+        for (v, _) in &info.variables {
+            assert!(t.contains(v.as_str()), "{}: {v}", info.id);
+        }
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn invariants_are_listed_with_their_comment_sentence() {
+    let module = "---- MODULE mInvariants ----\nEXTENDS m\n\nHelper == 1\n\n\\* [safety] Never two threads at once.  More words.\n\\* Still more.\nMutex == TRUE\n\n\\* [liveness] A holder eventually releases.\nLive == TRUE\nOther == TRUE\n====\n";
+    let docs = invariant_docs(module, "INVARIANT Mutex\n", Some("PROPERTY Live\n"));
+    let names: Vec<&str> = docs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["Helper", "Mutex", "Live", "Other"]);
+    assert_eq!(docs[1].tag.as_deref(), Some("safety"));
+    assert_eq!(docs[1].sentence, "Never two threads at once.");
+    assert_eq!(docs[1].checked_as.as_deref(), Some("INVARIANT"));
+    assert!(!docs[1].must_violate && docs[2].must_violate);
+    assert_eq!(docs[3].sentence, "");
+    // The spin task: every name invariants.cfg checks is documented.
+    let spin = sysmo_tasks::task("spin").unwrap();
+    let docs = invariant_docs(spin.invariants_tla().unwrap().1, spin.file("invariants.cfg").unwrap(), spin.file("violations.cfg"));
+    let checked: Vec<&str> = docs.iter().filter(|d| d.checked_as.is_some()).map(|d| d.name.as_str()).collect();
+    assert!(checked.contains(&"MutualExclusion") && checked.contains(&"TryLockNoSpinning"), "{checked:?}");
+    assert!(docs.iter().filter(|d| d.checked_as.is_some()).all(|d| !d.sentence.is_empty()), "{docs:?}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_trace_reads_as_a_table() {
+    let text = concat!(
+        r#"{"kind":"header","task":"x","version":1,"constants":{"N":[0,1]},"seed":7,"scheduler":"pct"}"#, "\n",
+        r#"{"kind":"init","state":{"locked":false,"pc":{"0":"idle"}}}"#, "\n",
+        r#"{"kind":"step","seq":1,"action":"Lock","actor":0,"args":{"t":0},"state":{"locked":true,"pc":{"0":"cs"}}}"#, "\n",
+        "not json\n",
+    );
+    let v = trace_view(text);
+    assert_eq!((v.scheduler.as_str(), v.seed.as_str(), v.constants.as_str()), ("pct", "7", "[N |-> <<0, 1>>]"));
+    assert_eq!(v.init, r#"[locked |-> FALSE, pc |-> [0 |-> "idle"]]"#);
+    assert_eq!(v.rows.len(), 2);
+    assert_eq!((v.rows[0].line, v.rows[0].actor.as_str(), v.rows[0].action.as_str(), v.rows[0].args.as_str()), (3, "0", "Lock", "[t |-> 0]"));
+    assert_eq!(v.rows[1].action, "(unreadable)");
+    let spin = sysmo_tasks::task("spin").unwrap();
+    let first = trace_view(spin.traces[0].1);
+    assert!(!first.rows.is_empty() && first.rows.iter().all(|r| !r.action.is_empty() && r.action != "(unreadable)"));
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn itf_values_read_as_tla() {
+    let v: serde_json::Value = serde_json::json!({"#set": [1, {"#tup": ["a", true]}], "x": 1});
+    assert_eq!(catalog::tla_text(&v), r#"{1, <<"a", TRUE>>}"#);
+    let m: serde_json::Value = serde_json::json!({"#map": [[0, "idle"], [1, "cs"]]});
+    assert_eq!(catalog::tla_text(&m), r#"(0 :> "idle" @@ 1 :> "cs")"#);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn worker_messages_round_trip() {
+    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into() };
+    assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
+    for m in [
+        WorkerMessage::Progress { run: 1, stage: "checking".into(), slices: 4, syntax: Some(0.5) },
+        WorkerMessage::Report { run: 2, report: serde_json::json!({"overall": 1.0}) },
+        WorkerMessage::Failed { run: 3, message: "no task".into() },
+    ] {
+        assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
+    }
+    let mut posted = vec![];
+    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new() }.to_json(), &mut |m| posted.push(m));
+    assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
+    assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
+}
+
+/// A spin model with one broken definition (a definition sign inside EXCEPT).
+fn broken_spin() -> String {
+    let reference = sysmo_tasks::task("spin").unwrap().folder("reference").into_iter().find(|(n, _)| *n == "spin.tla").unwrap().1;
+    let broken = reference.replace("pc' = [pc EXCEPT ![t] = \"idle\"]", "pc' = [pc EXCEPT ![t] == \"idle\"]");
+    assert_ne!(broken, reference, "the reference's Unlock changed: update the test");
+    broken
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
+    let mut posted = vec![];
+    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin() }.to_json(), &mut |m| posted.push(m));
+    let WorkerMessage::Report { run: 1, report } = last else { panic!("{last:?}") };
+    assert!(matches!(&posted[0], WorkerMessage::Progress { stage, .. } if stage == "syntax"), "{posted:?}");
+    let card = Scorecard::from_report(&report);
+    let syntax = &card.stages[0];
+    assert_eq!(syntax.key, "syntax");
+    assert!(syntax.score > 0.0 && syntax.score < 1.0, "{syntax:?}");
+    assert!(posted.iter().any(|m| matches!(m, WorkerMessage::Progress { syntax: Some(s), .. } if *s == syntax.score)), "{posted:?}");
+    assert!(!card.diagnostics.is_empty());
+    for s in &card.stages[1..] {
+        assert_eq!((s.status.as_str(), s.score), ("skipped", 0.0), "{s:?}");
+    }
+    assert_eq!(card.overall, syntax.score / 4.0);
+}
+
+/// The whole grade of the reference model: natively only (in a debug wasm build under node it
+/// is slow; the browser test grades it in the release build).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_spin_reference_model_scores_one_in_every_stage() {
+    let reference = sysmo_tasks::task("spin").unwrap().folder("reference").into_iter().find(|(n, _)| *n == "spin.tla").unwrap().1;
+    let calls = std::cell::Cell::new(0u32);
+    let report = web::grading::grade_task("spin", reference, &|| {
+        calls.set(calls.get() + 1);
+        false
+    })
+    .unwrap();
+    let card = Scorecard::from_report(&report);
+    for s in &card.stages {
+        assert_eq!((s.status.as_str(), s.score), ("ran", 1.0), "{s:?}");
+    }
+    assert_eq!(card.overall, 1.0);
+    assert_eq!(card.task, "spin");
+    assert!(!card.coverage.is_empty() && card.coverage.iter().all(|c| c.counted && c.produced), "{:?}", card.coverage);
+    assert!(!card.conformance.is_empty() && card.conformance.iter().all(|c| c.ok && c.first_failure.is_none()));
+    assert!(!card.invariants.is_empty() && card.invariants.iter().all(|i| i.verdict == "pass"));
+    assert!(calls.get() > 0, "the grader never asked whether to stop");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_violated_invariant_shows_its_counterexample_as_states() {
+    // A report as sysmo-grade writes it (schema sysmo-grade/1), trimmed to what the card reads.
+    let report = serde_json::json!({
+        "task": "spin", "overall": 0.75,
+        "stages": {
+            "syntax": {"score": 1.0, "status": "ran", "definitions": {"total": 8, "parsed": 8}, "diagnostics": []},
+            "runtime": {"score": 1.0, "status": "ran", "gate": {"passed": true, "result": "success", "distinct_states": 10, "depth": 4},
+                        "actions": [{"action": "Unlock", "produced": true, "before_error": false, "counted": true}]},
+            "conformance": {"score": 1.0, "status": "ran", "windows": 2, "windows_passed": 1, "window_pass_rate": 0.5, "traces": 1, "whole_traces_passed": 0,
+                            "actions": [{"action": "Unlock", "windows": 2, "passed": 1, "verdict": 0,
+                                         "first_failure": {"file": "pct-001.ndjson", "line": 4, "message": "no successor matches",
+                                                           "first_false_conjunct": {"text": "pc[t] = \"cs\"", "operands": [{"expr": "pc[t]", "value": "\"idle\""}]},
+                                                           "differences": [{"field": "locked", "observed": "FALSE", "model": "TRUE"}]}}]},
+            "invariants": {"score": 0.0, "status": "ran", "checked": 1, "passed": 0, "invariants": [
+                {"name": "MutualExclusion", "kind": "invariant", "expect": "hold", "verdict": "fail", "result": "violated",
+                 "counterexample": {"#meta": {"description": "MutualExclusion violated"}, "vars": ["locked", "pc"], "states": [
+                    {"#meta": {"index": 0}, "locked": false, "pc": {"#map": [[0, "idle"]]}},
+                    {"#meta": {"index": 1, "action": "TryLock"}, "locked": true, "pc": {"#map": [[0, "cs"]]}}]}}]}
+        }
+    });
+    let card = Scorecard::from_report(&report);
+    assert_eq!(card.stages.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants"]);
+    let f = card.conformance[0].first_failure.as_deref().unwrap();
+    assert!(f.starts_with("pct-001.ndjson:4: no successor matches"), "{f}");
+    assert!(f.contains("FALSE: pc[t] = \"cs\" where pc[t] = \"idle\"") && f.contains("locked: observed FALSE, model TRUE"), "{f}");
+    let cex = card.invariants[0].counterexample.as_ref().unwrap();
+    assert_eq!(cex.states.len(), 2);
+    assert_eq!(cex.states[1].action.as_deref(), Some("TryLock"));
+    assert_eq!(cex.states[1].values, [("locked".to_string(), "TRUE".to_string()), ("pc".to_string(), "(0 :> \"cs\")".to_string())]);
+    assert_eq!(card.stages[3].summary, "0 of 1 pass");
+    assert_eq!(card.coverage, [web::grading::CoverageRow { action: "Unlock".into(), produced: true, counted: true, before_error: false }]);
+    assert!(card.gate.as_deref().unwrap().starts_with("gate passed (success, 10 distinct states"));
 }

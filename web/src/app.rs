@@ -1,0 +1,672 @@
+//! The page: a gallery of tasks, a task page with tabs (description, code, traces, invariants,
+//! prompt), the editor checked as you type, and grading in a Web Worker with its scorecard.
+
+use crate::catalog::{self, InvariantDoc, TaskInfo};
+use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
+use crate::{analyze_text, severity_class};
+use gloo_timers::callback::Timeout;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+/// The script Trunk emits for the worker binary, next to index.html.
+const WORKER_SCRIPT: &str = "./worker.js";
+/// Milliseconds of quiet typing before the editor's text is checked.
+const CHECK_DELAY_MS: u32 = 250;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok()?
+}
+
+fn save(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+fn model_key(id: &str) -> String {
+    format!("sysmo.model.{id}")
+}
+
+fn best_key(id: &str) -> String {
+    format!("sysmo.best.{id}")
+}
+
+/// The best overall score reached on a task in this browser.
+fn best_score(id: &str) -> Option<f64> {
+    load(&best_key(id))?.parse().ok()
+}
+
+fn record_score(id: &str, overall: f64) {
+    if best_score(id).is_none_or(|b| overall > b) {
+        save(&best_key(id), &format!("{overall}"));
+    }
+}
+
+fn score_text(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Route {
+    Gallery,
+    Task(String),
+}
+
+fn route_from_hash() -> Route {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    match hash.strip_prefix("#/task/") {
+        Some(id) if sysmo_tasks::task(id).is_some() => Route::Task(id.to_string()),
+        _ => Route::Gallery,
+    }
+}
+
+fn set_hash(route: &Route) {
+    let hash = match route {
+        Route::Gallery => "#/".to_string(),
+        Route::Task(id) => format!("#/task/{id}"),
+    };
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_hash(&hash);
+    }
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let route = use_state(route_from_hash);
+    {
+        // Follow the address bar (back and forward buttons).
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let cb = Closure::<dyn FnMut()>::new(move || route.set(route_from_hash()));
+            if let Some(w) = web_sys::window() {
+                w.set_onhashchange(Some(cb.as_ref().unchecked_ref()));
+            }
+            move || {
+                if let Some(w) = web_sys::window() {
+                    w.set_onhashchange(None);
+                }
+                drop(cb);
+            }
+        });
+    }
+    let go = {
+        let route = route.clone();
+        Callback::from(move |r: Route| {
+            set_hash(&r);
+            route.set(r);
+        })
+    };
+    let home = {
+        let go = go.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            go.emit(Route::Gallery)
+        })
+    };
+    html! {
+        <>
+            <header class="top">
+                <h1><a href="#/" onclick={home}>{ "SysMo Playground" }</a></h1>
+                <span class="tagline">{ "Model a real system in TLA+ and grade it against its traces, in your browser." }</span>
+            </header>
+            {
+                match &*route {
+                    Route::Gallery => html! { <Gallery open={go.reform(Route::Task)} /> },
+                    Route::Task(id) => html! { <TaskPage key={id.clone()} id={id.clone()} /> },
+                }
+            }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GalleryProps {
+    open: Callback<String>,
+}
+
+#[function_component(Gallery)]
+fn gallery(props: &GalleryProps) -> Html {
+    let tasks = use_memo((), |_| catalog::all_tasks());
+    html! {
+        <main id="gallery">
+            <h2>{ "Tasks" }</h2>
+            <p class="lead">{ format!("{} tasks. Each comes with the code of a concurrent system, the traces it produced, and the invariants a faithful model keeps.", tasks.len()) }</p>
+            <ul class="cards">
+                { for tasks.iter().map(|t| {
+                    let open = props.open.clone();
+                    let id = t.id.clone();
+                    let onclick = Callback::from(move |e: MouseEvent| { e.prevent_default(); open.emit(id.clone()) });
+                    let best = best_score(&t.id);
+                    let lines = match t.original_lines {
+                        Some(n) if t.approx => format!("≈{n} lines"),
+                        Some(n) => format!("{n} lines"),
+                        None => "size unknown".to_string(),
+                    };
+                    html! {
+                        <li class="task-card" data-task={t.id.clone()}>
+                            <a href={format!("#/task/{}", t.id)} {onclick}>
+                                <span class="title">{ &t.title }</span>
+                                { if t.tutorial { html!{ <span class="badge tutorial">{ "tutorial" }</span> } } else { html!{} } }
+                                <span class="facts">
+                                    <span class="system">{ &t.system }</span>{ " · " }
+                                    <span class="language">{ &t.language }</span>{ " · " }
+                                    <span class="size">{ format!("{lines}; {} lines of code shown", t.code_lines) }</span>{ " · " }
+                                    <span class="traces">{ format!("{} traces", t.traces) }</span>
+                                </span>
+                                <span class="best" data-best={best.map(score_text).unwrap_or_default()}>
+                                    { match best { Some(b) => format!("best score {}", score_text(b)), None => "not graded yet".to_string() } }
+                                </span>
+                            </a>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </main>
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Description,
+    Code,
+    Traces,
+    Invariants,
+    Prompt,
+}
+
+impl Tab {
+    const ALL: [Tab; 5] = [Tab::Description, Tab::Code, Tab::Traces, Tab::Invariants, Tab::Prompt];
+    fn name(self) -> &'static str {
+        match self {
+            Tab::Description => "Description",
+            Tab::Code => "Code",
+            Tab::Traces => "Traces",
+            Tab::Invariants => "Invariants",
+            Tab::Prompt => "Prompt",
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TaskProps {
+    id: String,
+}
+
+#[function_component(TaskPage)]
+fn task_page(props: &TaskProps) -> Html {
+    let files = sysmo_tasks::task(&props.id);
+    let info = use_memo(props.id.clone(), |id| sysmo_tasks::task(id).and_then(|t| catalog::task_info(t).ok()));
+    let tab = use_state(|| Tab::Description);
+    let (Some(files), Some(info)) = (files, (*info).clone()) else {
+        return html! { <main><p class="error">{ format!("No task `{}`.", props.id) }</p></main> };
+    };
+    let body = match *tab {
+        Tab::Description => description_tab(&info),
+        Tab::Code => html! { <CodeTab id={props.id.clone()} /> },
+        Tab::Traces => html! { <TracesTab id={props.id.clone()} /> },
+        Tab::Invariants => invariants_tab(files),
+        Tab::Prompt => prompt_tab(files),
+    };
+    html! {
+        <main id="task" data-task={props.id.clone()}>
+            <h2>{ &info.title }</h2>
+            <div class="columns">
+                <section class="left">
+                    <nav class="tabs" role="tablist">
+                        { for Tab::ALL.iter().map(|t| {
+                            let set = { let tab = tab.clone(); let t = *t; Callback::from(move |_| tab.set(t)) };
+                            let selected = *tab == *t;
+                            html! {
+                                <button role="tab" class={classes!("tab", selected.then_some("selected"))}
+                                    aria-selected={selected.to_string()} data-tab={t.name().to_lowercase()} onclick={set}>
+                                    { t.name() }
+                                </button>
+                            }
+                        }) }
+                    </nav>
+                    <div class="tab-body" data-tab={tab.name().to_lowercase()}>{ body }</div>
+                </section>
+                <section class="right">
+                    <Workbench info={Rc::new(info.clone())} />
+                </section>
+            </div>
+        </main>
+    }
+}
+
+fn description_tab(info: &TaskInfo) -> Html {
+    let lines = match info.original_lines {
+        Some(n) if info.approx => format!(", about {n} lines"),
+        Some(n) => format!(", {n} lines"),
+        None => String::new(),
+    };
+    html! {
+        <div id="description">
+            <p class="summary">{ &info.summary }</p>
+            <p class="original">{ format!("Original system: {}; file {} ({}{lines}).", info.system, info.file, info.language) }</p>
+            <h3>{ "What the model must capture" }</h3>
+            <ul class="capture">{ for info.must_capture.iter().map(|m| html! { <li>{ m }</li> }) }</ul>
+            <h3>{ "What to leave out" }</h3>
+            <ul class="leave-out">{ for info.leave_out.iter().map(|m| html! { <li>{ m }</li> }) }</ul>
+            <h3>{ "Pinned names" }</h3>
+            <p>{ "Module " }<code class="module">{ &info.module }</code></p>
+            <table class="pinned">
+                <thead><tr><th>{ "kind" }</th><th>{ "name" }</th><th>{ "meaning" }</th></tr></thead>
+                <tbody>
+                    { for info.constants.iter().map(|(n, m)| html! { <tr class="constant"><td>{ "constant" }</td><td><code>{ n }</code></td><td>{ m }</td></tr> }) }
+                    { for info.variables.iter().map(|(n, m)| html! { <tr class="variable"><td>{ "variable" }</td><td><code>{ n }</code></td><td>{ m }</td></tr> }) }
+                    { for info.actions.iter().map(|a| html! { <tr class="action"><td>{ "action" }</td><td><code>{ a.head() }</code></td><td>{ &a.meaning }</td></tr> }) }
+                </tbody>
+            </table>
+            <p class="check">{ format!("Checked with {}.", info.check_constants.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")) }</p>
+        </div>
+    }
+}
+
+/// Text with line numbers, one row per line.
+fn numbered(text: &str, class: &'static str) -> Html {
+    html! {
+        <pre class={classes!("numbered", class)}>
+            { for text.lines().enumerate().map(|(i, l)| html! {
+                <div class="row"><span class="ln">{ i + 1 }</span><span class="src">{ if l.is_empty() { " " } else { l } }</span></div>
+            }) }
+        </pre>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct IdProps {
+    id: String,
+}
+
+#[function_component(CodeTab)]
+fn code_tab(props: &IdProps) -> Html {
+    let chosen = use_state(|| 0usize);
+    let Some(task) = sysmo_tasks::task(&props.id) else { return html! {} };
+    let onchange = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            chosen.set(sel.value().parse().unwrap_or(0));
+        })
+    };
+    let (path, text) = task.code.get(*chosen).copied().unwrap_or(("", ""));
+    html! {
+        <div id="code">
+            <label>{ "File " }
+                <select id="code-file" {onchange}>
+                    { for task.code.iter().enumerate().map(|(i, (p, _))| html! {
+                        <option value={i.to_string()} selected={i == *chosen}>{ *p }</option>
+                    }) }
+                </select>
+            </label>
+            <p class="path">{ format!("{path} — {} lines", text.lines().count()) }</p>
+            { numbered(text, "code") }
+        </div>
+    }
+}
+
+#[function_component(TracesTab)]
+fn traces_tab(props: &IdProps) -> Html {
+    let chosen = use_state(|| 0usize);
+    let Some(task) = sysmo_tasks::task(&props.id) else { return html! {} };
+    let (path, text) = task.traces.get(*chosen).copied().unwrap_or(("", ""));
+    let view = catalog::trace_view(text);
+    html! {
+        <div id="traces">
+            <ul class="trace-list">
+                { for task.traces.iter().enumerate().map(|(i, (p, t))| {
+                    let set = { let chosen = chosen.clone(); Callback::from(move |_| chosen.set(i)) };
+                    let steps = t.lines().filter(|l| l.contains("\"kind\":\"step\"")).count();
+                    let name = p.rsplit('/').next().unwrap_or(*p).to_string();
+                    html! {
+                        <li><button class={classes!("trace", (i == *chosen).then_some("selected"))} data-trace={name.clone()} onclick={set}>
+                            { format!("{name} ({steps} steps)") }
+                        </button></li>
+                    }
+                }) }
+            </ul>
+            <p class="trace-head">{ format!("{path}: scheduler {}, seed {}, constants {}", view.scheduler, view.seed, view.constants) }</p>
+            <p class="trace-init">{ "Initial state: " }<code>{ &view.init }</code></p>
+            <table class="trace-table">
+                <thead><tr><th>{ "line" }</th><th>{ "actor" }</th><th>{ "action" }</th><th>{ "arguments" }</th><th>{ "observed state" }</th></tr></thead>
+                <tbody>
+                    { for view.rows.iter().map(|r| html! {
+                        <tr><td>{ r.line }</td><td>{ &r.actor }</td><td>{ &r.action }</td><td><code>{ &r.args }</code></td><td><code>{ &r.state }</code></td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn invariants_tab(task: &sysmo_tasks::TaskFiles) -> Html {
+    let Some((name, text)) = task.invariants_tla() else { return html! { <p>{ "This task has no invariants module." }</p> } };
+    let docs: Vec<InvariantDoc> = catalog::invariant_docs(text, task.file("invariants.cfg").unwrap_or(""), task.file("violations.cfg"));
+    html! {
+        <div id="invariants">
+            <ul class="invariant-docs">
+                { for docs.iter().map(|d| html! {
+                    <li data-name={d.name.clone()}>
+                        <code>{ &d.name }</code>
+                        { d.tag.as_ref().map(|t| html! { <span class="badge">{ t }</span> }).unwrap_or_default() }
+                        { match (&d.checked_as, d.must_violate) {
+                            (Some(_), true) => html! { <span class="badge violate">{ "a faithful model violates it" }</span> },
+                            (Some(k), false) => html! { <span class="badge checked">{ format!("checked as {k}") }</span> },
+                            _ => html! {},
+                        } }
+                        { " " }{ &d.sentence }
+                    </li>
+                }) }
+            </ul>
+            <p class="path">{ name }</p>
+            { numbered(text, "invariants") }
+        </div>
+    }
+}
+
+fn copy_to_clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+fn prompt_tab(task: &sysmo_tasks::TaskFiles) -> Html {
+    match task.prompt() {
+        Ok(p) => {
+            let copy = { let p = p.clone(); Callback::from(move |_| copy_to_clipboard(&p)) };
+            html! {
+                <div id="prompt">
+                    <button id="copy-prompt" onclick={copy}>{ "Copy" }</button>
+                    <pre id="prompt-text">{ p }</pre>
+                </div>
+            }
+        }
+        Err(e) => html! { <p class="error">{ e }</p> },
+    }
+}
+
+/// Where grading stands.
+#[derive(Clone, Debug, PartialEq)]
+enum GradeState {
+    Idle,
+    Running { stage: String, slices: u64, syntax: Option<f64> },
+    Done(Rc<Scorecard>),
+    Cancelled,
+    Failed(String),
+}
+
+/// The grading worker and the handler that keeps its messages flowing to the page.
+struct WorkerSlot {
+    worker: web_sys::Worker,
+    _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+fn start_worker(on: Callback<WorkerMessage>) -> Result<WorkerSlot, String> {
+    let worker = web_sys::Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start the worker: {e:?}"))?;
+    let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        if let Some(text) = e.data().as_string() {
+            match WorkerMessage::from_json(&text) {
+                Ok(m) => on.emit(m),
+                Err(err) => on.emit(WorkerMessage::Failed { run: 0, message: err }),
+            }
+        }
+    });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    Ok(WorkerSlot { worker, _onmessage: onmessage })
+}
+
+#[derive(Properties, PartialEq)]
+struct WorkbenchProps {
+    info: Rc<TaskInfo>,
+}
+
+#[function_component(Workbench)]
+fn workbench(props: &WorkbenchProps) -> Html {
+    let id = props.info.id.clone();
+    let template = use_memo(props.info.clone(), |i| catalog::template_module(i));
+    let text = use_state(|| load(&model_key(&id)).unwrap_or_else(|| (*template).clone()));
+    let checked = use_state(|| (*text).clone());
+    let timer = use_mut_ref(|| None::<Timeout>);
+    let view = use_memo((*checked).clone(), |t| analyze_text(t));
+    let grade = use_state(|| GradeState::Idle);
+    let run = use_mut_ref(|| 0u64);
+    let slot = use_mut_ref(|| None::<WorkerSlot>);
+
+    let set_text = {
+        let (text, checked, timer, id) = (text.clone(), checked.clone(), timer.clone(), id.clone());
+        Callback::from(move |value: String| {
+            save(&model_key(&id), &value);
+            text.set(value.clone());
+            let checked = checked.clone();
+            // Check once typing pauses; a new keystroke cancels the pending check.
+            *timer.borrow_mut() = Some(Timeout::new(CHECK_DELAY_MS, move || checked.set(value)));
+        })
+    };
+    let oninput = {
+        let set_text = set_text.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            set_text.emit(area.value());
+        })
+    };
+    let reset = {
+        let (set_text, template) = (set_text.clone(), template.clone());
+        Callback::from(move |_| set_text.emit((*template).clone()))
+    };
+
+    let on_message = {
+        let (grade, run, id) = (grade.clone(), run.clone(), id.clone());
+        Callback::from(move |m: WorkerMessage| {
+            let current = *run.borrow();
+            match m {
+                WorkerMessage::Progress { run, stage, slices, syntax } if run == current => {
+                    grade.set(GradeState::Running { stage, slices, syntax })
+                }
+                WorkerMessage::Report { run, report } if run == current => {
+                    let card = Scorecard::from_report(&report);
+                    record_score(&id, card.overall);
+                    grade.set(GradeState::Done(Rc::new(card)))
+                }
+                WorkerMessage::Failed { run, message } if run == current || run == 0 => grade.set(GradeState::Failed(message)),
+                _ => {}
+            }
+        })
+    };
+    let ensure_worker = {
+        let (slot, on_message) = (slot.clone(), on_message.clone());
+        move || -> Result<(), String> {
+            if slot.borrow().is_none() {
+                *slot.borrow_mut() = Some(start_worker(on_message.clone())?);
+            }
+            Ok(())
+        }
+    };
+    let on_grade = {
+        let (slot, run, grade, text, id, ensure_worker) = (slot.clone(), run.clone(), grade.clone(), text.clone(), id.clone(), ensure_worker.clone());
+        Callback::from(move |_| {
+            if let Err(e) = ensure_worker() {
+                grade.set(GradeState::Failed(e));
+                return;
+            }
+            *run.borrow_mut() += 1;
+            let req = GradeRequest { run: *run.borrow(), task: id.clone(), model: (*text).clone() };
+            if let Some(s) = slot.borrow().as_ref() {
+                match s.worker.post_message(&JsValue::from_str(&req.to_json())) {
+                    Ok(()) => grade.set(GradeState::Running { stage: "starting".into(), slices: 0, syntax: None }),
+                    Err(e) => grade.set(GradeState::Failed(format!("{e:?}"))),
+                }
+            }
+        })
+    };
+    let on_cancel = {
+        let (slot, run, grade) = (slot.clone(), run.clone(), grade.clone());
+        Callback::from(move |_| {
+            // Stop the engine where it is: terminate the worker and start a fresh one.
+            if let Some(s) = slot.borrow_mut().take() {
+                s.worker.terminate();
+            }
+            *run.borrow_mut() += 1;
+            let _ = ensure_worker();
+            grade.set(GradeState::Cancelled);
+        })
+    };
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(s) = slot.borrow_mut().take() {
+                    s.worker.terminate();
+                }
+            }
+        });
+    }
+
+    let line_count = text.lines().count().max(1) + if text.ends_with('\n') { 1 } else { 0 };
+    let status = if view.clean { "clean" } else { "errors" };
+    let running = matches!(*grade, GradeState::Running { .. });
+    html! {
+        <div id="workbench">
+            <div class="editor-head">
+                <label for="editor">{ format!("Your model ({}.tla)", props.info.module) }</label>
+                <button id="reset" onclick={reset} title="Replace the text with a starter module that has the pinned names">{ "Reset to template" }</button>
+            </div>
+            <div class="editor-box">
+                <pre class="gutter" aria-hidden="true">{ (1..=line_count).map(|i| i.to_string()).collect::<Vec<_>>().join("\n") }</pre>
+                <textarea id="editor" spellcheck="false" wrap="off" rows={line_count.to_string()}
+                    value={(*text).clone()} {oninput} />
+            </div>
+            <section id="summary" data-status={status} data-checked={(*checked == *text).to_string()}>
+                <span id="score">{ format!("syntax score {:.4}", view.syntax_score) }</span>
+                { " · " }
+                <span id="definitions">{ format!("{} of {} definitions parse", view.definitions_parsed, view.definitions_total) }</span>
+            </section>
+            <ul id="diagnostics">
+                { for view.diagnostics.iter().map(|d| html! {
+                    <li class={severity_class(d.severity)} data-code={d.code.clone()}>
+                        { format!("{}:{} {} {}", d.line, d.column, d.code, d.message) }
+                    </li>
+                }) }
+            </ul>
+            <div class="grade-bar">
+                <button id="grade" onclick={on_grade} disabled={running}>{ "Grade" }</button>
+                <button id="cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
+                { grade_status(&grade) }
+            </div>
+            { if let GradeState::Done(card) = &*grade { scorecard(card) } else { html! {} } }
+        </div>
+    }
+}
+
+fn grade_status(g: &GradeState) -> Html {
+    let (state, text) = match g {
+        GradeState::Idle => ("idle", String::new()),
+        GradeState::Running { stage, slices, syntax } => {
+            let text = match (stage.as_str(), syntax) {
+                ("checking", Some(s)) => format!(
+                    "syntax {} — running runtime, conformance and invariants ({slices} slices of work)",
+                    score_text(*s)
+                ),
+                (stage, _) => format!("running {stage}…"),
+            };
+            ("running", text)
+        }
+        GradeState::Done(card) => ("done", format!("graded: overall {}", score_text(card.overall))),
+        GradeState::Cancelled => ("cancelled", "cancelled".to_string()),
+        GradeState::Failed(m) => ("failed", format!("grading failed: {m}")),
+    };
+    html! { <span id="grade-status" data-state={state}>{ text }</span> }
+}
+
+fn counterexample_view(c: &Counterexample) -> Html {
+    html! {
+        <ol class="counterexample" start="0">
+            { for c.states.iter().map(|s| html! {
+                <li class={classes!("cex-state", (c.loop_to == Some(s.index)).then_some("loop-start"))}>
+                    <span class="cex-action">{ s.action.clone().unwrap_or_else(|| if s.index == 0 { "initial state".into() } else { "step".into() }) }</span>
+                    { if c.loop_to == Some(s.index) { html! { <span class="badge">{ "the cycle returns here" }</span> } } else { html! {} } }
+                    <ul>{ for s.values.iter().map(|(k, v)| html! { <li><code>{ format!("{k} = {v}") }</code></li> }) }</ul>
+                </li>
+            }) }
+        </ol>
+    }
+}
+
+fn scorecard(card: &Scorecard) -> Html {
+    let stage_detail = |key: &str| -> Html {
+        match key {
+            "syntax" => html! {
+                <ul class="detail-diagnostics">
+                    { for card.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
+                    { if card.diagnostics.is_empty() { html! { <li>{ "no diagnostics" }</li> } } else { html! {} } }
+                </ul>
+            },
+            "runtime" => html! {
+                <>
+                    { card.gate.as_ref().map(|g| html! { <p class="gate">{ g }</p> }).unwrap_or_default() }
+                    { card.gate_counterexample.as_ref().map(counterexample_view).unwrap_or_default() }
+                    { for card.simulation_errors.iter().map(|e| html! { <p class="sim-error">{ e }</p> }) }
+                    <table class="coverage">
+                        <thead><tr><th>{ "action" }</th><th>{ "produced a successor" }</th><th>{ "counted" }</th></tr></thead>
+                        <tbody>{ for card.coverage.iter().map(|c| html! {
+                            <tr data-action={c.action.clone()} class={classes!((!c.counted).then_some("bad"))}>
+                                <td>{ &c.action }</td><td>{ if c.produced { "yes" } else { "no" } }</td>
+                                <td>{ if c.counted { "yes" } else if c.before_error { "no: last step before an error" } else { "no: never enabled" } }</td>
+                            </tr>
+                        }) }</tbody>
+                    </table>
+                </>
+            },
+            "conformance" => html! {
+                <>
+                    <p class="windows">{ &card.windows }</p>
+                    <table class="conformance">
+                        <thead><tr><th>{ "action" }</th><th>{ "windows passed" }</th><th>{ "first failing window" }</th></tr></thead>
+                        <tbody>{ for card.conformance.iter().map(|c| html! {
+                            <tr data-action={c.action.clone()} class={classes!((!c.ok).then_some("bad"))}>
+                                <td>{ &c.action }</td><td>{ format!("{}/{}", c.passed, c.windows) }</td>
+                                <td>{ c.first_failure.clone().unwrap_or_default() }</td>
+                            </tr>
+                        }) }</tbody>
+                    </table>
+                </>
+            },
+            _ => html! {
+                <ul class="invariant-results">
+                    { for card.invariants.iter().map(|i| html! {
+                        <li data-name={i.name.clone()} data-verdict={i.verdict.clone()} class={classes!((i.verdict != "pass").then_some("bad"))}>
+                            <code>{ &i.name }</code>{ format!(" ({}{}): {} — {}", i.kind, if i.expect == "violate" { ", must be violated" } else { "" }, i.verdict, i.result) }
+                            { i.message.as_ref().map(|m| html! { <div class="message">{ m }</div> }).unwrap_or_default() }
+                            { i.counterexample.as_ref().map(|c| html! {
+                                <details class="cex"><summary>{ format!("counterexample, {} states", c.states.len()) }</summary>{ counterexample_view(c) }</details>
+                            }).unwrap_or_default() }
+                        </li>
+                    }) }
+                </ul>
+            },
+        }
+    };
+    html! {
+        <section id="scorecard">
+            <h3>{ "Scorecard" }<span id="overall" data-score={score_text(card.overall)}>{ format!("overall {}", score_text(card.overall)) }</span></h3>
+            { card.stopped.as_ref().map(|s| html! { <p class="error">{ format!("stopped early during the {s} stage") }</p> }).unwrap_or_default() }
+            { for card.stages.iter().map(|s| html! {
+                <details class={classes!("stage", s.status.clone())} data-stage={s.key.clone()} data-status={s.status.clone()}>
+                    <summary>
+                        <span class="name">{ &s.key }</span>
+                        <span class="score" data-score={score_text(s.score)}>{ score_text(s.score) }</span>
+                        <span class="status">{ if s.status == "skipped" { "skipped (gated)".to_string() } else { s.status.clone() } }</span>
+                        <span class="stage-summary">{ s.reason.clone().filter(|_| s.status != "ran").unwrap_or_else(|| s.summary.clone()) }</span>
+                    </summary>
+                    { stage_detail(&s.key) }
+                </details>
+            }) }
+        </section>
+    }
+}

@@ -1,0 +1,354 @@
+//! What the gallery and the task page show about a task, read from the files `sysmo-tasks`
+//! embeds: the `task.toml` fields, the invariants module's names and comments, the traces as
+//! tables, and a starter module with the pinned names. Plain data, tested natively and in wasm.
+
+use serde_json::Value as Json;
+use sysmo_tasks::TaskFiles;
+use toml::Value;
+
+/// A pinned action: its name, parameters and what it means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PinnedAction {
+    pub name: String,
+    pub params: Vec<String>,
+    pub meaning: String,
+}
+
+impl PinnedAction {
+    /// `Name(p, q)`, or `Name` without parameters.
+    pub fn head(&self) -> String {
+        if self.params.is_empty() { self.name.clone() } else { format!("{}({})", self.name, self.params.join(", ")) }
+    }
+}
+
+/// A task as the gallery and the Description tab show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskInfo {
+    pub id: String,
+    pub title: String,
+    pub tutorial: bool,
+    /// The original system (`Asterinas`, ...), its file and language.
+    pub system: String,
+    pub file: String,
+    pub language: String,
+    /// Lines of the original file, and whether the figure is rounded.
+    pub original_lines: Option<i64>,
+    pub approx: bool,
+    /// Lines of the code that produced the traces (embedded with the task).
+    pub code_lines: usize,
+    pub code_files: usize,
+    pub traces: usize,
+    pub summary: String,
+    pub must_capture: Vec<String>,
+    pub leave_out: Vec<String>,
+    pub module: String,
+    /// (name, meaning) of the pinned constants and variables.
+    pub constants: Vec<(String, String)>,
+    pub variables: Vec<(String, String)>,
+    pub actions: Vec<PinnedAction>,
+    /// The constants the task is checked with, as .cfg values.
+    pub check_constants: Vec<(String, String)>,
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    let mut cur = v;
+    for k in path {
+        cur = cur.get(k)?;
+    }
+    cur.as_str()
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+fn pairs(v: Option<&Value>) -> Vec<(String, String)> {
+    v.and_then(Value::as_table)
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_string).unwrap_or_else(|| cfg_value(v)))).collect())
+        .unwrap_or_default()
+}
+
+/// A task.toml value in .cfg form (`{0, 1, 2}`, `"a"`, `TRUE`).
+fn cfg_value(v: &Value) -> String {
+    match v {
+        Value::Integer(i) => i.to_string(),
+        Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+        Value::String(s) => format!("{s:?}"),
+        Value::Array(a) => format!("{{{}}}", a.iter().map(cfg_value).collect::<Vec<_>>().join(", ")),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Read a task's `task.toml` and count its embedded code and traces.
+pub fn task_info(t: &TaskFiles) -> Result<TaskInfo, String> {
+    let v: Value = toml::from_str(t.task_toml()).map_err(|e| format!("{}: task.toml: {e}", t.id))?;
+    let original = v.get("original");
+    let lines = original.and_then(|o| o.get("lines")).and_then(Value::as_integer);
+    let approx_lines = original.and_then(|o| o.get("approx_lines")).and_then(Value::as_integer);
+    let pinned = v.get("pinned");
+    let actions = pinned
+        .and_then(|p| p.get("actions"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|x| PinnedAction {
+                    name: x.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+                    params: strings(x.get("params")),
+                    meaning: x.get("meaning").and_then(Value::as_str).unwrap_or("").to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(TaskInfo {
+        id: t.id.to_string(),
+        title: str_at(&v, &["title"]).unwrap_or(t.id).to_string(),
+        tutorial: v.get("tutorial").and_then(Value::as_bool).unwrap_or(false),
+        system: str_at(&v, &["original", "system"]).unwrap_or("").to_string(),
+        file: str_at(&v, &["original", "file"]).unwrap_or("").to_string(),
+        language: str_at(&v, &["original", "language"]).unwrap_or("").to_string(),
+        original_lines: lines.or(approx_lines),
+        approx: lines.is_none() && approx_lines.is_some(),
+        code_lines: t.code.iter().map(|(_, text)| text.lines().count()).sum(),
+        code_files: t.code.len(),
+        traces: t.traces.len(),
+        summary: str_at(&v, &["description", "summary"]).unwrap_or("").trim().to_string(),
+        must_capture: strings(v.get("description").and_then(|d| d.get("must_capture"))),
+        leave_out: strings(v.get("description").and_then(|d| d.get("leave_out"))),
+        module: str_at(&v, &["pinned", "module"]).unwrap_or(t.id).to_string(),
+        constants: pairs(pinned.and_then(|p| p.get("constants"))),
+        variables: pairs(pinned.and_then(|p| p.get("variables"))),
+        actions,
+        check_constants: v
+            .get("check")
+            .and_then(|c| c.get("constants"))
+            .and_then(Value::as_table)
+            .map(|t| t.iter().map(|(k, v)| (k.clone(), cfg_value(v))).collect())
+            .unwrap_or_default(),
+    })
+}
+
+/// Every embedded task, in the order `sysmo-tasks` lists them (a task whose task.toml does not
+/// read is left out; `sysmo-tasks`' own tests make sure none is).
+pub fn all_tasks() -> Vec<TaskInfo> {
+    sysmo_tasks::tasks().iter().filter_map(|t| task_info(t).ok()).collect()
+}
+
+/// One definition of the invariants module, with the comment written above it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvariantDoc {
+    pub name: String,
+    /// The tag at the start of the comment (`safety`, `liveness`), if any.
+    pub tag: Option<String>,
+    /// The comment's first sentence.
+    pub sentence: String,
+    /// `INVARIANT` or `PROPERTY` when invariants.cfg (or violations.cfg) checks it.
+    pub checked_as: Option<String>,
+    /// The task expects a faithful model to violate it (violations.cfg).
+    pub must_violate: bool,
+}
+
+/// The first sentence of a comment: up to the first `.` followed by a space or the end.
+fn first_sentence(text: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        out.push(*c);
+        if *c == '.' && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) {
+            break;
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The names a .cfg checks: (name, `INVARIANT`/`PROPERTY`).
+fn cfg_checks(cfg: &str) -> Vec<(String, String)> {
+    let mut out = vec![];
+    let mut current: Option<&str> = None;
+    for line in cfg.lines() {
+        let line = line.split("\\*").next().unwrap_or("");
+        for w in line.split_whitespace() {
+            match w {
+                "INVARIANT" | "INVARIANTS" => current = Some("INVARIANT"),
+                "PROPERTY" | "PROPERTIES" => current = Some("PROPERTY"),
+                w if w.chars().all(|c| c.is_ascii_uppercase() || c == '_') && w.len() > 1 => current = None,
+                w => {
+                    if let Some(k) = current {
+                        out.push((w.to_string(), k.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The definitions of an invariants module, each with the `\*` comment lines right above it,
+/// and how the task's .cfg files check them.
+pub fn invariant_docs(module: &str, invariants_cfg: &str, violations_cfg: Option<&str>) -> Vec<InvariantDoc> {
+    let checks = cfg_checks(invariants_cfg);
+    let violations = violations_cfg.map(cfg_checks).unwrap_or_default();
+    let mut out = vec![];
+    let mut comment: Vec<String> = vec![];
+    for line in module.lines() {
+        let trimmed = line.trim();
+        if let Some(c) = trimmed.strip_prefix("\\*") {
+            comment.push(c.trim().to_string());
+            continue;
+        }
+        let starts_def = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if starts_def && line.contains("==") {
+            let name: String = line.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let mut text = comment.join(" ");
+            let mut tag = None;
+            if let Some(rest) = text.strip_prefix('[') {
+                if let Some((t, after)) = rest.split_once(']') {
+                    tag = Some(t.to_string());
+                    text = after.trim().to_string();
+                }
+            }
+            let checked = checks.iter().chain(violations.iter()).find(|(n, _)| *n == name);
+            out.push(InvariantDoc {
+                name: name.clone(),
+                tag,
+                sentence: first_sentence(&text),
+                checked_as: checked.map(|(_, k)| k.clone()),
+                must_violate: violations.iter().any(|(n, _)| *n == name),
+            });
+        }
+        if !trimmed.is_empty() {
+            comment.clear();
+        }
+    }
+    out
+}
+
+/// One observed step of a trace, as the Traces tab's table shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceRow {
+    /// The line of the NDJSON file (1-based).
+    pub line: usize,
+    pub actor: String,
+    pub action: String,
+    pub args: String,
+    pub state: String,
+}
+
+/// A trace: its header's facts, its initial state and its steps.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TraceView {
+    pub scheduler: String,
+    pub seed: String,
+    pub constants: String,
+    pub init: String,
+    pub rows: Vec<TraceRow>,
+}
+
+/// A JSON value written the way TLA+ writes values: `TRUE`, `"idle"`, `[0 |-> "cs"]`, `<<1, 2>>`.
+pub fn tla_text(v: &Json) -> String {
+    match v {
+        Json::Null => "null".into(),
+        Json::Bool(b) => if *b { "TRUE" } else { "FALSE" }.into(),
+        Json::Number(n) => n.to_string(),
+        Json::String(s) => format!("{s:?}"),
+        Json::Array(a) => format!("<<{}>>", a.iter().map(tla_text).collect::<Vec<_>>().join(", ")),
+        Json::Object(m) => {
+            if let Some(s) = m.get("#set").and_then(Json::as_array) {
+                return format!("{{{}}}", s.iter().map(tla_text).collect::<Vec<_>>().join(", "));
+            }
+            if let Some(t) = m.get("#tup").and_then(Json::as_array) {
+                return format!("<<{}>>", t.iter().map(tla_text).collect::<Vec<_>>().join(", "));
+            }
+            if let Some(pairs) = m.get("#map").and_then(Json::as_array) {
+                let items: Vec<String> = pairs
+                    .iter()
+                    .map(|p| match p.as_array().map(Vec::as_slice) {
+                        Some([k, x]) => format!("{} :> {}", tla_text(k), tla_text(x)),
+                        _ => tla_text(p),
+                    })
+                    .collect();
+                return if items.is_empty() { "<<>>".into() } else { format!("({})", items.join(" @@ ")) };
+            }
+            if let Some(b) = m.get("#bigint").and_then(Json::as_str) {
+                return b.to_string();
+            }
+            if let Some(u) = m.get("#unserializable").and_then(Json::as_str) {
+                return u.to_string();
+            }
+            let items: Vec<String> = m.iter().filter(|(k, _)| !k.starts_with('#')).map(|(k, x)| format!("{k} |-> {}", tla_text(x))).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
+
+/// Read one NDJSON trace (`docs/trace-format.md`) into a table. Lines that do not read are
+/// shown as such rather than dropped.
+pub fn trace_view(text: &str) -> TraceView {
+    let mut view = TraceView::default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Json = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                view.rows.push(TraceRow { line: i + 1, actor: String::new(), action: "(unreadable)".into(), args: e.to_string(), state: String::new() });
+                continue;
+            }
+        };
+        let field = |k: &str| v.get(k).map(|x| if let Some(s) = x.as_str() { s.to_string() } else { x.to_string() }).unwrap_or_default();
+        match v.get("kind").and_then(Json::as_str) {
+            Some("header") => {
+                view.scheduler = field("scheduler");
+                view.seed = field("seed");
+                view.constants = v.get("constants").map(tla_text).unwrap_or_default();
+            }
+            Some("init") => view.init = v.get("state").map(tla_text).unwrap_or_default(),
+            _ => view.rows.push(TraceRow {
+                line: i + 1,
+                actor: field("actor"),
+                action: field("action"),
+                args: v.get("args").map(tla_text).unwrap_or_default(),
+                state: v.get("state").map(tla_text).unwrap_or_default(),
+            }),
+        }
+    }
+    view
+}
+
+/// A starter module with the pinned names: constants, variables, `vars`, `Init`, one operator
+/// per pinned action (with its parameters and meaning), `Next` and `Spec`. It parses clean;
+/// the bodies are left for the user to write.
+pub fn template_module(info: &TaskInfo) -> String {
+    let mut s = format!("---- MODULE {} ----\n", info.module);
+    s += "EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC\n\n";
+    if !info.constants.is_empty() {
+        for (c, meaning) in &info.constants {
+            s += &format!("\\* {c}: {meaning}\n");
+        }
+        s += &format!("CONSTANTS {}\n\n", info.constants.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    for (v, ty) in &info.variables {
+        s += &format!("\\* {v}: {ty}\n");
+    }
+    let vars: Vec<&str> = info.variables.iter().map(|(v, _)| v.as_str()).collect();
+    s += &format!("VARIABLES {}\n\n", vars.join(", "));
+    s += &format!("vars == <<{}>>\n\n", vars.join(", "));
+    s += "\\* The initial states: give every variable its initial value.\nInit ==\n    TRUE\n\n";
+    for a in &info.actions {
+        s += &format!("\\* {}\n{} ==\n    UNCHANGED vars\n\n", a.meaning, a.head());
+    }
+    let domain = info.constants.first().map(|(c, _)| c.clone()).unwrap_or_else(|| "{}".into());
+    s += "\\* Bind each action's parameters with \\E over the values they range over.\nNext ==\n";
+    for a in &info.actions {
+        if a.params.is_empty() {
+            s += &format!("    \\/ {}\n", a.name);
+        } else {
+            s += &format!("    \\/ \\E {} \\in {domain} : {}\n", a.params.join(", "), a.head());
+        }
+    }
+    if info.actions.is_empty() {
+        s += "    UNCHANGED vars\n";
+    }
+    s += "\nSpec == Init /\\ [][Next]_vars\n\n====\n";
+    s
+}

@@ -1,0 +1,399 @@
+//! Grading for the page: the messages between the page and its grading worker, the worker's
+//! side (grade a model against an embedded task with `sysmo-grade`, reporting progress between
+//! slices of work), and the scorecard read from a report.
+//!
+//! The page never runs the engine: it posts a [`GradeRequest`] to the worker and renders the
+//! [`WorkerMessage`]s that come back. Everything here is plain data and runs natively too.
+
+use serde_json::{json, Value as Json};
+use std::cell::Cell;
+
+use crate::catalog::tla_text;
+
+/// What the page asks the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GradeRequest {
+    /// Counts the page's requests, so a message of an older run is recognised.
+    pub run: u64,
+    pub task: String,
+    pub model: String,
+}
+
+impl GradeRequest {
+    pub fn to_json(&self) -> String {
+        json!({ "run": self.run, "task": self.task, "model": self.model }).to_string()
+    }
+
+    pub fn from_json(text: &str) -> Result<GradeRequest, String> {
+        let v: Json = serde_json::from_str(text).map_err(|e| format!("bad request: {e}"))?;
+        Ok(GradeRequest {
+            run: v.get("run").and_then(Json::as_u64).unwrap_or(0),
+            task: v.get("task").and_then(Json::as_str).ok_or("bad request: no task")?.to_string(),
+            model: v.get("model").and_then(Json::as_str).ok_or("bad request: no model")?.to_string(),
+        })
+    }
+}
+
+/// What the worker tells the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkerMessage {
+    /// A stage started (`syntax`, `checking` = runtime, conformance and invariants in turn);
+    /// `slices` counts the slices of work done so far (a slice is a bounded number of states
+    /// or simulation steps); `syntax` is the syntax score once known.
+    Progress { run: u64, stage: String, slices: u64, syntax: Option<f64> },
+    /// The grade report (`sysmo-grade/1` JSON).
+    Report { run: u64, report: Json },
+    /// The request could not be graded (unknown task, bad message).
+    Failed { run: u64, message: String },
+}
+
+impl WorkerMessage {
+    pub fn to_json(&self) -> String {
+        match self {
+            WorkerMessage::Progress { run, stage, slices, syntax } => {
+                json!({ "kind": "progress", "run": run, "stage": stage, "slices": slices, "syntax": syntax })
+            }
+            WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report }),
+            WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
+        }
+        .to_string()
+    }
+
+    pub fn from_json(text: &str) -> Result<WorkerMessage, String> {
+        let v: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let run = v.get("run").and_then(Json::as_u64).unwrap_or(0);
+        match v.get("kind").and_then(Json::as_str) {
+            Some("progress") => Ok(WorkerMessage::Progress {
+                run,
+                stage: v.get("stage").and_then(Json::as_str).unwrap_or("").to_string(),
+                slices: v.get("slices").and_then(Json::as_u64).unwrap_or(0),
+                syntax: v.get("syntax").and_then(Json::as_f64),
+            }),
+            Some("report") => Ok(WorkerMessage::Report { run, report: v.get("report").cloned().unwrap_or(Json::Null) }),
+            Some("failed") => Ok(WorkerMessage::Failed { run, message: v.get("message").and_then(Json::as_str).unwrap_or("").to_string() }),
+            other => Err(format!("unknown message kind {other:?}")),
+        }
+    }
+}
+
+/// Grade `model` against the embedded task `task_id`: the report as JSON. `should_stop` is
+/// passed to the grader (called between slices of work).
+pub fn grade_task(task_id: &str, model: &str, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
+    let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
+    let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
+    let input = sysmo_grade::TaskInput::from_folder(task.files, &traces);
+    let name = format!("{}.tla", sysmo_grade::module_name(model).unwrap_or_else(|| "model".into()));
+    let model = sysmo_grade::ModelInput { name: &name, text: model, cfg: None, mapping: None };
+    Ok(sysmo_grade::grade(&input, &model, should_stop).to_json())
+}
+
+/// The worker's answer to one request: posts progress through `post` while it works, and
+/// returns the last message (the report, or why there is none).
+pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> WorkerMessage {
+    let req = match GradeRequest::from_json(text) {
+        Ok(r) => r,
+        Err(message) => return WorkerMessage::Failed { run: 0, message },
+    };
+    let run = req.run;
+    if sysmo_tasks::task(&req.task).is_none() {
+        return WorkerMessage::Failed { run, message: format!("no task `{}`", req.task) };
+    }
+    post(WorkerMessage::Progress { run, stage: "syntax".into(), slices: 0, syntax: None });
+    // The syntax score comes first (the grader computes it again; it is cheap), so the page
+    // can show it while the later stages run.
+    let syntax = crate::analyze_text(&req.model).syntax_score;
+    post(WorkerMessage::Progress { run, stage: "checking".into(), slices: 0, syntax: Some(syntax) });
+    let slices = Cell::new(0u64);
+    let post_cell = std::cell::RefCell::new(post);
+    let should_stop = || {
+        slices.set(slices.get() + 1);
+        if let Ok(mut p) = post_cell.try_borrow_mut() {
+            (*p)(WorkerMessage::Progress { run, stage: "checking".into(), slices: slices.get(), syntax: Some(syntax) });
+        }
+        false
+    };
+    match grade_task(&req.task, &req.model, &should_stop) {
+        Ok(report) => WorkerMessage::Report { run, report },
+        Err(message) => WorkerMessage::Failed { run, message },
+    }
+}
+
+/// One of the four stages on the scorecard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageCard {
+    /// `syntax`, `runtime`, `conformance`, `invariants`.
+    pub key: String,
+    pub score: f64,
+    /// `ran`, `skipped` (a gate before it failed), `error`.
+    pub status: String,
+    pub reason: Option<String>,
+    /// One line of what the stage found.
+    pub summary: String,
+}
+
+/// Runtime coverage of one action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoverageRow {
+    pub action: String,
+    /// It produced a successor in some simulated state.
+    pub produced: bool,
+    pub counted: bool,
+    pub before_error: bool,
+}
+
+/// Conformance of one action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConformanceRow {
+    pub action: String,
+    pub windows: u64,
+    pub passed: u64,
+    pub ok: bool,
+    /// Where the first failing window is and why it fails.
+    pub first_failure: Option<String>,
+}
+
+/// One state of a counterexample: the action that led to it and each variable's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CexState {
+    pub index: usize,
+    pub action: Option<String>,
+    pub values: Vec<(String, String)>,
+}
+
+/// A counterexample (ITF), as a list of states.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Counterexample {
+    pub description: String,
+    pub states: Vec<CexState>,
+    /// The index of the state a liveness lasso loops back to.
+    pub loop_to: Option<usize>,
+}
+
+/// One invariant's verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvariantRow {
+    pub name: String,
+    pub kind: String,
+    /// `hold` or `violate`.
+    pub expect: String,
+    /// `pass`, `fail`, `error`.
+    pub verdict: String,
+    pub result: String,
+    pub message: Option<String>,
+    pub counterexample: Option<Counterexample>,
+}
+
+/// What the scorecard shows, read from a report's JSON.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Scorecard {
+    pub task: String,
+    pub overall: f64,
+    pub stages: Vec<StageCard>,
+    /// `line:column code message` of every syntax diagnostic.
+    pub diagnostics: Vec<String>,
+    /// The runtime gate's result line, and its counterexample when it found an error.
+    pub gate: Option<String>,
+    pub gate_counterexample: Option<Counterexample>,
+    pub simulation_errors: Vec<String>,
+    pub coverage: Vec<CoverageRow>,
+    pub conformance: Vec<ConformanceRow>,
+    pub windows: String,
+    pub invariants: Vec<InvariantRow>,
+    pub stopped: Option<String>,
+}
+
+fn s(v: &Json, k: &str) -> String {
+    v.get(k).and_then(Json::as_str).unwrap_or("").to_string()
+}
+
+fn f(v: &Json, k: &str) -> f64 {
+    v.get(k).and_then(Json::as_f64).unwrap_or(0.0)
+}
+
+fn u(v: &Json, k: &str) -> u64 {
+    v.get(k).and_then(Json::as_u64).unwrap_or(0)
+}
+
+fn opt(v: &Json, k: &str) -> Option<String> {
+    v.get(k).and_then(Json::as_str).map(str::to_string)
+}
+
+fn list<'a>(v: &'a Json, k: &str) -> &'a [Json] {
+    v.get(k).and_then(Json::as_array).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// Read an ITF trace into states.
+pub fn counterexample(itf: &Json) -> Counterexample {
+    let vars: Vec<String> = list(itf, "vars").iter().filter_map(|x| x.as_str().map(str::to_string)).collect();
+    let states = list(itf, "states")
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let meta = st.get("#meta");
+            CexState {
+                index: meta.and_then(|m| m.get("index")).and_then(Json::as_u64).map(|x| x as usize).unwrap_or(i),
+                action: meta.and_then(|m| m.get("action")).and_then(Json::as_str).map(str::to_string),
+                values: vars.iter().map(|n| (n.clone(), st.get(n).map(tla_text).unwrap_or_default())).collect(),
+            }
+        })
+        .collect();
+    Counterexample {
+        description: itf.get("#meta").map(|m| s(m, "description")).unwrap_or_default(),
+        states,
+        loop_to: itf.get("loop").and_then(Json::as_u64).map(|x| x as usize),
+    }
+}
+
+/// The first failing window of an action, in a line: where, what the replay says, the first
+/// conjunct of the action that was FALSE (with its operands' values) and the fields that differ.
+fn failure_text(f: &Json) -> String {
+    let mut out = String::new();
+    let file = s(f, "file");
+    if !file.is_empty() {
+        out += &format!("{file}:{}: ", u(f, "line"));
+    }
+    out += &s(f, "message");
+    if let Some(c) = f.get("first_false_conjunct").filter(|c| !c.is_null()) {
+        out += &format!(" — FALSE: {}", s(c, "text"));
+        let ops: Vec<String> = list(c, "operands").iter().map(|o| format!("{} = {}", s(o, "expr"), s(o, "value"))).collect();
+        if !ops.is_empty() {
+            out += &format!(" where {}", ops.join(", "));
+        }
+    }
+    let diffs: Vec<String> =
+        list(f, "differences").iter().map(|d| format!("{}: observed {}, model {}", s(d, "field"), s(d, "observed"), s(d, "model"))).collect();
+    if !diffs.is_empty() {
+        out += &format!(" — differs: {}", diffs.join("; "));
+    }
+    if out.trim().is_empty() { f.to_string() } else { out.trim().to_string() }
+}
+
+impl Scorecard {
+    pub fn from_report(r: &Json) -> Scorecard {
+        let stages = r.get("stages").cloned().unwrap_or(Json::Null);
+        let sy = stages.get("syntax").cloned().unwrap_or(Json::Null);
+        let rt = stages.get("runtime").cloned().unwrap_or(Json::Null);
+        let cf = stages.get("conformance").cloned().unwrap_or(Json::Null);
+        let iv = stages.get("invariants").cloned().unwrap_or(Json::Null);
+        let defs = sy.get("definitions").cloned().unwrap_or(Json::Null);
+        let diagnostics: Vec<String> = list(&sy, "diagnostics")
+            .iter()
+            .map(|d| format!("{}:{} {} {}", u(d, "line"), u(d, "column"), s(d, "code"), s(d, "message")))
+            .collect();
+        let coverage: Vec<CoverageRow> = list(&rt, "actions")
+            .iter()
+            .map(|a| CoverageRow {
+                action: s(a, "action"),
+                produced: a.get("produced").and_then(Json::as_bool).unwrap_or(false) || u(a, "produced") > 0 || u(a, "generated") > 0,
+                counted: a.get("counted").and_then(Json::as_bool).unwrap_or(false),
+                before_error: a.get("before_error").and_then(Json::as_bool).unwrap_or(false),
+            })
+            .collect();
+        let gate_json = rt.get("gate").filter(|g| !g.is_null());
+        let gate = gate_json.map(|g| {
+            let passed = g.get("passed").and_then(Json::as_bool).unwrap_or(false);
+            let mut line = format!(
+                "gate {} ({}, {} distinct states, depth {})",
+                if passed { "passed" } else { "failed" },
+                s(g, "result"),
+                u(g, "distinct_states"),
+                u(g, "depth")
+            );
+            if let Some(m) = opt(g, "message") {
+                line += &format!(": {m}");
+            }
+            line
+        });
+        let gate_counterexample = gate_json.and_then(|g| g.get("counterexample")).filter(|c| !c.is_null()).map(counterexample);
+        let simulation_errors = rt
+            .get("simulation")
+            .map(|sim| {
+                list(sim, "errors")
+                    .iter()
+                    .map(|e| format!("run {}: {} after {}", u(e, "run"), s(e, "message"), opt(e, "last_action").unwrap_or_else(|| "the initial state".into())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let conformance: Vec<ConformanceRow> = list(&cf, "actions")
+            .iter()
+            .map(|a| ConformanceRow {
+                action: s(a, "action"),
+                windows: u(a, "windows"),
+                passed: u(a, "passed"),
+                ok: u(a, "verdict") == 1,
+                first_failure: a.get("first_failure").filter(|x| !x.is_null()).map(failure_text),
+            })
+            .collect();
+        let invariants: Vec<InvariantRow> = list(&iv, "invariants")
+            .iter()
+            .map(|i| InvariantRow {
+                name: s(i, "name"),
+                kind: s(i, "kind"),
+                expect: s(i, "expect"),
+                verdict: s(i, "verdict"),
+                result: s(i, "result"),
+                message: opt(i, "message"),
+                counterexample: i.get("counterexample").filter(|c| !c.is_null()).map(counterexample),
+            })
+            .collect();
+        let errors = list(&sy, "diagnostics").iter().filter(|d| s(d, "severity") == "error").count();
+        let stage = |key: &str, v: &Json, summary: String| StageCard {
+            key: key.to_string(),
+            score: f(v, "score"),
+            status: s(v, "status"),
+            reason: opt(v, "reason"),
+            summary,
+        };
+        let stages = vec![
+            stage("syntax", &sy, format!("{} of {} definitions parse; {} error(s)", u(&defs, "parsed"), u(&defs, "total"), errors)),
+            stage(
+                "runtime",
+                &rt,
+                if coverage.is_empty() {
+                    opt(&rt, "reason").unwrap_or_default()
+                } else {
+                    format!("{} of {} actions covered", coverage.iter().filter(|c| c.counted).count(), coverage.len())
+                },
+            ),
+            stage(
+                "conformance",
+                &cf,
+                if conformance.is_empty() {
+                    opt(&cf, "reason").unwrap_or_default()
+                } else {
+                    format!("{} of {} actions conform", conformance.iter().filter(|c| c.ok).count(), conformance.len())
+                },
+            ),
+            stage(
+                "invariants",
+                &iv,
+                if invariants.is_empty() {
+                    opt(&iv, "reason").unwrap_or_default()
+                } else {
+                    format!("{} of {} pass", u(&iv, "passed"), u(&iv, "checked"))
+                },
+            ),
+        ];
+        Scorecard {
+            task: s(r, "task"),
+            overall: f(r, "overall"),
+            stages,
+            diagnostics,
+            gate,
+            gate_counterexample,
+            simulation_errors,
+            coverage,
+            conformance,
+            windows: format!(
+                "windows {}/{} ({:.1}%); whole traces {}/{}",
+                u(&cf, "windows_passed"),
+                u(&cf, "windows"),
+                100.0 * f(&cf, "window_pass_rate"),
+                u(&cf, "whole_traces_passed"),
+                u(&cf, "traces")
+            ),
+            invariants,
+            stopped: opt(r, "stopped"),
+        }
+    }
+}

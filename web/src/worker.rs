@@ -1,0 +1,28 @@
+//! The grading worker: receives a grade request (JSON text) from the page, grades the model with
+//! the engine, posts progress between slices of work and then the report. The page terminates
+//! and restarts the worker to cancel a run.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    use web::grading::handle_request;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let out = scope.clone();
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let text = e.data().as_string().unwrap_or_default();
+        let post = |m: web::grading::WorkerMessage| {
+            let _ = out.post_message(&JsValue::from_str(&m.to_json()));
+        };
+        let last = handle_request(&text, &mut |m| post(m));
+        post(last);
+    });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+}
+
+/// The worker runs only in a browser; natively there is nothing to do.
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
