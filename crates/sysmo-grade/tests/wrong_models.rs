@@ -59,7 +59,7 @@ fn compare_stage(stage: &str, exp: &Table, score: f64, status: Option<&str>, rep
                 let got = report.stages.runtime.gate.as_ref().map(|g| g.passed);
                 if got != v.as_bool() {
                     let why = report.stages.runtime.gate.as_ref().and_then(|g| g.message.clone()).unwrap_or_default();
-                    out.push(format!("runtime.gate: expected {v}, got {got:?} {why}"));
+                    out.push(format!("runtime.gate: expected {:?}, got {got:?} {why}", v.as_bool()));
                 }
             }
             "failed" if stage == "invariants" => {
