@@ -8,7 +8,7 @@
 //! and recursion is bounded.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet};
 use std::rc::Rc;
 
 use tla_syntax::ast::*;
@@ -20,6 +20,7 @@ use crate::intern::Interner;
 use crate::value::{kind_name, Value};
 
 mod action;
+mod konst;
 pub use action::{Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
@@ -65,6 +66,10 @@ struct Closure<'a> {
     params: Vec<(&'a str, usize)>,
     body: &'a Expr,
     env: Env<'a>,
+    /// A zero-argument LET definition keeps its value here once computed in this environment,
+    /// when computing it read nothing of the next state (TLC's LazyValue keeps it the same
+    /// way). `None`: not kept (operators with parameters, LAMBDAs, arguments passed by name).
+    memo: Option<RefCell<Option<Value>>>,
 }
 
 /// A persistent list of local bindings (closures capture it by reference count).
@@ -119,11 +124,67 @@ pub struct ConstEval<'a> {
     /// Instances being evaluated (innermost last).
     ctx: RefCell<Vec<InstFrame<'a>>>,
     /// Constant-level zero-argument definitions whose value is kept once computed.
-    cacheable: std::collections::HashSet<*const OpDef>,
+    cacheable: FxHashSet<*const OpDef>,
     cache: RefCell<HashMap<*const OpDef, Value>>,
     /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
     /// over the definitions of every module, instances included.
     overrides: HashMap<&'a str, Global<'a>>,
+    /// Constant subexpressions by address, with their values once computed (see `konst`).
+    konst: RefCell<HashMap<*const Expr, konst::Konst>>,
+    /// Whether each definition's body is constant (by the definition's address).
+    konst_defs: RefCell<HashMap<usize, bool>>,
+    /// Reads of the next state so far (a LET value that read none may be kept).
+    next_reads: Cell<u64>,
+    /// What a name applied at a node means outside instances, when no local binds it.
+    resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
+}
+
+#[derive(Clone, Copy)]
+enum Resolved<'a> {
+    Var(usize),
+    Builtin(Fast),
+    /// A definition with parameters, or one whose value is not kept.
+    Def(&'a OpDef),
+    /// A local, a definition or a constant: looked up as usual.
+    Other,
+}
+
+/// The most frequent standard operators, dispatched without matching their names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fast {
+    Eq,
+    Neq,
+    In,
+    NotIn,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Add,
+    Sub,
+    Not,
+    /// Any other: by name, through `builtin`.
+    Named,
+}
+
+impl Fast {
+    fn of(name: &str, args: &[Expr]) -> Fast {
+        match (name, args.len()) {
+            ("=", 2) => Fast::Eq,
+            ("/=", 2) => Fast::Neq,
+            // `x \in {y \in S : P}` is decided without building the set (see `builtin`).
+            ("\\in", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => Fast::In,
+            ("\\notin", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => Fast::NotIn,
+            ("<", 2) => Fast::Lt,
+            (">", 2) => Fast::Gt,
+            ("<=", 2) => Fast::Le,
+            (">=", 2) => Fast::Ge,
+            ("+", 2) => Fast::Add,
+            ("-", 2) => Fast::Sub,
+            ("~", 1) => Fast::Not,
+            _ => Fast::Named,
+        }
+    }
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -147,7 +208,7 @@ impl<'a> ConstEval<'a> {
     /// first ranks. TLC 2.15, with `P = {zx, zy, za}` in the `.cfg` and a record
     /// `[za |-> 1, zy |-> 2]` in the spec, prints P as `{zx, zy, za}`.
     pub fn with_config(modules: &'a [Module], cfg_text: &str) -> ConstEval<'a> {
-        let mut globals = HashMap::new();
+        let mut globals = HashMap::default();
         let mut interner = Interner::new();
         for w in crate::intern::cfg_words(cfg_text) {
             interner.intern(&w);
@@ -188,9 +249,9 @@ impl<'a> ConstEval<'a> {
         for l in literals {
             interner.intern(l);
         }
-        let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::new();
+        let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::default();
         for m in modules {
-            let mut scope: Scope<'a> = HashMap::new();
+            let mut scope: Scope<'a> = HashMap::default();
             for e in &m.extends {
                 if let Some(sc) = scopes.get(e.name.as_str()) {
                     scope.extend(sc.iter().map(|(k, v)| (*k, v.clone())));
@@ -228,7 +289,7 @@ impl<'a> ConstEval<'a> {
             depth: Cell::new(0),
             max_depth: DEFAULT_MAX_DEPTH,
             output: RefCell::new(Vec::new()),
-            vars: HashMap::new(),
+            vars: HashMap::default(),
             var_names: Vec::new(),
             cur: RefCell::new(std::sync::Arc::from(Vec::new())),
             next: RefCell::new(Vec::new()),
@@ -237,18 +298,24 @@ impl<'a> ConstEval<'a> {
             scopes,
             ctx: RefCell::new(Vec::new()),
             cacheable: Default::default(),
-            cache: RefCell::new(HashMap::new()),
-            overrides: HashMap::new(),
+            cache: RefCell::new(HashMap::default()),
+            overrides: HashMap::default(),
+            konst: RefCell::new(HashMap::default()),
+            konst_defs: RefCell::new(HashMap::default()),
+            next_reads: Cell::new(0),
+            resolved: RefCell::new(HashMap::default()),
         }
     }
 
     /// Allow deeper nesting (when running on a thread with a large stack).
     pub fn set_max_depth(&mut self, depth: u32) {
+        self.forget_constants();
         self.max_depth = depth;
     }
 
     /// Give a CONSTANT its value (from the `.cfg`).
     pub fn set_constant(&mut self, name: &'a str, v: Value) {
+        self.forget_constants();
         self.globals.insert(name, Global::Value(v));
     }
 
@@ -274,6 +341,7 @@ impl<'a> ConstEval<'a> {
     /// mean the definition `Def`. Returns the errors (with the `.cfg` spans); `[M]`-qualified
     /// assignments to other modules are left to the instance machinery.
     pub fn apply_config(&mut self, cfg: &'a tla_syntax::cfg::Config) -> Vec<ValueError> {
+        self.forget_constants();
         use tla_syntax::cfg::ConstRhs;
         let mut errors = Vec::new();
         for c in &cfg.constants {
@@ -299,6 +367,7 @@ impl<'a> ConstEval<'a> {
 
     /// The intern table (to build `.cfg` values and model values with TLC's ranks).
     pub fn interner_mut(&mut self) -> &mut Interner {
+        self.forget_constants();
         &mut self.interner
     }
 
@@ -322,7 +391,25 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// Forget what is known of constant subexpressions (the definitions or constants changed).
+    fn forget_constants(&mut self) {
+        self.konst.get_mut().clear();
+        self.konst_defs.get_mut().clear();
+        self.resolved.get_mut().clear();
+    }
+
+    #[inline]
     fn ev(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        if konst::worth_keeping(e)
+            && self.ctx.borrow().is_empty()
+            && let Some(r) = self.konst_value(e, env)
+        {
+            return r;
+        }
+        self.ev_uncached(e, env)
+    }
+
+    fn ev_uncached(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
         self.enter().map_err(|x| x.at(e.span))?;
         let r = self.ev_inner(e, env).map_err(|x| x.at(e.span));
         self.leave();
@@ -417,6 +504,12 @@ impl<'a> ConstEval<'a> {
                 // domain may be infinite and the definition recursive).
                 if let ExprKind::OpApp { op, args: fargs } = &*fun.kind
                     && op.path.is_empty() && fargs.is_empty() {
+                        // A variable (the usual `pc[self]`), known from an earlier evaluation.
+                        if self.ctx.borrow().is_empty()
+                            && let Some(Resolved::Var(slot)) = self.resolved.borrow().get(&(op as *const OpName)).copied()
+                        {
+                            return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
+                        }
                         match env.lookup(&op.name) {
                             Some(Binding::Fun(d, fenv)) => {
                                 // A LET function sees itself (it may be recursive).
@@ -453,10 +546,12 @@ impl<'a> ConstEval<'a> {
                 for d in defs {
                     match d {
                         LetDef::Op(od) => {
+                            let memo = if od.params.is_empty() { Some(RefCell::new(None)) } else { None };
                             let cl = Closure {
                                 params: od.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
                                 body: &od.body,
                                 env: env2.clone(),
+                                memo,
                             };
                             // A LET operator sees itself only when declared RECURSIVE; binding it
                             // in its own environment would need a cycle, so recursive LET
@@ -782,6 +877,7 @@ impl<'a> ConstEval<'a> {
                 params: params.iter().map(|p| (p.name.as_str(), 0)).collect(),
                 body,
                 env: env.clone(),
+                memo: None,
             }))),
             ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() => {
                 if let Some(b) = env.lookup(&op.name) {
@@ -792,6 +888,7 @@ impl<'a> ConstEval<'a> {
                         params: d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
                         body: &d.body,
                         env: Env::default(),
+                        memo: None,
                     }))),
                     _ => Err(err(codes::UNSUPPORTED, format!("passing the built-in operator {} as an argument is not supported yet", op.name))),
                 }
@@ -811,6 +908,21 @@ impl<'a> ConstEval<'a> {
         }
         self.enter()?;
         let r = self.ev(body, &callee);
+        self.leave();
+        r
+    }
+
+    /// A call of the global definition `d` (its parameters bound to the arguments).
+    fn call_def(&self, d: &'a OpDef, args: &'a [Expr], env: &Env<'a>, name: &str) -> VResult<Value> {
+        if d.params.len() != args.len() {
+            return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
+        }
+        let mut callee = Env::default();
+        for (p, a) in d.params.iter().zip(args.iter()) {
+            callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+        }
+        self.enter()?;
+        let r = self.ev(&d.body, &callee);
         self.leave();
         r
     }
@@ -835,7 +947,33 @@ impl<'a> ConstEval<'a> {
             return self.in_frames(frames, || self.ev(&d.body, &callee));
         }
         let name = op.name.as_str();
-        if let Some(r) = self.try_subst(name, args.is_empty()) {
+        // Outside instances a name that no local binds means the same thing at every
+        // evaluation of this node (scoping is lexical): a variable or a standard operator is
+        // found once and remembered.
+        let top = self.ctx.borrow().is_empty();
+        if top {
+            let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            match known {
+                Some(Resolved::Var(slot)) => return self.read_var(slot),
+                Some(Resolved::Builtin(Fast::Named)) => return self.builtin(name, args, env, span),
+                Some(Resolved::Builtin(f)) => return self.fast_builtin(f, args, env),
+                Some(Resolved::Def(d)) => return self.call_def(d, args, env, name),
+                Some(Resolved::Other) => {}
+                None => {
+                    let r = if env.lookup(name).is_some() {
+                        Resolved::Other
+                    } else if let (true, Some(&slot)) = (args.is_empty(), self.vars.get(name)) {
+                        Resolved::Var(slot)
+                    } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
+                        Resolved::Builtin(Fast::of(name, args))
+                    } else {
+                        Resolved::Other
+                    };
+                    self.resolved.borrow_mut().insert(op as *const OpName, r);
+                }
+            }
+        }
+        if !top && let Some(r) = self.try_subst(name, args.is_empty()) {
             return r;
         }
         if let Some(b) = env.lookup(name) {
@@ -843,9 +981,25 @@ impl<'a> ConstEval<'a> {
                 Binding::Value(v) if args.is_empty() => Ok(v.clone()),
                 Binding::Value(v) => Err(err(codes::ARITY, format!("{} is the value {}, not an operator", name, v))),
                 Binding::Op(cl) => {
+                    let keep = cl.memo.as_ref().filter(|_| args.is_empty() && !self.primed.get() && !self.init_mode.get());
+                    if let Some(m) = keep
+                        && let Some(v) = &*m.borrow()
+                    {
+                        return Ok(v.clone());
+                    }
                     // Recursive LET operators: the closure's own name is visible in its body.
                     let base = cl.env.bind(name, b.clone());
-                    self.call(&cl.params, cl.body, &base, args, env, name)
+                    let before = self.next_reads.get();
+                    let r = self.call(&cl.params, cl.body, &base, args, env, name);
+                    // Kept only when it read nothing of the next state (directly or through a
+                    // parameter passed by name): the current state does not change while the
+                    // LET's environment lives.
+                    if let (Some(m), Ok(v)) = (keep, &r)
+                        && self.next_reads.get() == before
+                    {
+                        *m.borrow_mut() = Some(v.clone());
+                    }
+                    r
                 }
                 Binding::Fun(d, fenv) if args.is_empty() => {
                     let own = fenv.bind(&d.name.name, Binding::Fun(d, fenv.clone()));
@@ -868,8 +1022,10 @@ impl<'a> ConstEval<'a> {
                 return Ok(v);
             }
             Some(Global::Op(d)) => {
-                let params: Vec<(&'a str, usize)> = d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect();
-                return self.call(&params, &d.body, &Env::default(), args, env, name);
+                if top {
+                    self.resolved.borrow_mut().insert(op as *const OpName, Resolved::Def(d));
+                }
+                return self.call_def(d, args, env, name);
             }
             Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
             Some(Global::Value(v)) if args.is_empty() => return Ok(v),
@@ -877,6 +1033,33 @@ impl<'a> ConstEval<'a> {
             None => {}
         }
         self.builtin(name, args, env, span)
+    }
+
+    /// The operators of [`Fast`] (the same results and errors as `strict_builtin`).
+    fn fast_builtin(&self, f: Fast, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
+        if f == Fast::Not {
+            return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?));
+        }
+        let a = self.ev(&args[0], env)?;
+        let b = self.ev(&args[1], env)?;
+        Ok(match f {
+            Fast::Eq => Value::Bool(a.tlc_eq(&b)?),
+            Fast::Neq => Value::Bool(!a.tlc_eq(&b)?),
+            Fast::In => Value::Bool(b.member(&a)?),
+            Fast::NotIn => Value::Bool(!b.member(&a)?),
+            Fast::Lt => Value::Bool(a.as_int()? < b.as_int()?),
+            Fast::Gt => Value::Bool(a.as_int()? > b.as_int()?),
+            Fast::Le => Value::Bool(a.as_int()? <= b.as_int()?),
+            Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
+            Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
+            Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
+            Fast::Not | Fast::Named => return self.strict_builtin_pair(f, a, b),
+        })
+    }
+
+    #[cold]
+    fn strict_builtin_pair(&self, _f: Fast, _a: Value, _b: Value) -> VResult<Value> {
+        Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator"))
     }
 
     #[inline(never)]

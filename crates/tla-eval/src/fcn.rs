@@ -29,12 +29,25 @@ impl Value {
                 )),
             },
             Value::Fcn(f) => {
-                let arg = if arg.is_lazy() { arg.canonical()? } else { arg.clone() };
+                let owned;
+                let arg = if arg.is_lazy() {
+                    owned = arg.canonical()?;
+                    &owned
+                } else {
+                    arg
+                };
                 let d = f.domain();
+                // A domain that is an interval of integers (the usual `[i \in 0..N-1 |-> ...]`):
+                // the argument's position is its offset from the first element.
+                if let (Value::Int(i), Some(Value::Int(first)), Some(Value::Int(last))) = (arg, d.first(), d.last())
+                    && (*last as i64 - *first as i64) as usize + 1 == d.len()
+                {
+                    return Ok(if i >= first && i <= last { Some((*i as i64 - *first as i64) as usize) } else { None });
+                }
                 let (mut lo, mut hi) = (0usize, d.len());
                 while lo < hi {
                     let mid = (lo + hi) / 2;
-                    match d[mid].tlc_cmp(&arg)? {
+                    match d[mid].tlc_cmp(arg)? {
                         Ordering::Less => lo = mid + 1,
                         Ordering::Greater => hi = mid,
                         Ordering::Equal => return Ok(Some(mid)),

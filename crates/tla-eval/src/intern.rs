@@ -12,7 +12,6 @@
 //! run time whose text the table does not hold gets [`UNRANKED`] and sorts after all ranked
 //! strings, by text.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Rank of a string the interner does not know.
@@ -65,7 +64,7 @@ impl Ord for Str {
 /// The intern table: text → rank, in first-seen order.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    map: BTreeMap<Box<str>, Str>,
+    map: crate::fxhash::FxHashMap<Box<str>, Str>,
 }
 
 impl Interner {

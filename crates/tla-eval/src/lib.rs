@@ -20,8 +20,19 @@
 //!
 //! [`eval::ConstEval`] interprets the AST directly: names are strings looked up in a persistent
 //! environment, then in the modules' definitions, then among the standard operators. It is the
-//! reference semantics, used for ASSUME, `.cfg` constants and tests; the model checker runs a
-//! lowered form with the same semantics:
+//! reference semantics, used for ASSUME, `.cfg` constants and tests. Until the lowering below
+//! exists, the model checker runs it too, with three memos that never change an answer (each
+//! keyed by the address of an AST node or definition, and used only outside instances, where a
+//! node means the same thing at every evaluation because scoping is lexical):
+//! - constant subexpressions (`0..N-1`, `[P -> SUBSET S]`, string literals, calls of constant
+//!   operators on constant arguments) are evaluated once (`eval/konst.rs`);
+//! - a name at a node that resolves to a state variable, a standard operator or a global
+//!   definition is resolved once, and the usual comparison and arithmetic operators dispatch
+//!   without matching their names;
+//! - a zero-argument LET definition keeps its value for the life of its environment when
+//!   computing it read nothing of the next state (TLC's LazyValue).
+//!
+//! The planned lowering, with the same semantics:
 //!
 //! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
 //!    `.cfg` (Init, Next, invariants, constraints, properties) is lowered into a compact IR: a
@@ -61,6 +72,7 @@ pub mod error;
 pub mod eval;
 pub mod fcn;
 pub mod fingerprint;
+mod fxhash;
 pub mod intern;
 pub mod set;
 pub mod stdnames;

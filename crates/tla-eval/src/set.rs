@@ -250,6 +250,46 @@ impl Value {
     }
 }
 
+/// `DOMAIN v = d` for a function `v`, without building `DOMAIN v` when `d` is an integer
+/// interval or an explicit set (a function's domain is kept sorted in TLC's order).
+fn domain_equals(v: &Value, d: &Value) -> VResult<bool> {
+    if let Value::Fcn(f) = v {
+        let dom = f.domain();
+        match d {
+            Value::Lazy(l) => {
+                if let LazySet::Interval(lo, hi) = &**l {
+                    let n = if hi < lo { 0 } else { (*hi as i64 - *lo as i64 + 1) as usize };
+                    if dom.len() != n {
+                        return Ok(false);
+                    }
+                    if n == 0 {
+                        return Ok(true);
+                    }
+                    // Sorted, distinct, and as many as the interval: equal when both ends are.
+                    if let (Some(Value::Int(a)), Some(Value::Int(b))) = (dom.first(), dom.last())
+                        && dom.iter().all(|x| matches!(x, Value::Int(_)))
+                    {
+                        return Ok(a == lo && b == hi);
+                    }
+                }
+            }
+            Value::Set(s) => {
+                if s.len() != dom.len() {
+                    return Ok(false);
+                }
+                for (a, b) in dom.iter().zip(s.elems()) {
+                    if !a.tlc_eq(b)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+            _ => {}
+        }
+    }
+    v.domain()?.tlc_eq(d)
+}
+
 /// Membership of a value of the wrong kind: FALSE for an untyped model value (TLC's
 /// `modelValueMember`), an error otherwise (TLC 2.15: `1 \in Seq(Nat)` is an error).
 fn wrong_kind_member(elem: &Value, set: &LazySet, expected: &str) -> VResult<bool> {
@@ -354,6 +394,14 @@ impl LazySet {
                 if !v.is_set() {
                     return wrong_kind_member(v, self, "a set");
                 }
+                if let Value::Set(elems) = v {
+                    for e in elems.elems() {
+                        if !s.member(e)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
                 let mut it = v.elements()?;
                 it.try_fold(true, |acc, e| Ok(acc && s.member(&e?)?))
             }
@@ -361,7 +409,7 @@ impl LazySet {
                 if !v.is_fcn() {
                     return wrong_kind_member(v, self, "a function");
                 }
-                if !v.domain()?.tlc_eq(d)? {
+                if !domain_equals(v, d)? {
                     return Ok(false);
                 }
                 for i in 0..fcn_len(v) {

@@ -220,3 +220,19 @@ X == <<P, Q, CHOOSE p \in P : TRUE, {"zy", "zx", "zw"}>>
     ev.set_constant("Q", q);
     assert_eq!(ev.eval_def("X").unwrap().to_string(), r#"<<{zx, zy, za}, {"zx", "zw"}, zx, {"zx", "zy", "zw"}>>"#);
 }
+
+#[test]
+fn effects_run_at_every_evaluation_and_functions_over_intervals_apply_by_offset() {
+    let text = "---- MODULE Ef ----\nEXTENDS Naturals, TLC\nX == \\A i \\in 1..3 : PrintT(\"p\")\n\
+                F == [i \\in 2..4 |-> i * 10]\n\
+                Y == <<F[2], F[4], [i \\in 2..4 |-> 0] \\in [2..4 -> {0}], [i \\in 2..4 |-> 0] \\in [1..3 -> {0}], [i \\in 2..4 |-> 0] \\in [{2, 3, 4} -> {0}], [i \\in {2, 4} |-> 0] \\in [2..4 -> {0}]>>\n\
+                Z == F[5]\n====\n";
+    let out = parse_file(FileId(0), text);
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{:?}", out.diagnostics);
+    let ev = ConstEval::new(&out.modules);
+    // PrintT with a constant argument is still evaluated once per element, as in TLC.
+    assert_eq!(ev.eval_def("X").unwrap().to_string(), "TRUE");
+    assert_eq!(ev.take_output(), vec!["\"p\"".to_string(); 3]);
+    assert_eq!(ev.eval_def("Y").unwrap().to_string(), "<<20, 40, TRUE, FALSE, TRUE, FALSE>>");
+    assert_eq!(ev.eval_def("Z").unwrap_err().code, codes::NOT_IN_DOMAIN);
+}

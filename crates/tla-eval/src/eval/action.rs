@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use tla_syntax::ast::*;
 
-use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, State};
+use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, Resolved, State};
 use crate::error::{codes, VResult};
 use crate::value::Value;
 
@@ -28,6 +28,7 @@ type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
 impl<'a> ConstEval<'a> {
     /// Declare the state variables, in slot order.
     pub fn set_variables(&mut self, names: &[&'a str]) {
+        self.forget_constants();
         self.vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         self.var_names = names.to_vec();
     }
@@ -71,12 +72,14 @@ impl<'a> ConstEval<'a> {
     /// Replace the value of a zero-argument definition (a constant-level definition computed
     /// once, or a `.cfg` override).
     pub fn set_definition_value(&mut self, name: &'a str, v: Value) {
+        self.forget_constants();
         self.globals.insert(name, Global::Value(v));
     }
 
     /// Override the definition `name` of an instantiated module with a value (`.cfg`'s
     /// `name = [M] v`): the value wins in every module, instances included.
     pub fn override_value(&mut self, name: &'a str, v: Value) {
+        self.forget_constants();
         self.globals.insert(name, Global::Value(v.clone()));
         self.overrides.insert(name, Global::Value(v));
     }
@@ -84,6 +87,7 @@ impl<'a> ConstEval<'a> {
     /// Override `name` with the definition `def` in every module, instances included
     /// (`.cfg`'s `name <- [M] def`). False when `def` is not defined.
     pub fn override_with(&mut self, name: &'a str, def: &str) -> bool {
+        self.forget_constants();
         match self.globals.get(def).cloned() {
             Some(g) => {
                 self.globals.insert(name, g.clone());
@@ -97,6 +101,7 @@ impl<'a> ConstEval<'a> {
     /// Make `name` mean the definition `def` (`.cfg`'s `name <- def`). False when `def` is not
     /// defined.
     pub fn substitute(&mut self, name: &'a str, def: &str) -> bool {
+        self.forget_constants();
         match self.globals.get(def).cloned() {
             Some(g) => {
                 self.globals.insert(name, g);
@@ -121,6 +126,7 @@ impl<'a> ConstEval<'a> {
 
     pub(super) fn read_var(&self, slot: usize) -> VResult<Value> {
         if self.primed.get() || self.init_mode.get() {
+            self.next_reads.set(self.next_reads.get() + 1);
             match self.next.borrow().get(slot) {
                 Some(Some(v)) => Ok(v.clone()),
                 _ => {
@@ -332,7 +338,7 @@ impl<'a> ConstEval<'a> {
     /// does; others by value.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
         if arity == 0 && (self.is_action_level(a, env, 0) || (self.init_mode.get() && self.mentions_var(a, env))) {
-            return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone() })));
+            return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone(), memo: None })));
         }
         self.op_arg(arity, a, env)
     }
@@ -525,6 +531,16 @@ impl<'a> ConstEval<'a> {
             ("UNCHANGED", 1) if !self.primed.get() => return self.act_unchanged(&args[0], env, k),
             _ => {}
         }
+        // Outside instances, what the name means at this node is found once (see `op_app`).
+        let top = self.ctx.borrow().is_empty();
+        if top {
+            let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            match known {
+                Some(Resolved::Def(d)) => return self.act_def(d, args, env, k, name),
+                Some(Resolved::Var(_) | Resolved::Builtin(_)) => return self.guard(e, env, k),
+                _ => {}
+            }
+        }
         // A call of a user definition: enumerate its body with the arguments bound.
         if let Some(b) = env.lookup(name) {
             if let Binding::Op(cl) = b {
@@ -546,16 +562,24 @@ impl<'a> ConstEval<'a> {
             return self.guard(e, env, k);
         }
         if let Some(Global::Op(d)) = self.global(name) {
-            if d.params.len() != args.len() {
-                return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
+            if top && d.params.len() == args.len() {
+                self.resolved.borrow_mut().insert(op as *const OpName, Resolved::Def(d));
             }
-            let mut callee = Env::default();
-            for (p, a) in d.params.iter().zip(args.iter()) {
-                callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
-            }
-            return self.act(&d.body, &callee, k);
+            return self.act_def(d, args, env, k, name);
         }
         self.guard(e, env, k)
+    }
+
+    /// Enumerate the body of the global definition `d` with its parameters bound to `args`.
+    fn act_def(&self, d: &'a OpDef, args: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>, name: &str) -> VResult<bool> {
+        if d.params.len() != args.len() {
+            return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
+        }
+        let mut callee = Env::default();
+        for (p, a) in d.params.iter().zip(args.iter()) {
+            callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
+        }
+        self.act(&d.body, &callee, k)
     }
 }
 
@@ -811,7 +835,7 @@ impl<'a> ConstEval<'a> {
                 let val = if has_prime(a) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
                 match val {
                     Some(v) => Binding::Value(v),
-                    None => Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: b.env.clone() })),
+                    None => Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: b.env.clone(), memo: None })),
                 }
             } else {
                 self.with_b(b, || self.op_arg(p.arity, a, &b.env)).ok()?

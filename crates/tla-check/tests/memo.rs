@@ -1,0 +1,70 @@
+//! Values the evaluator keeps between evaluations (constant subexpressions, LET definitions,
+//! what a name means at a node) must never change an answer: models where keeping a value too
+//! eagerly would lose or invent states.
+
+use tla_check::{model, Explorer, Options, Outcome};
+use tla_syntax::SourceMap;
+
+/// (distinct, generated, invariant violated?) of a model written here.
+fn check(text: &str, cfg: &str) -> (u64, u64, bool) {
+    let mut sources = SourceMap::new();
+    let root = sources.add("M.tla".to_string(), text.to_string());
+    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
+    let errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let cfg_file = sources.add("M.cfg".to_string(), cfg.to_string());
+    let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
+    let m = model::load(&analysis, &out.config).unwrap_or_else(|e| panic!("model does not load: {:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let mut ex = Explorer::new(&m, Options::default());
+    let outcome = ex.run_to_end();
+    let st = ex.stats();
+    match outcome {
+        Outcome::Success => (st.distinct, st.generated, false),
+        Outcome::InvariantViolated { .. } => (st.distinct, st.generated, true),
+        Outcome::Error { error, .. } => panic!("evaluation error: {error:?}"),
+        other => panic!("unexpected outcome {:?}", matches!(other, Outcome::Deadlock { .. })),
+    }
+}
+
+#[test]
+fn a_let_definition_that_reads_the_next_state_is_not_kept_across_branches() {
+    // `d` is defined once, before x' is chosen; each branch of `x' \in {1, 2}` must see its own
+    // x'. Keeping d's first value would lose the successor x = 2.
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n\
+                Next == LET d == x' IN (x' \\in {1, 2} /\\ d + 0 = x')\n====\n";
+    // States 0, 1, 2; generated: 1 initial + 2 successors of each of the 3 states.
+    assert_eq!(check(text, "INIT Init\nNEXT Next\n"), (3, 7, false));
+}
+
+#[test]
+fn a_let_definition_of_the_current_state_is_recomputed_in_each_state() {
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n\
+                Next == LET n == (x + 1) % 4 IN x' = n\nInv == LET y == x * 2 IN y < 8\n====\n";
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n"), (4, 5, false));
+    // The invariant is violated at x = 3 only: y must follow x.
+    let bad = text.replace("y < 8", "y < 6");
+    assert_eq!(check(&bad, "INIT Init\nNEXT Next\nINVARIANT Inv\n").2, true);
+}
+
+#[test]
+fn constant_and_state_dependent_calls_of_one_operator() {
+    // Add(1, 1) is constant and may be kept; Add(x, 1) must not be.
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT K\nVARIABLE x\nAdd(a, b) == a + b\n\
+                Init == x = 0\nNext == x' = (Add(x, 1) + Add(1, 1)) % K\n\
+                Inv == x \\in {i \\in 0..(K - 1) : Add(i, 0) = i} /\\ x \\in [k \\in 0..K |-> k][x] .. K\n====\n";
+    // x + 3 mod 7 visits all 7 residues.
+    assert_eq!(check(text, "CONSTANT K = 7\nINIT Init\nNEXT Next\nINVARIANT Inv\n"), (7, 8, false));
+    assert_eq!(check(text, "CONSTANT K = 9\nINIT Init\nNEXT Next\nINVARIANT Inv\n"), (3, 4, false));
+}
+
+#[test]
+fn a_bound_name_is_never_a_constant_even_where_the_same_operator_is_constant() {
+    // The same function constructor over a constant set, once per state: its body depends on
+    // the bound name only, so the whole is constant, while `[p \in P |-> p + x]` is not.
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nVARIABLES x, f\nP == 1..3\nN(p) == {q \\in P : q /= p}\n\
+                Init == x = 0 /\\ f = [p \\in P |-> N(p)]\n\
+                Next == (x < 3 /\\ x' = x + 1 /\\ f' = [p \\in P |-> IF p = x' THEN {} ELSE N(p)]) \\/ (x = 3 /\\ UNCHANGED <<x, f>>)\n\
+                Inv == \\A p \\in P : f[p] \\subseteq N(p) /\\ (p > x => f[p] = N(p))\n====\n";
+    // x = 0..3, each with its own f; 4 distinct states, 1 + 4 generated (x = 3 stutters).
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n"), (4, 5, false));
+}

@@ -1,0 +1,265 @@
+//! Constant subexpressions, evaluated once.
+//!
+//! An expression is *constant* when its value cannot depend on the state, the next state or any
+//! name bound around it: every name it uses is bound inside it, or is a `.cfg` constant, or a
+//! definition whose body is constant in the same sense (its parameters bound to constant
+//! arguments), or a pure standard operator. `0..(N-1)`, `SUBSET {0, 1} \ {{}}` or
+//! `[0..N-1 -> {"a", "b"}]` inside an invariant or an action are constant; `pc[self]` is not.
+//!
+//! Whether a node is constant is decided the first time it is evaluated outside any instance
+//! (names inside instances mean what the instance's substitutions say, so nothing is kept
+//! there), from the names the local environment binds at that point — TLA+'s scoping is
+//! lexical, so every later evaluation of the same node sees the same names bound. The value
+//! is kept once it evaluates without error (an error is raised again each time, as before).
+//! Operators with observable effects (`Print`, `PrintT`, `TLCGet`, `TLCSet`, `RandomElement`,
+//! `Assert`) are never treated as constant.
+
+use tla_syntax::ast::*;
+
+use super::{ConstEval, Env, Global};
+use crate::error::VResult;
+use crate::value::Value;
+
+/// What is known of one expression node.
+#[derive(Clone)]
+pub(super) enum Konst {
+    /// It may depend on the state or on names bound around it.
+    Varies,
+    /// Constant; its value once computed.
+    Fixed(Option<Value>),
+}
+
+/// Standard operators that are not functions of their arguments (or not of constants).
+fn impure(name: &str) -> bool {
+    matches!(
+        name,
+        "'" | "UNCHANGED"
+            | "ENABLED"
+            | "[]"
+            | "<>"
+            | "~>"
+            | "-+->"
+            | "\\cdot"
+            | "Print"
+            | "PrintT"
+            | "TLCGet"
+            | "TLCSet"
+            | "RandomElement"
+            | "Assert"
+            | "JavaTime"
+            | "TLCEval"
+    )
+}
+
+/// The standard operators the evaluator implements (`builtin` and `strict_builtin`), with
+/// their number of arguments. A name outside this list that no definition or local binds is
+/// not taken for a standard operator: it may be a bound name seen out of its context (model
+/// loading evaluates formulas tentatively, without their quantifiers' bindings).
+pub(super) fn known_builtin(name: &str, n: usize) -> bool {
+    matches!(
+        (name, n),
+        ("'" | "<>" | "[]" | "ENABLED" | "UNCHANGED" | "~" | "-." | "Cardinality" | "DOMAIN" | "Head" | "IsFiniteSet", 1)
+            | ("Len" | "Permutations" | "PrintT" | "SUBSET" | "Seq" | "Tail" | "ToString" | "UNION", 1)
+            | ("-+->" | "/\\" | "=>" | "SelectSeq" | "\\/" | "\\in" | "\\notin" | "~>" | "%" | "*" | "+" | "-", 2)
+            | (".." | "/=" | ":>" | "<" | "<=" | "<=>" | "=" | ">" | ">=" | "@@" | "Append" | "Assert" | "Print", 2)
+            | ("\\" | "\\cap" | "\\cup" | "\\div" | "\\o" | "\\subseteq" | "^", 2)
+            | ("SubSeq", 3)
+            | ("BOOLEAN" | "Int" | "Nat" | "STRING", 0)
+    )
+}
+
+/// Nodes worth a table lookup: not literals of one machine word, not bare names (variables and
+/// bound names are the most frequent nodes and are never constant; constant names are cheap).
+#[inline]
+pub(super) fn worth_keeping(e: &Expr) -> bool {
+    match &*e.kind {
+        ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::At | ExprKind::Label { .. } | ExprKind::Error => false,
+        ExprKind::OpApp { op, args } => !args.is_empty() || !op.path.is_empty(),
+        _ => true,
+    }
+}
+
+impl<'a> ConstEval<'a> {
+    /// The kept value of `e` if it is constant; computes and keeps it on first use. `None`: not
+    /// constant (evaluate it normally). Only called outside instances.
+    #[inline(never)]
+    pub(super) fn konst_value(&self, e: &'a Expr, env: &Env<'a>) -> Option<VResult<Value>> {
+        let key = e as *const Expr;
+        let known = self.konst.borrow().get(&key).cloned();
+        match known {
+            Some(Konst::Varies) => None,
+            Some(Konst::Fixed(Some(v))) => Some(Ok(v)),
+            Some(Konst::Fixed(None)) => Some(self.konst_fill(e, env)),
+            None => {
+                let mut bound = Vec::new();
+                let c = self.is_const(e, env, &mut bound, 0);
+                self.konst.borrow_mut().insert(key, if c { Konst::Fixed(None) } else { Konst::Varies });
+                if c { Some(self.konst_fill(e, env)) } else { None }
+            }
+        }
+    }
+
+    fn konst_fill(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        let v = self.ev_uncached(e, env)?;
+        self.konst.borrow_mut().insert(e as *const Expr, Konst::Fixed(Some(v.clone())));
+        Ok(v)
+    }
+
+    /// Whether the body of a definition is constant with its parameters bound (memoised per
+    /// definition; a definition being analysed counts as not constant, so recursion is safe).
+    fn def_const(&self, key: usize, params: &[&'a str], body: &'a Expr, bounds: &'a [Bound], depth: u32) -> bool {
+        if let Some(&c) = self.konst_defs.borrow().get(&key) {
+            return c;
+        }
+        self.konst_defs.borrow_mut().insert(key, false);
+        let mut bound: Vec<&'a str> = params.to_vec();
+        let empty = Env::default();
+        let c = self.bounds_const(bounds, &empty, &mut bound, depth + 1) && self.is_const(body, &empty, &mut bound, depth + 1);
+        self.konst_defs.borrow_mut().insert(key, c);
+        c
+    }
+
+    /// The sets of `bounds` are constant; their names are pushed onto `bound`.
+    fn bounds_const(&self, bounds: &'a [Bound], env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
+        for b in bounds {
+            match &b.set {
+                Some(s) if self.is_const(s, env, bound, depth) => {}
+                _ => return false,
+            }
+        }
+        for b in bounds {
+            for n in b.vars.idents() {
+                bound.push(&n.name);
+            }
+        }
+        true
+    }
+
+    fn all_const(&self, items: &'a [Expr], env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
+        items.iter().all(|x| self.is_const(x, env, bound, depth))
+    }
+
+    /// Whether `e` is constant given that the names in `bound` (bound inside the expression
+    /// being analysed) are. `bound` is restored on return.
+    fn is_const(&self, e: &'a Expr, env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        let d = depth + 1;
+        let mark = bound.len();
+        let r = match &*e.kind {
+            ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Bool(_) => true,
+            ExprKind::Decimal(_) | ExprKind::At | ExprKind::Error | ExprKind::Lambda { .. } => false,
+            ExprKind::TemporalQuant { .. } | ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::Fair { .. } => false,
+            ExprKind::OpApp { op, args } => {
+                if !op.path.is_empty() {
+                    false
+                } else {
+                    let name = op.name.as_str();
+                    let args_const = self.all_const(args, env, bound, d);
+                    if !args_const {
+                        false
+                    } else if bound.contains(&name) {
+                        true
+                    } else if env.lookup(name).is_some() || self.vars.contains_key(name) {
+                        false
+                    } else {
+                        match self.global(name) {
+                            Some(Global::Value(_)) => args.is_empty(),
+                            Some(Global::Op(od)) => {
+                                if od.params.len() != args.len() || od.params.iter().any(|p| p.arity > 0) {
+                                    false
+                                } else {
+                                    let params: Vec<&'a str> = od.params.iter().map(|p| p.name.name.as_str()).collect();
+                                    self.def_const(od as *const OpDef as usize, &params, &od.body, &[], d)
+                                }
+                            }
+                            Some(Global::Fun(fd)) => {
+                                args.is_empty() && self.def_const(fd as *const FunDef as usize, &[fd.name.name.as_str()], &fd.body, &fd.bounds, d)
+                            }
+                            Some(Global::Inst(_)) => false,
+                            None => known_builtin(name, args.len()) && !impure(name),
+                        }
+                    }
+                }
+            }
+            ExprKind::FunApp { fun, args } => {
+                // `f[x]` of a function definition applies it without building it.
+                let fun_ok = match &*fun.kind {
+                    ExprKind::OpApp { op, args: fa } if op.path.is_empty() && fa.is_empty() => self.is_const(fun, env, bound, d),
+                    _ => self.is_const(fun, env, bound, d),
+                };
+                fun_ok && self.all_const(args, env, bound, d)
+            }
+            ExprKind::Field { record, .. } => self.is_const(record, env, bound, d),
+            ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+                self.all_const(items, env, bound, d)
+            }
+            ExprKind::If { cond, then, els } => {
+                self.is_const(cond, env, bound, d) && self.is_const(then, env, bound, d) && self.is_const(els, env, bound, d)
+            }
+            ExprKind::Case { arms, other } => {
+                arms.iter().all(|a| self.is_const(&a.guard, env, bound, d) && self.is_const(&a.body, env, bound, d))
+                    && other.as_ref().is_none_or(|o| self.is_const(o, env, bound, d))
+            }
+            ExprKind::Let { defs, body } => {
+                let mut ok = true;
+                for def in defs {
+                    match def {
+                        LetDef::Op(od) => {
+                            if od.params.iter().any(|p| p.arity > 0) {
+                                ok = false;
+                                break;
+                            }
+                            bound.push(&od.name.name);
+                            let m = bound.len();
+                            bound.extend(od.params.iter().map(|p| p.name.name.as_str()));
+                            let c = self.is_const(&od.body, env, bound, d);
+                            bound.truncate(m);
+                            if !c {
+                                ok = false;
+                                break;
+                            }
+                        }
+                        LetDef::Fun(fd) => {
+                            bound.push(&fd.name.name);
+                            let m = bound.len();
+                            let c = self.bounds_const(&fd.bounds, env, bound, d) && self.is_const(&fd.body, env, bound, d);
+                            bound.truncate(m);
+                            if !c {
+                                ok = false;
+                                break;
+                            }
+                        }
+                        LetDef::Recursive(ds) => bound.extend(ds.iter().map(|x| x.name.name.as_str())),
+                        LetDef::ModuleDef(_) => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                ok && self.is_const(body, env, bound, d)
+            }
+            ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+                self.bounds_const(bounds, env, bound, d) && self.is_const(body, env, bound, d)
+            }
+            ExprKind::Choose { bound: b, body } | ExprKind::SetFilter { bound: b, pred: body } => {
+                self.bounds_const(std::slice::from_ref(b), env, bound, d) && self.is_const(body, env, bound, d)
+            }
+            ExprKind::FunSet { domain, range } => self.is_const(domain, env, bound, d) && self.is_const(range, env, bound, d),
+            ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().all(|(_, x)| self.is_const(x, env, bound, d)),
+            ExprKind::Except { base, updates } => {
+                self.is_const(base, env, bound, d)
+                    && updates.iter().all(|u| {
+                        u.path.iter().all(|st| match st {
+                            ExceptStep::Index(xs) => self.all_const(xs, env, bound, d),
+                            ExceptStep::Field(_) => true,
+                        }) && self.is_const(&u.value, env, bound, d)
+                    })
+            }
+            ExprKind::Label { body, .. } => self.is_const(body, env, bound, d),
+        };
+        bound.truncate(mark);
+        r
+    }
+}
