@@ -110,11 +110,75 @@ fn unescape(body: &str) -> String {
     s
 }
 
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The kind of a word (a `token` starting with a letter, digit or `_`; `next`: the byte after
+/// it): the word alternatives of the rule leave distinct texts, except a lone digit, which is
+/// a number unless a word character follows (then it is a `_`).
+fn word_kind(raw: &str, next: Option<u8>) -> (Kind, &str) {
+    let b = raw.as_bytes();
+    if raw == "WF_" || raw == "SF_" {
+        (Kind::Fair, &raw[..2])
+    } else if b.iter().any(|c| c.is_ascii_alphabetic()) {
+        (Kind::Ident, raw)
+    } else if b.contains(&b'.') {
+        (Kind::Decimal, raw)
+    } else if raw == "_" || (b.len() == 1 && next.is_some_and(is_word_byte)) {
+        (Kind::Sym, "_")
+    } else {
+        (Kind::Num(raw.parse::<i64>().ok()), raw)
+    }
+}
+
+/// The kind of an operator or punctuation `token`: `----` and `====` lines, proof step labels
+/// (`<` then a digit, `*` or `+`), or an operator in canonical spelling.
+fn punct_kind(raw: &str) -> (Kind, &str) {
+    let b = raw.as_bytes();
+    if b.len() >= 4 && b.iter().all(|&c| c == b'-') {
+        (Kind::DashLine, raw)
+    } else if b.len() >= 4 && b.iter().all(|&c| c == b'=') {
+        (Kind::EqLine, raw)
+    } else if b[0] == b'<' && b.len() >= 3 && (b[1].is_ascii_digit() || b[1] == b'*' || b[1] == b'+') {
+        (Kind::Step, raw)
+    } else {
+        (Kind::Sym, ops::canonical(raw))
+    }
+}
+
+/// The kind of a `token` starting with `\` (`next`: the byte after it), or `None` for a line comment
+/// (`\*...`) or an unknown backslash word. A radix number is `\` and `b`, `o` or `h`, one or
+/// more digits of that radix, and no letter or digit after: a backslash word with such a
+/// text stopped before a digit (its letters end there), so it has a letter or digit after.
+fn backslash_kind(raw: &str, next: Option<u8>) -> Option<(Kind, &str)> {
+    let b = raw.as_bytes();
+    if raw == "\\" || raw == "\\/" {
+        return Some((Kind::Sym, raw));
+    }
+    if b[1] == b'*' {
+        return None;
+    }
+    let radix = match b[1] {
+        b'b' | b'B' => 2,
+        b'o' | b'O' => 8,
+        b'h' | b'H' => 16,
+        _ => 0,
+    };
+    if radix != 0
+        && b.len() > 2
+        && b[2..].iter().all(|&c| (c as char).is_digit(radix))
+        && !next.is_some_and(|c| c.is_ascii_alphanumeric())
+    {
+        return Some((Kind::Num(i64::from_str_radix(&raw[2..], radix).ok()), raw));
+    }
+    if ops::is_backslash_word(&raw[1..]) { Some((Kind::Sym, ops::canonical(raw))) } else { None }
+}
+
 /// Lex `text[from..]`; positions are relative to the whole text.
 pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed<'_> {
     let from = from.min(text.len());
-    let src = &text[from..];
-    let mut toks: Vec<Token> = Vec::with_capacity(src.len() / 4);
+    let mut toks: Vec<Token> = Vec::with_capacity((text.len() - from) / 4);
     let mut diags = Vec::new();
     let sp = |s: usize, e: usize| Span::new(file, s, e);
     let line = text.as_bytes()[..from].iter().filter(|&&c| c == b'\n').count() as u32;
@@ -122,87 +186,90 @@ pub(crate) fn lex(file: FileId, text: &str, from: usize) -> Lexed<'_> {
     let col = text[line_start..from].chars().count() as u32;
     let mut cur = Cursor { text: text.as_bytes(), pos: from, line, col };
 
-    let pairs = match TlaLexer::parse(Rule::tokens, src) {
-        Ok(p) => p,
-        Err(_) => {
-            // Unreachable: every character starts some token (`bad_char` takes any one).
-            diags.push(Diagnostic::error("E0106", sp(from, text.len()), "the lexer could not read this text"));
-            cur.advance_to(text.len());
-            let n = text.len() as u32;
-            toks.push(Token { kind: Kind::Eof, text: "", start: n, end: n, line: cur.line, col: cur.col });
-            return Lexed { tokens: toks, diags };
-        }
-    };
-    for pair in pairs {
-        let rule = pair.as_rule();
-        let span = pair.as_span();
-        let (s, e) = (from + span.start(), from + span.end());
-        let raw = span.as_str();
-        let (kind, txt): (Kind, &str) = match rule {
-            Rule::EOI => break,
-            Rule::open_comment => {
-                diags.push(
-                    Diagnostic::error("E0105", sp(s, s + 2), "unterminated comment: `(*` is never closed")
-                        .with_hint("close the comment with `*)` (comments nest: every `(*` needs its own `*)`)"),
-                );
-                continue;
-            }
-            Rule::string => (Kind::Str(unescape(&raw[1..raw.len() - 1])), raw),
-            Rule::open_string => {
-                diags.push(
-                    Diagnostic::error("E0104", sp(s, e), "unterminated string literal")
-                        .with_hint("close the string with `\"` on the same line"),
-                );
-                (Kind::Str(unescape(&raw[1..])), raw)
-            }
-            Rule::fair => (Kind::Fair, &raw[..2]),
-            Rule::decimal => (Kind::Decimal, raw),
-            Rule::number => (Kind::Num(raw.parse::<i64>().ok()), raw),
-            Rule::ident => (Kind::Ident, raw),
-            Rule::underscore => (Kind::Sym, "_"),
-            Rule::dash_line => (Kind::DashLine, raw),
-            Rule::eq_line => (Kind::EqLine, raw),
-            Rule::radix_number => {
-                let radix = match raw.as_bytes()[1] {
-                    b'b' | b'B' => 2,
-                    b'o' | b'O' => 8,
-                    _ => 16,
-                };
-                (Kind::Num(i64::from_str_radix(&raw[2..], radix).ok()), raw)
-            }
-            Rule::bs_word => {
-                if ops::BACKSLASH_WORDS.contains(&&raw[1..]) {
-                    (Kind::Sym, ops::canonical(raw))
-                } else {
-                    diags.push(Diagnostic::error("E0106", sp(s, e), format!("unknown operator `{raw}`")));
-                    (Kind::Sym, raw)
-                }
-            }
-            Rule::step => (Kind::Step, raw),
-            Rule::bs_or | Rule::backslash | Rule::eq_before_tuple | Rule::bracket_sub | Rule::tuple_sub | Rule::neg_dot => {
-                (Kind::Sym, raw)
-            }
-            Rule::symbol => (Kind::Sym, ops::canonical(raw)),
-            Rule::unicode_symbol => {
-                let ch = raw.chars().next().unwrap_or(' ');
-                match ops::UNICODE.iter().find(|(u, _)| *u == ch) {
-                    Some((_, "TRUE")) => (Kind::Ident, "TRUE"),
-                    Some((_, "FALSE")) => (Kind::Ident, "FALSE"),
-                    Some((_, canon)) => (Kind::Sym, canon),
-                    None => {
-                        diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
-                        continue;
-                    }
-                }
-            }
-            _ => {
-                // bad_char
-                diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
-                continue;
+    // `tokens` reads up to the end of the input or to the `(*` of a block comment; the comment
+    // is matched by `block_comment` and the tokens resume after it.
+    let mut base = from;
+    'chunks: loop {
+        let pairs = match TlaLexer::parse(Rule::tokens, &text[base..]) {
+            Ok(p) => p,
+            Err(_) => {
+                // Unreachable: every character starts some token (`bad_char` takes any one).
+                diags.push(Diagnostic::error("E0106", sp(base, text.len()), "the lexer could not read this text"));
+                break 'chunks;
             }
         };
-        cur.advance_to(s);
-        toks.push(Token { kind, text: txt, start: s as u32, end: e as u32, line: cur.line, col: cur.col });
+        // `tokens` is compound-atomic: its one pair holds the tokens.
+        for pair in pairs.flat_map(|p| p.into_inner()) {
+            let rule = pair.as_rule();
+            let span = pair.as_span();
+            let (s, e) = (base + span.start(), base + span.end());
+            let raw = span.as_str();
+            let (kind, txt): (Kind, &str) = match rule {
+                Rule::EOI => break 'chunks,
+                Rule::comment_start => {
+                    match TlaLexer::parse(Rule::block_comment, &text[s..]).ok().and_then(|mut p| p.next()) {
+                        Some(c) => {
+                            base = s + c.as_span().end();
+                            continue 'chunks;
+                        }
+                        None => {
+                            diags.push(
+                                Diagnostic::error("E0105", sp(s, s + 2), "unterminated comment: `(*` is never closed")
+                                    .with_hint(
+                                        "close the comment with `*)` (comments nest: every `(*` needs its own `*)`)",
+                                    ),
+                            );
+                            break 'chunks;
+                        }
+                    }
+                }
+                Rule::string => (Kind::Str(unescape(&raw[1..raw.len() - 1])), raw),
+                Rule::open_string => {
+                    diags.push(
+                        Diagnostic::error("E0104", sp(s, e), "unterminated string literal")
+                            .with_hint("close the string with `\"` on the same line"),
+                    );
+                    (Kind::Str(unescape(&raw[1..])), raw)
+                }
+                Rule::token => {
+                    let next = text.as_bytes().get(e).copied();
+                    let first = raw.as_bytes()[0];
+                    if is_word_byte(first) {
+                        word_kind(raw, next)
+                    } else if first != b'\\' {
+                        punct_kind(raw)
+                    } else if let Some(k) = backslash_kind(raw, next) {
+                        k
+                    } else if raw.starts_with("\\*") {
+                        continue; // a line comment
+                    } else {
+                        diags.push(Diagnostic::error("E0106", sp(s, e), format!("unknown operator `{raw}`")));
+                        (Kind::Sym, raw)
+                    }
+                }
+                Rule::unicode_symbol => {
+                    let ch = raw.chars().next().unwrap_or(' ');
+                    match ops::UNICODE.iter().find(|(u, _)| *u == ch) {
+                        Some((_, "TRUE")) => (Kind::Ident, "TRUE"),
+                        Some((_, "FALSE")) => (Kind::Ident, "FALSE"),
+                        Some((_, canon)) => (Kind::Sym, canon),
+                        None => {
+                            diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
+                            continue;
+                        }
+                    }
+                }
+                _ => {
+                    // bad_char
+                    diags.push(Diagnostic::error("E0106", sp(s, e), format!("unexpected character `{raw}`")));
+                    continue;
+                }
+            };
+            cur.advance_to(s);
+            toks.push(Token { kind, text: txt, start: s as u32, end: e as u32, line: cur.line, col: cur.col });
+        }
+        // Unreachable: `tokens` ends with `comment_start` or `EOI`.
+        break;
     }
     cur.advance_to(text.len());
     let n = text.len() as u32;

@@ -128,14 +128,40 @@ pub const PREFIX: &[OpInfo] = &[
 pub const POSTFIX: &[OpInfo] =
     &[op("'", 15, 15, false), op("^+", 15, 15, false), op("^*", 15, 15, false), op("^#", 15, 15, false)];
 
+/// Which bytes begin some operator of a table: most tokens (names, `)`, `,`, ...) are then
+/// told apart from operators without scanning the table.
+const fn first_bytes(t: &[OpInfo]) -> [bool; 256] {
+    let mut m = [false; 256];
+    let mut i = 0;
+    while i < t.len() {
+        let b = t[i].name.as_bytes();
+        if !b.is_empty() {
+            m[b[0] as usize] = true;
+        }
+        i += 1;
+    }
+    m
+}
+static INFIX_FIRST: [bool; 256] = first_bytes(INFIX);
+static PREFIX_FIRST: [bool; 256] = first_bytes(PREFIX);
+static POSTFIX_FIRST: [bool; 256] = first_bytes(POSTFIX);
+
+fn find(table: &[OpInfo], first: &[bool; 256], name: &str) -> Option<OpInfo> {
+    let b0 = *name.as_bytes().first()?;
+    if !first[b0 as usize] {
+        return None;
+    }
+    table.iter().find(|o| o.name.as_bytes().first() == Some(&b0) && o.name == name).copied()
+}
+
 pub fn infix(name: &str) -> Option<OpInfo> {
-    INFIX.iter().find(|o| o.name == name).copied()
+    find(INFIX, &INFIX_FIRST, name)
 }
 pub fn prefix(name: &str) -> Option<OpInfo> {
-    PREFIX.iter().find(|o| o.name == name).copied()
+    find(PREFIX, &PREFIX_FIRST, name)
 }
 pub fn postfix(name: &str) -> Option<OpInfo> {
-    POSTFIX.iter().find(|o| o.name == name).copied()
+    find(POSTFIX, &POSTFIX_FIRST, name)
 }
 
 /// Alternative spellings → canonical. Spellings not listed here are already canonical.
@@ -165,7 +191,11 @@ const ALIASES: &[(&str, &str)] = &[
 
 /// The canonical spelling of an operator symbol (ASCII alternative forms).
 pub fn canonical(s: &str) -> &str {
-    ALIASES.iter().find(|(a, _)| *a == s).map(|(_, c)| *c).unwrap_or(s)
+    // Every alias is `#`, `=<` or a backslash word: other symbols skip the table.
+    match s.as_bytes().first() {
+        Some(b'\\' | b'#' | b'=') => ALIASES.iter().find(|(a, _)| *a == s).map(|(_, c)| *c).unwrap_or(s),
+        _ => s,
+    }
 }
 
 /// Unicode symbols that SANY accepts, with their canonical ASCII spelling.
@@ -257,6 +287,12 @@ pub(crate) const BACKSLASH_WORDS: &[&str] = &[
     "gg", "leq", "geq", "forall", "exists", "setminus",
 ];
 
+/// Whether `w` (a backslash word without its `\`) is one of [`BACKSLASH_WORDS`].
+pub(crate) fn is_backslash_word(w: &str) -> bool {
+    // The common ones without scanning the table.
+    matches!(w, "in" | "A" | "E" | "cup" | "cap" | "subseteq" | "X" | "notin") || BACKSLASH_WORDS.contains(&w)
+}
+
 /// Reserved words of TLA+ (they cannot be used as names).
 pub const KEYWORDS: &[&str] = &[
     "ASSUME", "ASSUMPTION", "AXIOM", "BOOLEAN", "CASE", "CHOOSE", "CONSTANT", "CONSTANTS",
@@ -282,6 +318,21 @@ mod tests {
             assert!(infix(c).is_some() || prefix(c).is_some() || c.starts_with("\\A") || c.starts_with("\\E"), "{a}");
         }
         assert_eq!(canonical("+"), "+");
+        assert_eq!(canonical("="), "=");
+        for w in BACKSLASH_WORDS {
+            assert!(is_backslash_word(w), "{w}");
+        }
+        assert!(!is_backslash_word("foo"));
+        for o in INFIX {
+            assert_eq!(infix(o.name).map(|i| i.name), Some(o.name));
+        }
+        for o in PREFIX {
+            assert_eq!(prefix(o.name).map(|i| i.name), Some(o.name));
+        }
+        for o in POSTFIX {
+            assert_eq!(postfix(o.name).map(|i| i.name), Some(o.name));
+        }
+        assert!(infix(")").is_none() && infix("x").is_none() && infix("").is_none());
     }
     #[test]
     fn ranges_are_well_formed() {
