@@ -1,46 +1,79 @@
-//! `cargo xtask bench check [--models A,B,...] [DIR]`: model-check the same corpus models with
-//! `sysmo check` and with TLC (one worker, `-XX:+UseParallelGC`), in the same run, each as a
-//! whole process; report wall time, distinct states per second, peak memory and the ratios.
-//! The table is printed and written to target/bench/check.md.
+//! `cargo xtask bench check [--models A,B,...] [--timeout SECS] [--no-tlc] [DIR]`: model-check
+//! the same corpus models with `sysmo check` (release build) and with TLC (`-workers 1`), in the
+//! same run, each as a whole process; report distinct states, wall and CPU time, distinct states
+//! per second, peak memory and the ratios. The table is printed and written to
+//! target/bench/check.md.
 //!
-//! Peak memory is the child's VmHWM (the kernel's resident high-water mark, read from
-//! /proc/<pid>/status while it runs; it only grows, so the last reading is the peak up to the
-//! final few milliseconds).
+//! Peak memory is the child's `ru_maxrss` as `wait4` reports it when the child is reaped (the
+//! kernel's resident high-water mark of the whole process, JVM included). Each run has a
+//! timeout (default 300 s) after which the child is killed, so a run always finishes.
 
 use crate::corpus::{default_corpus_dir, Expected};
 use crate::tools::{self, Need};
-use crate::util::{build_release_sysmo, step};
+use crate::util::{cargo, run_checked, step};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const DEFAULT_MODELS: &[&str] = &["LamportMutex", "SimpleRegular", "SlushSmall", "CoffeeCan1000"];
-const TIMEOUT: Duration = Duration::from_secs(600);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// One whole-process run: wall seconds, peak resident KiB, exit code, stdout.
+/// One whole-process run.
 pub struct Run {
     pub wall: f64,
+    /// User plus system CPU seconds of the child.
+    pub cpu: f64,
+    /// Peak resident set, KiB (`ru_maxrss`).
     pub peak_kib: u64,
     pub code: Option<i32>,
     pub stdout: String,
     pub timed_out: bool,
 }
 
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    parse_vm_hwm(&text)
+#[repr(C)]
+#[derive(Default)]
+struct Timeval {
+    sec: i64,
+    usec: i64,
 }
 
-/// The `VmHWM:` line of /proc/<pid>/status, in KiB.
-pub fn parse_vm_hwm(status: &str) -> Option<u64> {
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+/// `struct rusage` of 64-bit Linux: two timevals, then fourteen longs.
+#[repr(C)]
+#[derive(Default)]
+struct Rusage {
+    utime: Timeval,
+    stime: Timeval,
+    maxrss: i64,
+    rest: [i64; 13],
 }
 
-pub fn measure(cmd: &mut Command) -> Result<Run, String> {
+unsafe extern "C" {
+    fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
+}
+
+const WNOHANG: i32 = 1;
+
+/// Reap `pid` (blocking or not); `Some((status, rusage))` once it has exited.
+fn reap(pid: u32, block: bool) -> Result<Option<(i32, Rusage)>, String> {
+    let mut status = 0i32;
+    let mut ru = Rusage::default();
+    // SAFETY: wait4 writes only into the two out-parameters, which live for the call.
+    let r = unsafe { wait4(pid as i32, &mut status, if block { 0 } else { WNOHANG }, &mut ru) };
+    match r {
+        0 => Ok(None),
+        r if r == pid as i32 => Ok(Some((status, ru))),
+        _ => Err(format!("wait4({pid}): {}", std::io::Error::last_os_error())),
+    }
+}
+
+/// Exit code from a wait status (None when a signal ended the process).
+fn exit_code(status: i32) -> Option<i32> {
+    if status & 0x7f == 0 { Some((status >> 8) & 0xff) } else { None }
+}
+
+/// Run `cmd` to completion or until `timeout`, measuring it as a whole process.
+pub fn measure(cmd: &mut Command, timeout: Duration) -> Result<Run, String> {
     let t = Instant::now();
     let mut child =
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().map_err(|e| format!("{cmd:?}: {e}"))?;
@@ -51,23 +84,32 @@ pub fn measure(cmd: &mut Command) -> Result<Run, String> {
         let _ = std::io::Read::read_to_string(&mut out, &mut s);
         s
     });
-    let mut peak = 0;
-    let (code, timed_out) = loop {
-        if let Some(k) = vm_hwm_kib(pid) {
-            peak = peak.max(k);
+    let mut timed_out = false;
+    let (status, ru) = loop {
+        if let Some(done) = reap(pid, false)? {
+            break done;
         }
-        match child.try_wait().map_err(|e| e.to_string())? {
-            Some(status) => break (status.code(), false),
-            None if t.elapsed() > TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break (None, true);
+        if t.elapsed() > timeout {
+            // Not reaped yet, so the pid is still our child's.
+            let _ = child.kill();
+            timed_out = true;
+            match reap(pid, true)? {
+                Some(done) => break done,
+                None => return Err(format!("wait4({pid}) returned without a status")),
             }
-            None => std::thread::sleep(Duration::from_millis(5)),
         }
+        std::thread::sleep(Duration::from_millis(5));
     };
     let wall = t.elapsed().as_secs_f64();
-    Ok(Run { wall, peak_kib: peak, code, stdout: reader.join().unwrap_or_default(), timed_out })
+    let secs = |tv: &Timeval| tv.sec as f64 + tv.usec as f64 / 1e6;
+    Ok(Run {
+        wall,
+        cpu: secs(&ru.utime) + secs(&ru.stime),
+        peak_kib: ru.maxrss.max(0) as u64,
+        code: exit_code(status),
+        stdout: reader.join().unwrap_or_default(),
+        timed_out,
+    })
 }
 
 /// Distinct states from TLC's output ("N states generated, M distinct states found").
@@ -78,61 +120,140 @@ pub fn tlc_distinct(stdout: &str) -> Option<u64> {
     })
 }
 
+/// TLC's verdict in a word, from its output.
+fn tlc_result(stdout: &str) -> String {
+    if stdout.contains("Model checking completed. No error has been found.") {
+        "success".into()
+    } else if stdout.contains("is violated") {
+        "violation".into()
+    } else if stdout.contains("Deadlock reached") {
+        "deadlock".into()
+    } else {
+        "error".into()
+    }
+}
+
+/// The release `sysmo`, built in the target directory cargo uses (CARGO_TARGET_DIR honoured).
+fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
+    run_checked(Command::new(cargo()).current_dir(root).args(["build", "--release", "-p", "sysmo-cli"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let target = if target.is_relative() { root.join(target) } else { target };
+    let exe = target.join("release/sysmo");
+    if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
+}
+
+struct Side {
+    run: Run,
+    distinct: Option<u64>,
+    result: String,
+}
+
 struct Row {
     model: String,
     expected: Option<u64>,
-    ours: Option<(Run, Option<u64>, String)>,
-    tlc: Option<(Run, Option<u64>)>,
+    ours: Option<Side>,
+    tlc: Option<Side>,
 }
 
-pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
-    let mut models: Vec<String> = DEFAULT_MODELS.iter().map(|s| s.to_string()).collect();
-    let mut dir = default_corpus_dir(root);
+struct Opts {
+    models: Vec<String>,
+    dir: PathBuf,
+    timeout: Duration,
+    tlc: bool,
+}
+
+fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts {
+        models: DEFAULT_MODELS.iter().map(|s| s.to_string()).collect(),
+        dir: default_corpus_dir(root),
+        timeout: DEFAULT_TIMEOUT,
+        tlc: true,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--models" => {
-                models = it.next().ok_or("--models needs a comma-separated list")?.split(',').map(str::to_string).collect()
+                o.models = it
+                    .next()
+                    .ok_or("--models needs a comma-separated list")?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
             }
-            other if !other.starts_with('-') => dir = PathBuf::from(other),
+            "--timeout" => {
+                let v = it.next().ok_or("--timeout needs a number of seconds")?;
+                let s: u64 = v.parse().map_err(|_| format!("--timeout needs a number of seconds, not `{v}`"))?;
+                o.timeout = Duration::from_secs(s.max(1));
+            }
+            "--no-tlc" => o.tlc = false,
+            other if !other.starts_with('-') => o.dir = PathBuf::from(other),
             other => return Err(format!("unknown option `{other}` for bench check")),
         }
     }
-    let tb = tools::ensure_all(root, Need { web: false, browser: false, tla_tools: true })?;
-    let jar = tb.tla_tools_jar.ok_or("no tla2tools.jar")?;
+    if o.models.is_empty() {
+        return Err("--models names no model".into());
+    }
+    Ok(o)
+}
+
+pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
+    let o = parse_args(root, args)?;
+    let jar = if o.tlc {
+        let tb = tools::ensure_all(root, Need { web: false, browser: false, tla_tools: true })?;
+        Some(tb.tla_tools_jar.ok_or("no tla2tools.jar")?)
+    } else {
+        None
+    };
     let sysmo = build_release_sysmo(root)?;
     let scratch = root.join("target/bench/tlc-metadir");
     let mut rows = vec![];
-    for model in &models {
-        let mdir = dir.join(model);
+    for model in &o.models {
+        let mdir = o.dir.join(model);
         let expected = std::fs::read_to_string(mdir.join("expected.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .and_then(|v| Expected::from_json(&v));
-        let Some(exp) = expected.clone().filter(|e| e.spec_module.is_some() && e.cfg.is_some()) else {
+        let Some(exp) = expected.filter(|e| e.spec_module.is_some() && e.cfg.is_some()) else {
             step(&format!("{model}: no expected.json naming its module and cfg; skipped"));
             rows.push(Row { model: model.clone(), expected: None, ours: None, tlc: None });
             continue;
         };
         let (module, cfg) = (exp.spec_module.clone().unwrap_or_default(), exp.cfg.clone().unwrap_or_default());
-        step(&format!("{model}: sysmo check"));
-        let ours = measure(Command::new(&sysmo).args(["check", &format!("{module}.tla"), "--config", &cfg, "--json"]).current_dir(&mdir))?;
-        let report: Option<Value> = ours.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
-        let ours_distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
-        let ours_result = report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", ours.code));
-        step(&format!("{model}: TLC"));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let tlc = measure(
-            Command::new("java")
-                .args(["-XX:+UseParallelGC", "-cp"])
-                .arg(&jar)
-                .args(["tlc2.TLC", "-workers", "1", "-metadir"])
-                .arg(&scratch)
-                .args(["-config", &cfg, &module])
-                .current_dir(&mdir),
+        step(&format!("{model}: sysmo check {module}.tla --config {cfg}"));
+        let run = measure(
+            Command::new(&sysmo).args(["check", &format!("{module}.tla"), "--config", &cfg, "--json"]).current_dir(&mdir),
+            o.timeout,
         )?;
-        let tlc_d = tlc_distinct(&tlc.stdout);
-        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours: Some((ours, ours_distinct, ours_result)), tlc: Some((tlc, tlc_d)) });
+        let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
+        let distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
+        let result = if run.timed_out {
+            format!("timed out after {} s", o.timeout.as_secs())
+        } else {
+            report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", run.code))
+        };
+        step(&format!("{model}: ours {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
+        let ours = Some(Side { run, distinct, result });
+        let mut tlc = None;
+        if let Some(jar) = &jar {
+            step(&format!("{model}: TLC -workers 1"));
+            let _ = std::fs::remove_dir_all(&scratch);
+            let run = measure(
+                Command::new("java")
+                    .args(["-XX:+UseParallelGC", "-cp"])
+                    .arg(jar)
+                    .args(["tlc2.TLC", "-workers", "1", "-metadir"])
+                    .arg(&scratch)
+                    .args(["-config", &cfg, &module])
+                    .current_dir(&mdir),
+                o.timeout,
+            )?;
+            let distinct = tlc_distinct(&run.stdout);
+            let result = if run.timed_out { format!("timed out after {} s", o.timeout.as_secs()) } else { tlc_result(&run.stdout) };
+            step(&format!("{model}: TLC {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
+            tlc = Some(Side { run, distinct, result });
+        }
+        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc });
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let table = render(&rows);
@@ -144,32 +265,50 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
+/// Distinct states per wall second, when the run finished with a count.
+fn rate(s: &Side) -> Option<f64> {
+    if s.run.timed_out {
+        return None;
+    }
+    s.distinct.map(|d| d as f64 / s.run.wall.max(1e-9))
+}
+
 fn render(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| model | distinct (TLC's expected) | ours: result | ours s | ours states/s | ours peak MiB | TLC s | TLC states/s | TLC peak MiB | speed-up (wall) | memory ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| model | distinct (TLC's record) | ours: result (distinct) | ours wall s | ours CPU s | ours states/s | ours peak MiB \
+         | TLC: result (distinct) | TLC wall s | TLC CPU s | TLC states/s | TLC peak MiB | throughput ours/TLC | memory ours/TLC |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    let num = |x: Option<f64>, prec: usize| x.map(|v| format!("{v:.prec$}")).unwrap_or_else(|| "-".into());
+    let mib = |k: u64| k as f64 / 1024.0;
     for r in rows {
-        let (Some((o, od, ores)), Some((t, td))) = (&r.ours, &r.tlc) else {
-            s += &format!("| {} | - | not run | | | | | | | | |\n", r.model);
-            continue;
+        let side = |x: &Option<Side>| match x {
+            Some(x) => format!(
+                "{} ({}) | {:.2} | {:.2} | {} | {:.0}",
+                x.result,
+                x.distinct.map(|d| d.to_string()).unwrap_or("-".into()),
+                x.run.wall,
+                x.run.cpu,
+                num(rate(x), 0),
+                mib(x.run.peak_kib)
+            ),
+            None => "not run | | | |".into(),
         };
-        let rate = |d: Option<u64>, run: &Run| d.map(|d| format!("{:.0}", d as f64 / run.wall)).unwrap_or("-".into());
-        let mib = |k: u64| k as f64 / 1024.0;
-        let ores = if o.timed_out { "timed out".to_string() } else { ores.clone() };
+        let (speed, memory) = match (&r.ours, &r.tlc) {
+            (Some(o), Some(t)) => (
+                rate(o).zip(rate(t)).map(|(a, b)| a / b.max(1e-9)),
+                Some(o.run.peak_kib as f64 / t.run.peak_kib.max(1) as f64),
+            ),
+            _ => (None, None),
+        };
         s += &format!(
-            "| {} | {} | {} ({}) | {:.2} | {} | {:.0} | {:.2} | {} | {:.0} | {:.2}x | {:.2}x |\n",
+            "| {} | {} | {} | {} | {}x | {}x |\n",
             r.model,
             r.expected.map(|d| d.to_string()).unwrap_or("-".into()),
-            ores,
-            od.map(|d| d.to_string()).unwrap_or("-".into()),
-            o.wall,
-            rate(*od, o),
-            mib(o.peak_kib),
-            t.wall,
-            rate(*td, t),
-            mib(t.peak_kib),
-            t.wall / o.wall,
-            o.peak_kib as f64 / t.peak_kib.max(1) as f64,
+            side(&r.ours),
+            side(&r.tlc),
+            num(speed, 2),
+            num(memory, 2),
         );
     }
     s
@@ -180,18 +319,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_tlc_counts_and_vm_hwm() {
-        let out = "Model checking completed.\n2,729,079 states generated, 724,274 distinct states found, 0 states left on queue.\n";
+    fn reads_tlc_counts_and_verdicts() {
+        let out = "Model checking completed. No error has been found.\n2,729,079 states generated, 724,274 distinct states found, 0 states left on queue.\n";
         assert_eq!(tlc_distinct(out), Some(724_274));
+        assert_eq!(tlc_result(out), "success");
         assert_eq!(tlc_distinct("nothing"), None);
-        assert_eq!(parse_vm_hwm("Name:\tx\nVmHWM:\t  123456 kB\nVmRSS:\t 1 kB\n"), Some(123_456));
+        assert_eq!(tlc_result("Error: Invariant Inv is violated."), "violation");
     }
 
     #[test]
     fn measures_a_real_child() {
-        let r = measure(Command::new("sh").args(["-c", "echo hi; sleep 0.1"])).unwrap();
+        // The child touches about 64 MiB, so its peak resident set must exceed that.
+        let r = measure(
+            Command::new("sh").args(["-c", "echo hi; head -c 67108864 /dev/zero | tr '\\0' a | { v=$(cat); echo ${#v}; }"]),
+            Duration::from_secs(60),
+        )
+        .unwrap();
         assert_eq!(r.code, Some(0));
-        assert_eq!(r.stdout.trim(), "hi");
-        assert!(r.wall >= 0.1 && r.peak_kib > 0);
+        assert_eq!(r.stdout.lines().next(), Some("hi"));
+        assert!(!r.timed_out);
+        assert!(r.peak_kib > 60 * 1024, "peak {} KiB", r.peak_kib);
+        assert!(r.cpu > 0.0);
+    }
+
+    #[test]
+    fn kills_a_child_at_the_timeout() {
+        let r = measure(Command::new("sh").args(["-c", "exec sleep 30"]), Duration::from_millis(200)).unwrap();
+        assert!(r.timed_out);
+        assert_eq!(r.code, None);
+        assert!(r.wall < 10.0);
+    }
+
+    #[test]
+    fn options() {
+        let root = Path::new("/r");
+        let o = parse_args(root, &["--models".into(), "A,B".into(), "--timeout".into(), "5".into(), "--no-tlc".into()]).unwrap();
+        assert_eq!(o.models, vec!["A", "B"]);
+        assert_eq!(o.timeout, Duration::from_secs(5));
+        assert!(!o.tlc);
+        assert!(parse_args(root, &["--timeout".into(), "x".into()]).is_err());
+        assert!(parse_args(root, &["--bogus".into()]).is_err());
     }
 }

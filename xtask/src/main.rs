@@ -30,7 +30,8 @@ usage: cargo xtask <command>
   test [SUITE...]  run every test suite, or only the named ones (workspace, wasm, browser, corpus)
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
-  bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory)
+  bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory;
+                   --models A,B  --timeout SECS per run  --no-tlc)
   bench grade      time `sysmo grade` on a task's reference model (default spin; target < 1 s)
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
             Some("parse") => bench::bench_parse(&root, &args[2..]),
             Some("check") => bench_check::bench_check(&root, &args[2..]),
             Some("grade") => bench_grade::bench_grade(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [DIR] | bench grade [--runs N] [--task ID]".to_string()),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
