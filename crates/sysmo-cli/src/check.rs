@@ -36,6 +36,10 @@ pub trait Describe: Spec {
     fn format_state(&self, state: &Self::State) -> Vec<(String, String)>;
     /// The error's kind and message.
     fn describe_error(&self, error: &Self::Error) -> (ResultKind, String);
+    /// The property an error violates, when it is a property's violation (an action property).
+    fn violated_property(&self, _error: &Self::Error) -> Option<String> {
+        None
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,9 +221,11 @@ impl Report {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         match self.result {
-            ResultKind::SafetyViolation => {
-                s += &format!("Error: Invariant {} is violated.\n", self.property.as_deref().unwrap_or("?"))
-            }
+            ResultKind::SafetyViolation => match &self.message {
+                // An invariant's message names it; an action property's points at its step.
+                Some(m) => s += &format!("Error: {m}\n"),
+                None => s += &format!("Error: Invariant {} is violated.\n", self.property.as_deref().unwrap_or("?")),
+            },
             ResultKind::Deadlock => s += "Error: Deadlock reached.\n",
             ResultKind::LivenessViolation => {
                 s += &format!("Error: Temporal property {} is violated.\n", self.property.as_deref().unwrap_or("?"))
@@ -385,6 +391,7 @@ pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::
         Outcome::Error { error, trace } => {
             let (kind, msg) = spec.describe_error(&error);
             r.result = kind;
+            r.property = spec.violated_property(&error);
             if !trace.is_empty() {
                 set_trace(&mut r, &msg, &trace);
             }
@@ -631,6 +638,12 @@ impl Describe for Tla<'_> {
             ModelError::Eval(_) => ResultKind::EvalError,
         };
         (kind, diagnostic_line(self.sources, &e.to_diagnostic(Span::default())))
+    }
+    fn violated_property(&self, e: &ModelError) -> Option<String> {
+        match e {
+            ModelError::ActionProperty { name } => Some(name.clone()),
+            _ => None,
+        }
     }
 }
 

@@ -168,3 +168,17 @@ fn fairness_on_an_action_that_leaves_a_variable_free() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(2), Some(3)));
 }
+
+/// An action property `[][A]_v` violated by a step: exit 12, the property named in the JSON and
+/// the text, the trace ending with the step (Reset takes x from 4 back to 0).
+#[test]
+fn action_property_violation_names_the_property() {
+    let out = sysmo(&["check", "Counter.tla", "--config", "CounterDown.cfg", "--json"]);
+    assert_eq!(out.status.code(), Some(12));
+    let r = json(&out);
+    assert_eq!(r["result"], "safety_violation", "{r}");
+    assert_eq!(r["property"], "OnlyUp", "{r}");
+    assert_eq!(r["counterexample_length"], 6, "{r}");
+    let text = String::from_utf8_lossy(&sysmo(&["check", "Counter.tla", "--config", "CounterDown.cfg"]).stdout).into_owned();
+    assert!(text.contains("OnlyUp is violated"), "{text}");
+}

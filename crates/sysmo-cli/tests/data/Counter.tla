@@ -8,4 +8,5 @@ Reset == x = Limit /\ x' = 0 /\ log' = log
 Next == Inc \/ Reset
 TypeOK == x \in 0..Limit
 Small == x < 3
+OnlyUp == [][x' > x]_x
 ====
