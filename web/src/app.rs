@@ -10,8 +10,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-/// The script Trunk emits for the worker binary, next to index.html.
-const WORKER_SCRIPT: &str = "./worker.js";
+/// The loader Trunk emits for the worker binary (`data-loader-shim`), next to index.html: it
+/// imports `worker.js` and starts `worker_bg.wasm`.
+const WORKER_SCRIPT: &str = "./worker_loader.js";
 /// Milliseconds of quiet typing before the editor's text is checked.
 const CHECK_DELAY_MS: u32 = 250;
 
