@@ -130,7 +130,7 @@ pub struct ConstEval<'a> {
     /// over the definitions of every module, instances included.
     overrides: HashMap<&'a str, Global<'a>>,
     /// Constant subexpressions by address, with their values once computed (see `konst`).
-    konst: RefCell<HashMap<*const Expr, konst::Konst>>,
+    konst: RefCell<HashMap<*const Expr, konst::Konst<'a>>>,
     /// Whether each definition's body is constant (by the definition's address).
     konst_defs: RefCell<HashMap<usize, bool>>,
     /// Reads of the next state so far (a LET value that read none may be kept).
@@ -507,6 +507,7 @@ impl<'a> ConstEval<'a> {
                         // A variable (the usual `pc[self]`), known from an earlier evaluation.
                         if self.ctx.borrow().is_empty()
                             && let Some(Resolved::Var(slot)) = self.resolved.borrow().get(&(op as *const OpName)).copied()
+                            && env.lookup(&op.name).is_none()
                         {
                             return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
                         }
@@ -953,12 +954,15 @@ impl<'a> ConstEval<'a> {
         let top = self.ctx.borrow().is_empty();
         if top {
             let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            // A name is checked against the locals first: model loading may evaluate a formula
+            // out of context, where a name a quantifier binds reads as a variable or definition.
+            let local = |n: &str| n.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(n).is_some();
             match known {
-                Some(Resolved::Var(slot)) => return self.read_var(slot),
-                Some(Resolved::Builtin(Fast::Named)) => return self.builtin(name, args, env, span),
-                Some(Resolved::Builtin(f)) => return self.fast_builtin(f, args, env),
-                Some(Resolved::Def(d)) => return self.call_def(d, args, env, name),
-                Some(Resolved::Other) => {}
+                Some(Resolved::Var(slot)) if !local(name) => return self.read_var(slot),
+                Some(Resolved::Builtin(Fast::Named)) if !local(name) => return self.builtin(name, args, env, span),
+                Some(Resolved::Builtin(f)) if !local(name) => return self.fast_builtin(f, args, env),
+                Some(Resolved::Def(d)) if !local(name) => return self.call_def(d, args, env, name),
+                Some(_) => {}
                 None => {
                     let r = if env.lookup(name).is_some() {
                         Resolved::Other

@@ -535,9 +535,10 @@ impl<'a> ConstEval<'a> {
         let top = self.ctx.borrow().is_empty();
         if top {
             let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            let local = name.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(name).is_some();
             match known {
-                Some(Resolved::Def(d)) => return self.act_def(d, args, env, k, name),
-                Some(Resolved::Var(_) | Resolved::Builtin(_)) => return self.guard(e, env, k),
+                Some(Resolved::Def(d)) if !local => return self.act_def(d, args, env, k, name),
+                Some(Resolved::Var(_) | Resolved::Builtin(_)) if !local => return self.guard(e, env, k),
                 _ => {}
             }
         }

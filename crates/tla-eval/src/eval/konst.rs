@@ -22,11 +22,14 @@ use crate::value::Value;
 
 /// What is known of one expression node.
 #[derive(Clone)]
-pub(super) enum Konst {
+pub(super) enum Konst<'a> {
     /// It may depend on the state or on names bound around it.
     Varies,
-    /// Constant; its value once computed.
-    Fixed(Option<Value>),
+    /// Constant; its value once computed, and the free names it took for definitions or
+    /// standard operators. The value is used only where no local binds one of them: model
+    /// loading may evaluate a formula out of its context, where a name that a quantifier binds
+    /// (`n` in `{F(n) : n \in Nat}`) reads as the definition or variable of that name.
+    Fixed(Option<Value>, std::rc::Rc<[&'a str]>),
 }
 
 /// Standard operators that are not functions of their arguments (or not of constants).
@@ -88,20 +91,29 @@ impl<'a> ConstEval<'a> {
         let known = self.konst.borrow().get(&key).cloned();
         match known {
             Some(Konst::Varies) => None,
-            Some(Konst::Fixed(Some(v))) => Some(Ok(v)),
-            Some(Konst::Fixed(None)) => Some(self.konst_fill(e, env)),
+            Some(Konst::Fixed(v, free)) => {
+                if free.iter().any(|n| env.lookup(n).is_some()) {
+                    return None;
+                }
+                match v {
+                    Some(v) => Some(Ok(v)),
+                    None => Some(self.konst_fill(e, env, free)),
+                }
+            }
             None => {
                 let mut bound = Vec::new();
-                let c = self.is_const(e, env, &mut bound, 0);
-                self.konst.borrow_mut().insert(key, if c { Konst::Fixed(None) } else { Konst::Varies });
-                if c { Some(self.konst_fill(e, env)) } else { None }
+                let mut free = Vec::new();
+                let c = self.is_const(e, env, &mut bound, &mut free, 0);
+                let free: std::rc::Rc<[&'a str]> = free.into();
+                self.konst.borrow_mut().insert(key, if c { Konst::Fixed(None, free.clone()) } else { Konst::Varies });
+                if c { Some(self.konst_fill(e, env, free)) } else { None }
             }
         }
     }
 
-    fn konst_fill(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+    fn konst_fill(&self, e: &'a Expr, env: &Env<'a>, free: std::rc::Rc<[&'a str]>) -> VResult<Value> {
         let v = self.ev_uncached(e, env)?;
-        self.konst.borrow_mut().insert(e as *const Expr, Konst::Fixed(Some(v.clone())));
+        self.konst.borrow_mut().insert(e as *const Expr, Konst::Fixed(Some(v.clone()), free));
         Ok(v)
     }
 
@@ -113,17 +125,19 @@ impl<'a> ConstEval<'a> {
         }
         self.konst_defs.borrow_mut().insert(key, false);
         let mut bound: Vec<&'a str> = params.to_vec();
+        let mut free = Vec::new();
         let empty = Env::default();
-        let c = self.bounds_const(bounds, &empty, &mut bound, depth + 1) && self.is_const(body, &empty, &mut bound, depth + 1);
+        let c = self.bounds_const(bounds, &empty, &mut bound, &mut free, depth + 1)
+            && self.is_const(body, &empty, &mut bound, &mut free, depth + 1);
         self.konst_defs.borrow_mut().insert(key, c);
         c
     }
 
     /// The sets of `bounds` are constant; their names are pushed onto `bound`.
-    fn bounds_const(&self, bounds: &'a [Bound], env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
+    fn bounds_const(&self, bounds: &'a [Bound], env: &Env<'a>, bound: &mut Vec<&'a str>, free: &mut Vec<&'a str>, depth: u32) -> bool {
         for b in bounds {
             match &b.set {
-                Some(s) if self.is_const(s, env, bound, depth) => {}
+                Some(s) if self.is_const(s, env, bound, free, depth) => {}
                 _ => return false,
             }
         }
@@ -135,13 +149,13 @@ impl<'a> ConstEval<'a> {
         true
     }
 
-    fn all_const(&self, items: &'a [Expr], env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
-        items.iter().all(|x| self.is_const(x, env, bound, depth))
+    fn all_const(&self, items: &'a [Expr], env: &Env<'a>, bound: &mut Vec<&'a str>, free: &mut Vec<&'a str>, depth: u32) -> bool {
+        items.iter().all(|x| self.is_const(x, env, bound, free, depth))
     }
 
     /// Whether `e` is constant given that the names in `bound` (bound inside the expression
     /// being analysed) are. `bound` is restored on return.
-    fn is_const(&self, e: &'a Expr, env: &Env<'a>, bound: &mut Vec<&'a str>, depth: u32) -> bool {
+    fn is_const(&self, e: &'a Expr, env: &Env<'a>, bound: &mut Vec<&'a str>, free: &mut Vec<&'a str>, depth: u32) -> bool {
         if depth > 64 {
             return false;
         }
@@ -156,7 +170,7 @@ impl<'a> ConstEval<'a> {
                     false
                 } else {
                     let name = op.name.as_str();
-                    let args_const = self.all_const(args, env, bound, d);
+                    let args_const = self.all_const(args, env, bound, free, d);
                     if !args_const {
                         false
                     } else if bound.contains(&name) {
@@ -164,6 +178,9 @@ impl<'a> ConstEval<'a> {
                     } else if env.lookup(name).is_some() || self.vars.contains_key(name) {
                         false
                     } else {
+                        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                            free.push(name);
+                        }
                         match self.global(name) {
                             Some(Global::Value(_)) => args.is_empty(),
                             Some(Global::Op(od)) => {
@@ -186,21 +203,21 @@ impl<'a> ConstEval<'a> {
             ExprKind::FunApp { fun, args } => {
                 // `f[x]` of a function definition applies it without building it.
                 let fun_ok = match &*fun.kind {
-                    ExprKind::OpApp { op, args: fa } if op.path.is_empty() && fa.is_empty() => self.is_const(fun, env, bound, d),
-                    _ => self.is_const(fun, env, bound, d),
+                    ExprKind::OpApp { op, args: fa } if op.path.is_empty() && fa.is_empty() => self.is_const(fun, env, bound, free, d),
+                    _ => self.is_const(fun, env, bound, free, d),
                 };
-                fun_ok && self.all_const(args, env, bound, d)
+                fun_ok && self.all_const(args, env, bound, free, d)
             }
-            ExprKind::Field { record, .. } => self.is_const(record, env, bound, d),
+            ExprKind::Field { record, .. } => self.is_const(record, env, bound, free, d),
             ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
-                self.all_const(items, env, bound, d)
+                self.all_const(items, env, bound, free, d)
             }
             ExprKind::If { cond, then, els } => {
-                self.is_const(cond, env, bound, d) && self.is_const(then, env, bound, d) && self.is_const(els, env, bound, d)
+                self.is_const(cond, env, bound, free, d) && self.is_const(then, env, bound, free, d) && self.is_const(els, env, bound, free, d)
             }
             ExprKind::Case { arms, other } => {
-                arms.iter().all(|a| self.is_const(&a.guard, env, bound, d) && self.is_const(&a.body, env, bound, d))
-                    && other.as_ref().is_none_or(|o| self.is_const(o, env, bound, d))
+                arms.iter().all(|a| self.is_const(&a.guard, env, bound, free, d) && self.is_const(&a.body, env, bound, free, d))
+                    && other.as_ref().is_none_or(|o| self.is_const(o, env, bound, free, d))
             }
             ExprKind::Let { defs, body } => {
                 let mut ok = true;
@@ -214,7 +231,7 @@ impl<'a> ConstEval<'a> {
                             bound.push(&od.name.name);
                             let m = bound.len();
                             bound.extend(od.params.iter().map(|p| p.name.name.as_str()));
-                            let c = self.is_const(&od.body, env, bound, d);
+                            let c = self.is_const(&od.body, env, bound, free, d);
                             bound.truncate(m);
                             if !c {
                                 ok = false;
@@ -224,7 +241,7 @@ impl<'a> ConstEval<'a> {
                         LetDef::Fun(fd) => {
                             bound.push(&fd.name.name);
                             let m = bound.len();
-                            let c = self.bounds_const(&fd.bounds, env, bound, d) && self.is_const(&fd.body, env, bound, d);
+                            let c = self.bounds_const(&fd.bounds, env, bound, free, d) && self.is_const(&fd.body, env, bound, free, d);
                             bound.truncate(m);
                             if !c {
                                 ok = false;
@@ -238,26 +255,26 @@ impl<'a> ConstEval<'a> {
                         }
                     }
                 }
-                ok && self.is_const(body, env, bound, d)
+                ok && self.is_const(body, env, bound, free, d)
             }
             ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
-                self.bounds_const(bounds, env, bound, d) && self.is_const(body, env, bound, d)
+                self.bounds_const(bounds, env, bound, free, d) && self.is_const(body, env, bound, free, d)
             }
             ExprKind::Choose { bound: b, body } | ExprKind::SetFilter { bound: b, pred: body } => {
-                self.bounds_const(std::slice::from_ref(b), env, bound, d) && self.is_const(body, env, bound, d)
+                self.bounds_const(std::slice::from_ref(b), env, bound, free, d) && self.is_const(body, env, bound, free, d)
             }
-            ExprKind::FunSet { domain, range } => self.is_const(domain, env, bound, d) && self.is_const(range, env, bound, d),
-            ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().all(|(_, x)| self.is_const(x, env, bound, d)),
+            ExprKind::FunSet { domain, range } => self.is_const(domain, env, bound, free, d) && self.is_const(range, env, bound, free, d),
+            ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().all(|(_, x)| self.is_const(x, env, bound, free, d)),
             ExprKind::Except { base, updates } => {
-                self.is_const(base, env, bound, d)
+                self.is_const(base, env, bound, free, d)
                     && updates.iter().all(|u| {
                         u.path.iter().all(|st| match st {
-                            ExceptStep::Index(xs) => self.all_const(xs, env, bound, d),
+                            ExceptStep::Index(xs) => self.all_const(xs, env, bound, free, d),
                             ExceptStep::Field(_) => true,
-                        }) && self.is_const(&u.value, env, bound, d)
+                        }) && self.is_const(&u.value, env, bound, free, d)
                     })
             }
-            ExprKind::Label { body, .. } => self.is_const(body, env, bound, d),
+            ExprKind::Label { body, .. } => self.is_const(body, env, bound, free, d),
         };
         bound.truncate(mark);
         r
