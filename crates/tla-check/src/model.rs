@@ -1163,9 +1163,26 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// Whether the step `from → to` is a step of Next: some disjunct of Next holds on it. A step
+    /// of an action that the model defines but leaves out of Next is not one. When no disjunct
+    /// holds but some could not be evaluated on the step, the step is not rejected: the error
+    /// is the model's, and exploring from `from` reports it.
+    pub fn step_in_next(&self, from: &State, to: &State) -> bool {
+        let mut unknown = false;
+        for a in &self.actions {
+            match self.eval_bool(a.expr, &Bindings::default(), from, Some(to)) {
+                Ok(true) => return true,
+                Ok(false) => {}
+                Err(_) => unknown = true,
+            }
+        }
+        unknown
+    }
+
     /// The successors of `state` by the action operator `name` with its parameters bound to
     /// `args` (by parameter name); a parameter not in `args` ranges over the set Next draws it
-    /// from (`\E p \in S : name(p)`). Duplicates removed, in enumeration order.
+    /// from (`\E p \in S : name(p)`). Duplicates removed, in enumeration order. Only
+    /// steps of Next count (see [`Model::step_in_next`]).
     pub fn successors_by_action(&self, state: &State, name: &str, args: &[(String, Value)]) -> Result<Vec<State>, ModelError> {
         let Some(d) = self.ev.definition(name) else {
             return Err(ModelError::Eval(ValueError::new(codes::UNKNOWN, format!("the model has no action named {}", name))));
@@ -1197,6 +1214,9 @@ impl<'a> Model<'a> {
                 b = b.bind(&p.name.name, choices[i][idx[i]].clone());
             }
             self.ev.successors_with(&d.body, &b, state, &mut |s| {
+                if !self.step_in_next(state, &s) {
+                    return Ok(());
+                }
                 let mut h = tla_eval::fingerprint::FpHasher::new();
                 for x in s.iter() {
                     h.write_value(x)?;

@@ -135,6 +135,22 @@ fn guard_too_strong_fails_where_thread_2_first_requests() {
     assert_eq!(w.per_action["Release"].0, w.per_action["Release"].1);
 }
 
+/// An action the model defines but leaves out of Next is not a step of the model: its windows
+/// fail, though its definition alone would take every one of them.
+#[test]
+fn an_action_left_out_of_next_fails_its_windows() {
+    let wrong = LOCK_OK.replace("Acquire(t) \\/ Release(t)", "Acquire(t)");
+    assert_ne!(wrong, LOCK_OK);
+    let t = lock_trace(3, 30, 1, HeldAs::Bool);
+    let (w, h) = both(&wrong, LOCK_CFG, &t, None);
+    assert_eq!((w.result, h.result), ("fail", "fail"));
+    let (release_windows, release_passed) = w.per_action["Release"];
+    assert!(release_windows > 0);
+    assert_eq!(release_passed, 0);
+    assert!(w.per_action["Acquire"].1 > 0);
+    assert_eq!(h.first_failure.as_ref().map(|d| d.line), Some(first_line_of(&t, "Release")));
+}
+
 #[test]
 fn a_missing_action_is_reported_at_its_first_line() {
     let wrong = LOCK_OK.replace("Release(t) ==", "Leave(t) ==").replace("\\/ Release(t)", "\\/ Leave(t)");
