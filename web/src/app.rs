@@ -403,24 +403,49 @@ enum GradeState {
     Failed(String),
 }
 
-/// The grading worker and the handler that keeps its messages flowing to the page.
+/// The grading worker and the handler that keeps its messages flowing to the page. A request
+/// made before the worker says it is ready waits in `pending`.
 struct WorkerSlot {
     worker: web_sys::Worker,
+    ready: Rc<std::cell::Cell<bool>>,
+    pending: Rc<std::cell::RefCell<Option<String>>>,
     _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl WorkerSlot {
+    fn send(&self, text: String) -> Result<(), String> {
+        if self.ready.get() {
+            self.worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("{e:?}"))
+        } else {
+            *self.pending.borrow_mut() = Some(text);
+            Ok(())
+        }
+    }
 }
 
 fn start_worker(on: Callback<WorkerMessage>) -> Result<WorkerSlot, String> {
     let worker = web_sys::Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start the worker: {e:?}"))?;
+    let ready = Rc::new(std::cell::Cell::new(false));
+    let pending = Rc::new(std::cell::RefCell::new(None::<String>));
+    let (w, r, p) = (worker.clone(), ready.clone(), pending.clone());
     let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         if let Some(text) = e.data().as_string() {
             match WorkerMessage::from_json(&text) {
+                Ok(WorkerMessage::Ready) => {
+                    r.set(true);
+                    if let Some(req) = p.borrow_mut().take() {
+                        if let Err(err) = w.post_message(&JsValue::from_str(&req)) {
+                            on.emit(WorkerMessage::Failed { run: 0, message: format!("{err:?}") });
+                        }
+                    }
+                }
                 Ok(m) => on.emit(m),
                 Err(err) => on.emit(WorkerMessage::Failed { run: 0, message: err }),
             }
         }
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    Ok(WorkerSlot { worker, _onmessage: onmessage })
+    Ok(WorkerSlot { worker, ready, pending, _onmessage: onmessage })
 }
 
 #[derive(Properties, PartialEq)]
@@ -499,9 +524,9 @@ fn workbench(props: &WorkbenchProps) -> Html {
             *run.borrow_mut() += 1;
             let req = GradeRequest { run: *run.borrow(), task: id.clone(), model: (*text).clone() };
             if let Some(s) = slot.borrow().as_ref() {
-                match s.worker.post_message(&JsValue::from_str(&req.to_json())) {
+                match s.send(req.to_json()) {
                     Ok(()) => grade.set(GradeState::Running { stage: "starting".into(), slices: 0, syntax: None }),
-                    Err(e) => grade.set(GradeState::Failed(format!("{e:?}"))),
+                    Err(e) => grade.set(GradeState::Failed(e)),
                 }
             }
         })

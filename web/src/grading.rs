@@ -37,6 +37,8 @@ impl GradeRequest {
 /// What the worker tells the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkerMessage {
+    /// The worker has loaded and listens: requests posted before this one would be lost.
+    Ready,
     /// A stage started (`syntax`, `checking` = runtime, conformance and invariants in turn);
     /// `slices` counts the slices of work done so far (a slice is a bounded number of states
     /// or simulation steps); `syntax` is the syntax score once known.
@@ -50,6 +52,7 @@ pub enum WorkerMessage {
 impl WorkerMessage {
     pub fn to_json(&self) -> String {
         match self {
+            WorkerMessage::Ready => json!({ "kind": "ready" }),
             WorkerMessage::Progress { run, stage, slices, syntax } => {
                 json!({ "kind": "progress", "run": run, "stage": stage, "slices": slices, "syntax": syntax })
             }
@@ -63,6 +66,7 @@ impl WorkerMessage {
         let v: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let run = v.get("run").and_then(Json::as_u64).unwrap_or(0);
         match v.get("kind").and_then(Json::as_str) {
+            Some("ready") => Ok(WorkerMessage::Ready),
             Some("progress") => Ok(WorkerMessage::Progress {
                 run,
                 stage: v.get("stage").and_then(Json::as_str).unwrap_or("").to_string(),

@@ -21,6 +21,8 @@ fn main() {
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
+    // A message the page posts before this point finds no handler: say when to start.
+    let _ = scope.post_message(&JsValue::from_str(&web::grading::WorkerMessage::Ready.to_json()));
 }
 
 /// The worker runs only in a browser; natively there is nothing to do.

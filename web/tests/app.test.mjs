@@ -170,7 +170,9 @@ await check('a broken definition: partial syntax score, the other stages gated',
 
 await check('grading the spin reference model scores 1.0 in all four stages (in a worker)', async () => {
   await setModel(SPIN);
+  const started = Date.now();
   await grade();
+  console.log(`     graded the spin reference in ${((Date.now() - started) / 1000).toFixed(1)} s (worker start included)`);
   const s = await stageScores();
   for (const k of Object.keys(s)) {
     expect(s[k].score === 1 && s[k].status === 'ran', `${k} ${JSON.stringify(s[k])}`);

@@ -165,6 +165,7 @@ fn worker_messages_round_trip() {
     let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into() };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     for m in [
+        WorkerMessage::Ready,
         WorkerMessage::Progress { run: 1, stage: "checking".into(), slices: 4, syntax: Some(0.5) },
         WorkerMessage::Report { run: 2, report: serde_json::json!({"overall": 1.0}) },
         WorkerMessage::Failed { run: 3, message: "no task".into() },
