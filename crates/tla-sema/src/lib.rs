@@ -285,6 +285,9 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
         let m = &env.ordered[ri];
         let codes = env.unit_codes.get(&m.name.name).cloned().unwrap_or_default();
         for (i, u) in m.units.iter().enumerate() {
+            // A unit that failed to parse may report the token that ended it ("expected ELSE,
+            // found `B` at the start of the next unit"): that error is the failed unit's.
+            let after_failed = i > 0 && matches!(m.units[i - 1], ast::Unit::Error(_));
             if !is_definition(u, env.sources) {
                 continue;
             }
@@ -299,6 +302,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
                     && d.span.file == span.file
                     && d.span.start >= span.start
                     && d.span.start < span.end.max(span.start + 1)
+                    && !(after_failed && d.span.start == span.start)
             });
             let sema_error = codes.get(i).is_some_and(|cs| {
                 cs.iter().any(|c| c.starts_with('E') && !UNKNOWN_NAME_CODES.contains(c))

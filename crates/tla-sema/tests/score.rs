@@ -112,3 +112,13 @@ fn module_that_fails_entirely_scores_zero() {
     assert_eq!(s.parsed, 0, "{s:?}");
     assert_eq!(s.score, 0.0, "{s:?}");
 }
+
+/// An IF without ELSE at the end of a definition is reported at the token that ends it, the first
+/// token of the next definition: the error is the broken definition's alone, and a definition
+/// that uses the broken one still counts (its name is stubbed).
+#[test]
+fn an_error_reported_at_the_next_definition_counts_against_the_broken_one_only() {
+    let s = score_of(&ring_module(&[("Pred", "Pred(p) == IF p = 1 THEN N")]));
+    assert!(!s.clean, "{s:?}");
+    assert_eq!((s.parsed, s.total), (22, 23), "{s:?}");
+}
