@@ -1,0 +1,7 @@
+//! The etcd Raft task's system: one Raft node as a pure state machine ([`raft`]), modelled on
+//! etcd raft v3.5's `raft.go`, and a deterministic simulated cluster of three nodes around it
+//! ([`cluster`]). [`workload`] runs the cluster through its scenarios and records the traces.
+
+pub mod cluster;
+pub mod raft;
+pub mod workload;
