@@ -1,0 +1,231 @@
+//! The runs that produce the etcd Raft task's traces: a three-node cluster (ids 1, 2, 3, all new:
+//! term 0, empty logs) driven through six scenarios, four seeds each. Every trace line is one
+//! action of the task with the node that acts (`i`), the sender of the message it handles (`j`)
+//! and every node's observed state after it.
+//!
+//! The runs stay within the task's checking bounds (`MaxTerm`, `MaxLogLen` of `task.toml`'s
+//! `[check]`): the driver holds a timer, loses a message or refuses a proposal that would take a
+//! node past them.
+
+use crate::cluster::{Bounds, Cluster, Step, View, Weights};
+use crate::raft::NodeId;
+use serde_json::{Map, Value, json};
+use task_probe::{TraceFile, source_hash, write_canonical};
+
+pub const SERVERS: [NodeId; 3] = [1, 2, 3];
+/// `[check].constants.MaxTerm` of task.toml.
+pub const MAX_TERM: u64 = 3;
+/// `[check].constants.MaxLogLen` of task.toml.
+pub const MAX_LOG_LEN: u64 = 3;
+pub const BOUNDS: Bounds = Bounds { max_term: MAX_TERM, max_log_len: MAX_LOG_LEN };
+/// Seeds per scenario.
+pub const SEEDS: u64 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    /// A quiet network: an election, proposals, replication, heartbeats.
+    Normal,
+    /// The leader crashes once something is committed; the others elect a new one; the old
+    /// leader restarts and catches up.
+    LeaderCrash,
+    /// The leader is cut off alone (clients may still reach it); the majority elects a new
+    /// leader; after the heal the old leader steps down and its uncommitted entries are replaced.
+    Partition,
+    /// A lossy network that also duplicates and reorders.
+    MessageLoss,
+    /// Short, close election timeouts and slow delivery: several nodes campaign at once.
+    Competing,
+    /// Nodes crash and restart at random moments, leaders included.
+    Restart,
+}
+
+impl Scenario {
+    pub const ALL: [Scenario; 6] = [
+        Scenario::Normal,
+        Scenario::LeaderCrash,
+        Scenario::Partition,
+        Scenario::MessageLoss,
+        Scenario::Competing,
+        Scenario::Restart,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::Normal => "normal",
+            Scenario::LeaderCrash => "leader-crash",
+            Scenario::Partition => "partition",
+            Scenario::MessageLoss => "loss",
+            Scenario::Competing => "competing",
+            Scenario::Restart => "restart",
+        }
+    }
+
+    fn index(self) -> u64 {
+        Scenario::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
+    }
+
+    /// The seed of this scenario's `k`-th run (from 1); seeds are distinct across scenarios.
+    pub fn seed(self, k: u64) -> u64 {
+        self.index() * SEEDS + k
+    }
+}
+
+const QUIET: Weights = Weights { tick: 3, deliver: 8, propose: 1, loss: 0, duplicate: 0 };
+
+/// Runs events until `done` holds, the run has `cap` steps, or `budget` events went by.
+fn run_until(c: &mut Cluster, w: &Weights, cap: usize, budget: usize, done: impl Fn(&Cluster) -> bool) {
+    for _ in 0..budget {
+        if c.steps.len() >= cap || done(c) {
+            return;
+        }
+        c.random_event(w);
+    }
+}
+
+/// Runs one scenario with one seed and returns the cluster with its recorded steps.
+pub fn run_cluster(scenario: Scenario, seed: u64) -> Cluster {
+    let (election, heartbeat) = match scenario {
+        Scenario::Competing => (2, 2),
+        _ => (6, 2),
+    };
+    let mut c = Cluster::new(SERVERS.len() as u64, seed, election, heartbeat, BOUNDS);
+    let cap = 60 + c.rng.below(140) as usize;
+    let budget = 4000;
+    match scenario {
+        Scenario::Normal => run_until(&mut c, &QUIET, cap, budget, |_| false),
+        Scenario::LeaderCrash => {
+            run_until(&mut c, &QUIET, cap, budget, |c| c.settled_leader().is_some() && c.safety.committed_len() >= 2);
+            if let Some(old) = c.leader() {
+                c.crash(old);
+                run_until(&mut c, &QUIET, cap, budget, |c| c.leader().is_some_and(|l| l != old));
+                let later = c.steps.len() + 5 + c.rng.below(15) as usize;
+                run_until(&mut c, &QUIET, cap, budget, |c| c.steps.len() >= later);
+                c.restart(old);
+            }
+            run_until(&mut c, &QUIET, cap, budget, |_| false);
+        }
+        Scenario::Partition => {
+            run_until(&mut c, &QUIET, cap, budget, |c| c.settled_leader().is_some());
+            if let Some(old) = c.leader() {
+                c.partition(&[old]);
+                // Clients still reach the old leader; its new entries cannot commit.
+                let w = Weights { propose: 2, ..QUIET };
+                run_until(&mut c, &w, cap, budget, |c| c.leader().is_some_and(|l| l != old));
+                let later = c.steps.len() + c.rng.below(10) as usize;
+                run_until(&mut c, &QUIET, cap, budget, |c| c.steps.len() >= later);
+                c.heal();
+            }
+            run_until(&mut c, &QUIET, cap, budget, |_| false);
+        }
+        Scenario::MessageLoss => {
+            let w = Weights { tick: 3, deliver: 8, propose: 1, loss: 25, duplicate: 10 };
+            run_until(&mut c, &w, cap, budget, |_| false);
+        }
+        Scenario::Competing => {
+            let w = Weights { tick: 6, deliver: 5, propose: 1, loss: 5, duplicate: 0 };
+            run_until(&mut c, &w, cap, budget, |_| false);
+        }
+        Scenario::Restart => {
+            // After a recorded step, now and then a node (any, the leader too) crashes and
+            // restarts at once; at most three times a run.
+            let mut restarts = 0;
+            for _ in 0..budget {
+                if c.steps.len() >= cap {
+                    break;
+                }
+                if c.random_event(&QUIET).is_some() && restarts < 3 && c.rng.chance(4) {
+                    let id = 1 + c.rng.below(SERVERS.len() as u64);
+                    c.restart(id);
+                    restarts += 1;
+                }
+            }
+        }
+    }
+    c
+}
+
+/// The observed state: each field a map from node id to value.
+pub fn state_json(views: &[View]) -> Value {
+    let per = |f: &dyn Fn(&View) -> Value| -> Value {
+        let mut m = Map::new();
+        for (k, v) in views.iter().enumerate() {
+            m.insert((k + 1).to_string(), f(v));
+        }
+        Value::Object(m)
+    };
+    json!({
+        "currentTerm": per(&|v| v.current_term.into()),
+        "votedFor": per(&|v| v.voted_for.into()),
+        "state": per(&|v| v.state.name().into()),
+        "lead": per(&|v| v.lead.into()),
+        "commitIndex": per(&|v| v.commit_index.into()),
+        "logLen": per(&|v| v.log_len.into()),
+        "logLastTerm": per(&|v| v.log_last_term.into()),
+    })
+}
+
+/// A line whose top-level keys come in the given order (nested keys sorted).
+fn line(fields: &[(&str, Value)]) -> String {
+    let mut out = String::from("{");
+    for (n, (k, v)) in fields.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(*k).to_string());
+        out.push(':');
+        write_canonical(v, &mut out);
+    }
+    out.push_str("}\n");
+    out
+}
+
+pub const SOURCE_PATH: &str = "tasks/etcd/src/raft.rs";
+
+/// The trace text of a run: header, init line, one line per step.
+pub fn render(seed: u64, initial: &[View], steps: &[Step]) -> String {
+    let mut s = line(&[
+        ("kind", "header".into()),
+        ("task", "etcd".into()),
+        ("version", 1u64.into()),
+        ("constants", json!({ "Servers": SERVERS, "MaxTerm": MAX_TERM, "MaxLogLen": MAX_LOG_LEN })),
+        ("seed", seed.into()),
+        ("scheduler", "random".into()),
+        ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("raft.rs"))).into()),
+    ]);
+    s.push_str(&line(&[("kind", "init".into()), ("state", state_json(initial))]));
+    for (n, st) in steps.iter().enumerate() {
+        let mut args = Map::new();
+        args.insert("i".into(), st.i.into());
+        if let Some(j) = st.j {
+            args.insert("j".into(), j.into());
+        }
+        s.push_str(&line(&[
+            ("kind", "step".into()),
+            ("seq", (n as u64 + 1).into()),
+            ("action", st.action.name().into()),
+            ("actor", st.i.into()),
+            ("args", Value::Object(args)),
+            ("state", state_json(&st.after)),
+        ]));
+    }
+    s
+}
+
+/// Runs a scenario once and returns the trace text.
+pub fn run(scenario: Scenario, seed: u64) -> String {
+    let initial: Vec<View> = Cluster::new(SERVERS.len() as u64, seed, 1, 1, BOUNDS).nodes.iter().map(View::of).collect();
+    let c = run_cluster(scenario, seed);
+    render(seed, &initial, &c.steps)
+}
+
+/// All traces of the task (`traces/etcd`).
+pub fn traces() -> Vec<TraceFile> {
+    let mut v = vec![];
+    for sc in Scenario::ALL {
+        for k in 1..=SEEDS {
+            let seed = sc.seed(k);
+            v.push(TraceFile { dir: "etcd".into(), name: format!("{}-{:03}.ndjson", sc.name(), seed), text: run(sc, seed) });
+        }
+    }
+    v
+}
