@@ -4,8 +4,8 @@
 //! and every node's observed state after it.
 //!
 //! The runs stay within the task's checking bounds (`MaxTerm`, `MaxLogLen` of `task.toml`'s
-//! `[check]`): the driver holds a timer, loses a message or refuses a proposal that would take a
-//! node past them.
+//! `[check]`, read from that file when the crate is built): the driver holds a timer, loses a
+//! message or refuses a proposal that would take a node past them.
 
 use crate::cluster::{Bounds, Cluster, Step, View, Weights};
 use crate::raft::NodeId;
@@ -13,11 +13,20 @@ use serde_json::{Map, Value, json};
 use task_probe::{TraceFile, source_hash, write_canonical};
 
 pub const SERVERS: [NodeId; 3] = [1, 2, 3];
-/// `[check].constants.MaxTerm` of task.toml.
-pub const MAX_TERM: u64 = 3;
-/// `[check].constants.MaxLogLen` of task.toml.
-pub const MAX_LOG_LEN: u64 = 3;
-pub const BOUNDS: Bounds = Bounds { max_term: MAX_TERM, max_log_len: MAX_LOG_LEN };
+const TASK_TOML: &str = include_str!("../task.toml");
+
+/// An integer of the `constants = { ... }` line of task.toml's `[check]` table.
+pub fn check_constant(name: &str) -> u64 {
+    let check = TASK_TOML.split("\n[check]").nth(1).expect("task.toml has a [check] table");
+    let line = check.lines().find(|l| l.trim_start().starts_with("constants")).expect("[check] has constants");
+    let value = line.split(&format!("{name} = ")).nth(1).unwrap_or_else(|| panic!("[check].constants has no {name}"));
+    value.split(|c: char| !c.is_ascii_digit()).next().and_then(|d| d.parse().ok()).expect("an integer")
+}
+
+/// The bounds the traces keep: `MaxTerm` and `MaxLogLen` of task.toml's `[check]`.
+pub fn bounds() -> Bounds {
+    Bounds { max_term: check_constant("MaxTerm"), max_log_len: check_constant("MaxLogLen") }
+}
 /// Seeds per scenario.
 pub const SEEDS: u64 = 4;
 
@@ -88,7 +97,7 @@ pub fn run_cluster(scenario: Scenario, seed: u64) -> Cluster {
         Scenario::Competing => (2, 2),
         _ => (6, 2),
     };
-    let mut c = Cluster::new(SERVERS.len() as u64, seed, election, heartbeat, BOUNDS);
+    let mut c = Cluster::new(SERVERS.len() as u64, seed, election, heartbeat, bounds());
     let cap = 60 + c.rng.below(140) as usize;
     let budget = 4000;
     match scenario {
@@ -187,7 +196,7 @@ pub fn render(seed: u64, initial: &[View], steps: &[Step]) -> String {
         ("kind", "header".into()),
         ("task", "etcd".into()),
         ("version", 1u64.into()),
-        ("constants", json!({ "Servers": SERVERS, "MaxTerm": MAX_TERM, "MaxLogLen": MAX_LOG_LEN })),
+        ("constants", json!({ "Servers": SERVERS, "MaxTerm": bounds().max_term, "MaxLogLen": bounds().max_log_len })),
         ("seed", seed.into()),
         ("scheduler", "random".into()),
         ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("raft.rs"))).into()),
@@ -213,7 +222,7 @@ pub fn render(seed: u64, initial: &[View], steps: &[Step]) -> String {
 
 /// Runs a scenario once and returns the trace text.
 pub fn run(scenario: Scenario, seed: u64) -> String {
-    let initial: Vec<View> = Cluster::new(SERVERS.len() as u64, seed, 1, 1, BOUNDS).nodes.iter().map(View::of).collect();
+    let initial: Vec<View> = Cluster::new(SERVERS.len() as u64, seed, 1, 1, bounds()).nodes.iter().map(View::of).collect();
     let c = run_cluster(scenario, seed);
     render(seed, &initial, &c.steps)
 }

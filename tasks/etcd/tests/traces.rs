@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use task_etcd::cluster::{Action, Bounds, Cluster, Weights};
 use task_etcd::raft::Role;
-use task_etcd::workload::{self, MAX_LOG_LEN, MAX_TERM, Scenario, traces};
+use task_etcd::workload::{self, Scenario, bounds, traces};
 
 fn lines(text: &str) -> Vec<Value> {
     text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line")).collect()
@@ -41,9 +41,11 @@ fn pinned_names_and_bounds_match_task_toml() {
     }
     assert_eq!(Action::ALL.map(|a| a.name()), PINNED);
     let check = toml.split("[check]").nth(1).expect("a [check] table");
-    assert!(check.contains(&format!("MaxTerm = {MAX_TERM}")), "MaxTerm differs from task.toml");
-    assert!(check.contains(&format!("MaxLogLen = {MAX_LOG_LEN}")), "MaxLogLen differs from task.toml");
+    let b = bounds();
+    assert!(check.contains(&format!("MaxTerm = {}", b.max_term)), "MaxTerm differs from task.toml");
+    assert!(check.contains(&format!("MaxLogLen = {}", b.max_log_len)), "MaxLogLen differs from task.toml");
     assert!(check.contains("Servers = [1, 2, 3]"));
+    assert!(b.max_term >= 1 && b.max_log_len >= 1);
 }
 
 #[test]
@@ -67,6 +69,7 @@ fn traces_regenerate_identically_and_match_the_files() {
 
 #[test]
 fn traces_cover_every_action_within_the_bounds() {
+    let (max_term_bound, max_log_bound) = (bounds().max_term, bounds().max_log_len);
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
     let (mut max_term, mut max_log, mut total) = (0, 0, 0);
     let (mut truncations, mut step_downs, mut prevote_rejections) = (0, 0, 0);
@@ -74,7 +77,8 @@ fn traces_cover_every_action_within_the_bounds() {
         let ls = lines(&t.text);
         assert_eq!(ls[0]["kind"], "header");
         assert_eq!(ls[0]["task"], "etcd");
-        assert_eq!(ls[0]["constants"]["MaxTerm"], MAX_TERM);
+        assert_eq!(ls[0]["constants"]["MaxTerm"], max_term_bound);
+        assert_eq!(ls[0]["constants"]["MaxLogLen"], max_log_bound);
         assert_eq!(ls[1]["kind"], "init");
         let steps = &ls[2..];
         assert!((20..=200).contains(&steps.len()), "{}: {} steps", t.name, steps.len());
@@ -116,7 +120,7 @@ fn traces_cover_every_action_within_the_bounds() {
     for a in PINNED {
         assert!(count.get(a).copied().unwrap_or(0) > 0, "action {a} never traced: {count:?}");
     }
-    assert!(max_term <= MAX_TERM && max_log <= MAX_LOG_LEN, "term {max_term}, log {max_log}");
+    assert!(max_term <= max_term_bound && max_log <= max_log_bound, "term {max_term}, log {max_log}");
     println!("{total} steps; max term {max_term}, max log length {max_log}; {truncations} conflicting appends, {step_downs} leader step-downs, {prevote_rejections} lost pre-vote campaigns");
     println!("{count:?}");
     assert!(step_downs > 0 && truncations > 0, "{step_downs} step-downs, {truncations} truncations");
