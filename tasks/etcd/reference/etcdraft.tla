@@ -18,11 +18,12 @@
 (*                                                                         *)
 (* Abstraction of the leader's next index (see ../NOTES.md): a MsgApp      *)
 (* carries the leader's whole log at the time it is sent; the receiver     *)
-(* handles it as any slice the leader could have sent (previous index p,   *)
-(* entries p+1..q).  Every (p, q) an etcd leader would choose is one of    *)
-(* them, so every behaviour of the system is one of the model's, and the   *)
-(* slices are all prefixes of one leader log, so Raft's safety argument    *)
-(* is unchanged.                                                           *)
+(* handles it as the message for any previous index p the leader could    *)
+(* have chosen (entries p+1 to the leader's last index, as a leader sends  *)
+(* a follower everything it lacks).  Every p an etcd leader would choose  *)
+(* is one of them, so every behaviour of the system is one of the         *)
+(* model's; the entries are always a slice of one leader's log, so        *)
+(* Raft's safety argument is unchanged.                                    *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets
 
@@ -289,7 +290,8 @@ Matches(lg, ents, p) ==
 
 \* MsgApp from leader j at i's term (after Step): a follower follows j; a
 \* (pre-)candidate becomes j's follower; then handleAppendEntries with the
-\* previous index p and last index q the leader chose:
+\* previous index p the leader chose (its next index for i, less one) and
+\* the entries after it up to the leader's last index q at sending:
 \*  - p below i's commit: answered with the commit index, nothing changes;
 \*  - p matches: entries appended, commit = max(commit, min(leader commit,
 \*    q)), accepted with index q;
@@ -304,14 +306,14 @@ HandleAppendEntriesRequest(i, j) ==
         /\ \/ /\ commitIndex[i] > 0
               /\ msgs' = msgs \cup {Reply(m, "MsgAppResp", s.term, commitIndex[i], FALSE)}
               /\ UNCHANGED <<log, commitIndex>>
-           \/ \E p \in commitIndex[i]..Len(m.mentries) :
+           \/ LET q == Len(m.mentries) IN
+              \E p \in commitIndex[i]..q :
               \/ /\ Matches(log[i], m.mentries, p)
-                 /\ \E q \in p..Len(m.mentries) :
-                    /\ log' = [log EXCEPT ![i] = Merge(log[i], m.mentries, p, q)]
-                    /\ commitIndex' = [commitIndex EXCEPT ![i] = Max(commitIndex[i], Min(m.mcommit, q))]
-                    /\ msgs' = msgs \cup {Reply(m, "MsgAppResp", s.term, q, FALSE)}
+                 /\ log' = [log EXCEPT ![i] = Merge(log[i], m.mentries, p, q)]
+                 /\ commitIndex' = [commitIndex EXCEPT ![i] = Max(commitIndex[i], Min(m.mcommit, q))]
+                 /\ msgs' = msgs \cup {Reply(m, "MsgAppResp", s.term, q, FALSE)}
               \/ /\ ~Matches(log[i], m.mentries, p)
-                 /\ msgs' = msgs \cup {Reply(m, "MsgAppResp", s.term, Min(p, Len(log[i])), TRUE)}
+                 /\ msgs' = msgs \cup {Reply(m, "MsgAppResp", s.term, Len(log[i]), TRUE)}
                  /\ UNCHANGED <<log, commitIndex>>
 
 \* The largest index a quorum has (the leader's own log counts as matched)
