@@ -1,5 +1,5 @@
 //! The runs that produce the etcd Raft task's traces: a three-node cluster (ids 1, 2, 3, all new:
-//! term 0, empty logs) driven through six scenarios, four seeds each. Every trace line is one
+//! term 0, empty logs) driven through seven scenarios, four seeds each. Every trace line is one
 //! action of the task with the node that acts (`i`), the sender of the message it handles (`j`)
 //! and every node's observed state after it.
 //!
@@ -7,8 +7,8 @@
 //! `[check]`, read from that file when the crate is built): the driver holds a timer, loses a
 //! message or refuses a proposal that would take a node past them.
 
-use crate::cluster::{Bounds, Cluster, Step, View, Weights};
-use crate::raft::NodeId;
+use crate::cluster::{Action, Bounds, Cluster, Step, View, Weights};
+use crate::raft::{MsgType, NodeId};
 use serde_json::{Map, Value, json};
 use task_probe::{TraceFile, source_hash, write_canonical};
 
@@ -46,16 +46,20 @@ pub enum Scenario {
     Competing,
     /// Nodes crash and restart at random moments, leaders included.
     Restart,
+    /// A follower is cut off while the others commit; after the heal its campaigns with a
+    /// stale log are rejected (the up-to-date check) unless the leader reaches it first.
+    Lagging,
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 6] = [
+    pub const ALL: [Scenario; 7] = [
         Scenario::Normal,
         Scenario::LeaderCrash,
         Scenario::Partition,
         Scenario::MessageLoss,
         Scenario::Competing,
         Scenario::Restart,
+        Scenario::Lagging,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +70,7 @@ impl Scenario {
             Scenario::MessageLoss => "loss",
             Scenario::Competing => "competing",
             Scenario::Restart => "restart",
+            Scenario::Lagging => "lagging",
         }
     }
 
@@ -133,6 +138,40 @@ pub fn run_cluster(scenario: Scenario, seed: u64) -> Cluster {
         Scenario::Competing => {
             let w = Weights { tick: 6, deliver: 5, propose: 1, loss: 5, duplicate: 0 };
             run_until(&mut c, &w, cap, budget, |_| false);
+        }
+        Scenario::Lagging => {
+            run_until(&mut c, &QUIET, cap, budget, |c| c.settled_leader().is_some());
+            if let Some(leader) = c.leader() {
+                let lagging = c.ids().into_iter().filter(|&n| n != leader).nth(c.rng.below(2) as usize).unwrap_or(leader);
+                c.partition(&[lagging]);
+                // The leader takes proposals until its log is full and commits them with the
+                // third node; the lagging node's timer fires and its pre-votes are lost.
+                let w = Weights { tick: 3, deliver: 8, propose: 3, loss: 0, duplicate: 0 };
+                let full = bounds().max_log_len;
+                run_until(&mut c, &w, cap, budget, |c| {
+                    c.nodes.iter().filter(|r| r.id != lagging).all(|r| r.committed == full)
+                });
+                c.heal();
+                // Its clock runs out before the leader's next message reaches it, and its
+                // pre-votes and their answers travel first.
+                for _ in 0..50 {
+                    if c.tick(lagging) == Some(Action::Timeout) {
+                        break;
+                    }
+                }
+                for _ in 0..8 {
+                    let first = c.net.iter().position(|m| {
+                        matches!(m.kind, MsgType::PreVote | MsgType::PreVoteResp) && (m.from == lagging || m.to == lagging)
+                    });
+                    match first {
+                        Some(k) => {
+                            c.deliver(k);
+                        }
+                        None => break,
+                    }
+                }
+            }
+            run_until(&mut c, &QUIET, cap, budget, |_| false);
         }
         Scenario::Restart => {
             // After a recorded step, now and then a node (any, the leader too) crashes and

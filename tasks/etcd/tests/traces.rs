@@ -123,7 +123,7 @@ fn traces_cover_every_action_within_the_bounds() {
     assert!(max_term <= max_term_bound && max_log <= max_log_bound, "term {max_term}, log {max_log}");
     println!("{total} steps; max term {max_term}, max log length {max_log}; {truncations} conflicting appends, {step_downs} leader step-downs, {prevote_rejections} lost pre-vote campaigns");
     println!("{count:?}");
-    assert!(step_downs > 0 && truncations > 0, "{step_downs} step-downs, {truncations} truncations");
+    assert!(step_downs > 0 && truncations > 0 && prevote_rejections > 0, "{step_downs} step-downs, {truncations} truncations, {prevote_rejections} lost pre-vote campaigns");
 }
 
 /// Many seeds of every scenario, and a harsher network than the traces': no two leaders in a
