@@ -496,14 +496,12 @@ impl Raft {
     fn poll(&mut self, from: NodeId, granted: bool) -> VoteResult {
         self.votes.entry(from).or_insert(granted);
         let yes = self.votes.values().filter(|&&v| v).count();
-        let no = self.votes.values().filter(|&&v| !v).count();
-        let missing = self.peers.len() - yes - no;
+        let missing = self.peers.len() - self.votes.len();
         if yes >= self.quorum() {
             VoteResult::Won
         } else if yes + missing >= self.quorum() {
             VoteResult::Pending
         } else {
-            let _ = no;
             VoteResult::Lost
         }
     }
@@ -699,11 +697,7 @@ impl Raft {
                     self.prs.insert(m.from, pr);
                 }
             }
-            MsgType::HeartbeatResp => {
-                if pr.matched < self.last_index() {
-                    self.send_append(m.from);
-                }
-            }
+            MsgType::HeartbeatResp if pr.matched < self.last_index() => self.send_append(m.from),
             _ => {}
         }
         Ok(())
