@@ -487,6 +487,36 @@ mod tests {
     }
 
     #[test]
+    fn safety_finds_two_leaders_and_a_changed_committed_entry() {
+        let c = Cluster::new(3, 1, 6, 2, B);
+        let mut nodes = c.nodes.clone();
+        nodes[0].role = Role::Leader;
+        nodes[1].role = Role::Leader;
+        let mut s = Safety::default();
+        s.observe(&nodes);
+        assert!(s.violation.as_deref().is_some_and(|v| v.starts_with("two leaders in term 0")), "{:?}", s.violation);
+
+        let mut nodes = c.nodes.clone();
+        nodes[0].log = vec![Entry { term: 1, data: 0 }, Entry { term: 1, data: 7 }];
+        nodes[0].committed = 2;
+        let mut s = Safety::default();
+        s.observe(&nodes);
+        assert!(s.violation.is_none());
+        nodes[1].log = vec![Entry { term: 1, data: 0 }, Entry { term: 2, data: 0 }];
+        nodes[1].committed = 2;
+        s.observe(&nodes);
+        assert!(s.violation.as_deref().is_some_and(|v| v.contains("node 2 committed prefix")), "{:?}", s.violation);
+        // A node that forgets a committed entry later is caught too.
+        let mut s = Safety::default();
+        nodes[1] = nodes[0].clone();
+        nodes[1].id = 2;
+        s.observe(&nodes);
+        nodes[0].log[1].data = 8;
+        s.observe(&nodes);
+        assert!(s.violation.is_some());
+    }
+
+    #[test]
     fn bounds_hold_on_every_step() {
         let b = Bounds { max_term: 2, max_log_len: 3 };
         for seed in 1..30 {
