@@ -1,5 +1,5 @@
 //! Every trace of each task replayed against the task's reference model, in both modes (only
-//! the tasks whose reference model exists).
+//! the tasks whose reference model exists), through the task's mapping.json when it has one.
 
 use std::path::Path;
 use tla_check::model;
@@ -26,8 +26,16 @@ fn reference_models_conform_to_their_traces() {
                 continue;
             }
         };
-        let mapping = Mapping::identity();
-        let exprs = MappingExprs::empty();
+        // The task's mapping (tasks/<id>/mapping.json) when it has one, else the identity.
+        let (mapping, exprs) = match std::fs::read_to_string(task.path().join("mapping.json")) {
+            Ok(text) => {
+                let file = format!("tasks/{id}/mapping.json");
+                let mapping = Mapping::parse(&file, &text).expect("the task's mapping parses");
+                let exprs = MappingExprs::parse(&mapping, &file).expect("the mapping's expressions parse");
+                (mapping, exprs)
+            }
+            Err(_) => (Mapping::identity(), MappingExprs::empty()),
+        };
         let mut m = match model::load(&mt.analysis, &mt.config) {
             Ok(m) => m,
             Err(e) => {
@@ -38,8 +46,19 @@ fn reference_models_conform_to_their_traces() {
         let interner = m.interner();
         let mut files: Vec<_> = traces.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ndjson")).collect();
         files.sort();
+        // The grader's budget, the task's `[check] max_states`, up to 100 000.
+        let budget = std::fs::read_to_string(task.path().join("task.toml"))
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .filter_map(|l| l.trim().strip_prefix("max_states"))
+                    .filter_map(|r| r.trim().strip_prefix('='))
+                    .find_map(|v| v.trim().replace('_', "").parse::<usize>().ok())
+            })
+            .unwrap_or(100_000)
+            .min(100_000);
         for mode in [Mode::Windows, Mode::Whole] {
-            let r = Replayer::new(&m, interner.clone(), &mapping, &exprs, Some(&mt.sources), Options { mode, max_states: 100_000 });
+            let r = Replayer::new(&m, interner.clone(), &mapping, &exprs, Some(&mt.sources), Options { mode, max_states: budget });
             for f in &files {
                 let t = parse_trace(&f.display().to_string(), &std::fs::read_to_string(f).expect("trace")).expect("trace parses");
                 checked += 1;
