@@ -86,7 +86,8 @@ async function findInEditor(query) {
   await page.click(`${CM} .cm-content`);
   await page.keyboard.press('Control+f');
   await page.waitForSelector(`${CM} .cm-search input[name="search"]`, { timeout: 5000 });
-  await page.fill(`${CM} .cm-search input[name="search"]`, query);
+  expect(await page.evaluate(() => document.activeElement.name === 'search'), 'the search field has the focus');
+  await page.keyboard.type(query);
   await page.keyboard.press('Enter');
   await page.waitForSelector(`${CM} .cm-searchMatch-selected`, { timeout: 5000 });
   await page.keyboard.press('Escape');
