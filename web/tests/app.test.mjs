@@ -72,7 +72,7 @@ const editorText = () => page.evaluate(() => window.sysmoEditor.getText());
 
 // Replace the model as a user does: select all in the editor and paste.
 async function setModel(text) {
-  await page.click('#editor[data-kind="codemirror"] .cm-content');
+  await page.locator('#editor[data-kind="codemirror"] .cm-line').first().click();
   await page.keyboard.press('Control+A');
   await page.evaluate((t) => {
     const data = new DataTransfer();

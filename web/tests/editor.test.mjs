@@ -69,7 +69,7 @@ const editorText = () => page.evaluate(() => window.sysmoEditor.getText());
 
 /** Select everything and paste `text`, as a user replacing the model does. */
 async function pasteModel(text) {
-  await page.click(`${CM} .cm-content`);
+  await page.locator(`${CM} .cm-line`).first().click();
   await page.keyboard.press('Control+A');
   await page.evaluate((t) => {
     const data = new DataTransfer();
@@ -83,7 +83,7 @@ async function pasteModel(text) {
 
 /** Open search with Ctrl-F, find `query`, close the panel: the match stays selected. */
 async function findInEditor(query) {
-  await page.click(`${CM} .cm-content`);
+  await page.locator(`${CM} .cm-line`).first().click();
   await page.keyboard.press('Control+f');
   await page.waitForSelector(`${CM} .cm-search input[name="search"]`, { timeout: 5000 });
   expect(await page.evaluate(() => document.activeElement.name === 'search'), 'the search field has the focus');
@@ -202,12 +202,12 @@ await check('grading the broken model: partial syntax score, the other stages ga
 });
 
 await check('undo restores the model and the marks go away', async () => {
-  await page.click(`${CM} .cm-content`);
+  await page.locator(`${CM} .cm-line`).first().click();
   await page.keyboard.press('Control+z');
   expect((await editorText()) === SPIN, 'undo restored the reference text');
   await page.waitForSelector('#summary[data-status="clean"][data-checked="true"]', { timeout: 10000 });
   await page.waitForSelector(`${CM} .cm-lintRange-error`, { state: 'detached', timeout: 5000 });
-  await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+y');
   expect((await editorText()) === SPIN_BROKEN, 'redo');
   await page.keyboard.press('Control+z');
   await page.waitForSelector('#summary[data-status="clean"][data-checked="true"]', { timeout: 10000 });
@@ -241,7 +241,7 @@ await check('"Reset to template" replaces the text in the editor and it is kept 
   await page.waitForSelector('#summary[data-status="clean"][data-checked="true"]', { timeout: 10000 });
   const text = await editorText();
   expect(text.startsWith('---- MODULE spin ----') && text.includes('TryLock(t) =='), 'template');
-  await page.click(`${CM} .cm-content`);
+  await page.locator(`${CM} .cm-line`).first().click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\\* kept');
   const typed = await editorText();
