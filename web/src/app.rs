@@ -2,6 +2,7 @@
 //! prompt), the editor checked as you type, and grading in a Web Worker with its scorecard.
 
 use crate::catalog::{self, InvariantDoc, TaskInfo};
+use crate::code_editor::{lint_marks, CodeEditor};
 use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
 use crate::{analyze_text, severity_class};
 use gloo_timers::callback::Timeout;
@@ -461,6 +462,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
     let checked = use_state(|| (*text).clone());
     let timer = use_mut_ref(|| None::<Timeout>);
     let view = use_memo((*checked).clone(), |t| analyze_text(t));
+    let marks = use_memo(((*checked).clone(), view.clone()), |(t, v)| lint_marks(t, &v.diagnostics));
     let grade = use_state(|| GradeState::Idle);
     let run = use_mut_ref(|| 0u64);
     let slot = use_mut_ref(|| None::<WorkerSlot>);
@@ -473,13 +475,6 @@ fn workbench(props: &WorkbenchProps) -> Html {
             let checked = checked.clone();
             // Check once typing pauses; a new keystroke cancels the pending check.
             *timer.borrow_mut() = Some(Timeout::new(CHECK_DELAY_MS, move || checked.set(value)));
-        })
-    };
-    let oninput = {
-        let set_text = set_text.clone();
-        Callback::from(move |e: InputEvent| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            set_text.emit(area.value());
         })
     };
     let reset = {
@@ -554,20 +549,16 @@ fn workbench(props: &WorkbenchProps) -> Html {
         });
     }
 
-    let line_count = text.lines().count().max(1) + if text.ends_with('\n') { 1 } else { 0 };
     let status = if view.clean { "clean" } else { "errors" };
     let running = matches!(*grade, GradeState::Running { .. });
     html! {
         <div id="workbench">
             <div class="editor-head">
-                <label for="editor">{ format!("Your model ({}.tla)", props.info.module) }</label>
+                <label for="editor-text">{ format!("Your model ({}.tla)", props.info.module) }</label>
                 <button id="reset" onclick={reset} title="Replace the text with a starter module that has the pinned names">{ "Reset to template" }</button>
             </div>
-            <div class="editor-box">
-                <pre class="gutter" aria-hidden="true">{ (1..=line_count).map(|i| i.to_string()).collect::<Vec<_>>().join("\n") }</pre>
-                <textarea id="editor" spellcheck="false" wrap="off" rows={line_count.to_string()}
-                    value={(*text).clone()} {oninput} />
-            </div>
+            <CodeEditor text={AttrValue::from((*text).clone())} checked={AttrValue::from((*checked).clone())}
+                marks={marks.clone()} on_change={set_text.clone()} />
             <section id="summary" data-status={status} data-checked={(*checked == *text).to_string()}>
                 <span id="score">{ format!("syntax score {:.4}", view.syntax_score) }</span>
                 { " · " }

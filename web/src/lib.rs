@@ -8,6 +8,7 @@
 //! `src/main.rs` mounts the page and `src/worker.rs` is the grading worker.
 
 pub mod catalog;
+pub mod code_editor;
 pub mod grading;
 mod app;
 
@@ -37,6 +38,9 @@ pub struct DiagnosticRow {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    /// The byte range `[start, end)` in the text, when the diagnostic is in the text itself.
+    pub span: Option<(u32, u32)>,
+    pub hints: Vec<String>,
 }
 
 impl DiagnosticRow {
@@ -80,7 +84,16 @@ pub fn analyze_text(text: &str) -> EditorView {
         .iter()
         .map(|d| {
             let j = to_json(&sources, d);
-            DiagnosticRow { code: j.code, severity: j.severity, line: j.line, column: j.column, message: j.message }
+            let span = (d.span.file == root).then_some((d.span.start, d.span.end));
+            DiagnosticRow {
+                code: j.code,
+                severity: j.severity,
+                line: j.line,
+                column: j.column,
+                message: j.message,
+                span,
+                hints: j.hints,
+            }
         })
         .collect();
     EditorView {

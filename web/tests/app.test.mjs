@@ -65,10 +65,22 @@ async function openTask(id) {
   await page.goto(url, { waitUntil: 'load' });
   await page.click(`.task-card[data-task="${id}"] a`);
   await page.waitForSelector(`#task[data-task="${id}"]`, { timeout: 10000 });
+  await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
 }
 
+const editorText = () => page.evaluate(() => window.sysmoEditor.getText());
+
+// Replace the model as a user does: select all in the editor and paste.
 async function setModel(text) {
-  await page.fill('#editor', text);
+  await page.locator('#editor[data-kind="codemirror"] .cm-line').first().click();
+  await page.keyboard.press('Control+A');
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    const content = document.querySelector('#editor .cm-content');
+    content.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+  expect((await editorText()) === text, 'the editor holds the pasted text');
   await page.waitForSelector('#summary[data-checked="true"]', { timeout: 10000 });
 }
 
@@ -139,7 +151,7 @@ await check('a task page shows its description, code, traces, invariants and pro
 });
 
 await check('the editor starts from the template and checks as you type', async () => {
-  const text = await page.inputValue('#editor');
+  const text = await editorText();
   expect(text.startsWith('---- MODULE spin ----') && text.includes('TryLock(t) =='), 'template');
   await page.waitForSelector('#summary[data-status="clean"]', { timeout: 10000 });
   await setModel(SPIN_BROKEN);
@@ -150,11 +162,11 @@ await check('the editor starts from the template and checks as you type', async 
   expect(score > 0 && score < 1, `score ${score}`);
   // Kept per task: a reload shows the same text.
   await page.reload({ waitUntil: 'load' });
-  await page.waitForSelector('#editor');
-  expect((await page.inputValue('#editor')) === SPIN_BROKEN, 'the text survives a reload');
+  await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
+  expect((await editorText()) === SPIN_BROKEN, 'the text survives a reload');
   await page.click('#reset');
   await page.waitForSelector('#summary[data-status="clean"][data-checked="true"]', { timeout: 10000 });
-  expect((await page.inputValue('#editor')).includes('TryLock(t) =='), 'reset to template');
+  expect((await editorText()).includes('TryLock(t) =='), 'reset to template');
 });
 
 await check('a broken definition: partial syntax score, the other stages gated', async () => {

@@ -171,7 +171,7 @@ fn npm_packages_current(web: &Path) -> Result<bool, String> {
 fn ensure_npm_packages(root: &Path, path: &OsString) -> Result<(), String> {
     let web = root.join("web");
     if npm_packages_current(&web)? {
-        step("npm packages in web/ (binaryen, playwright-core): present");
+        step("npm packages in web/ (binaryen, playwright-core, esbuild, codemirror): present");
     } else {
         step("npm packages in web/: missing or stale, running npm ci");
         run_checked(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&web))?;
