@@ -113,6 +113,9 @@ pub struct Model<'a> {
     assumes: Vec<(&'a Expr, Span)>,
     check_deadlock: bool,
     atoms: Vec<Atom<'a>>,
+    /// The next-state relation with its definitions unfolded (read in the root module), to
+    /// recognise fairness on the whole of it (`WF_vars(Next)`).
+    next_unfolded: Option<&'a Expr>,
     fairness: Vec<Fairness>,
     properties: Vec<LiveProperty>,
     alias: Option<&'a Expr>,
@@ -341,6 +344,13 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             Err(d) => errors.push(d),
         }
     }
+    let next_unfolded = match &next {
+        Some((n, b)) if b.is_empty() => {
+            let (u, ub) = unfold_all(&ev, n, b);
+            ub.is_empty().then_some(u)
+        }
+        _ => None,
+    };
     let mut model = Model {
         ev,
         init,
@@ -354,6 +364,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         assumes: Vec::new(),
         check_deadlock: config.check_deadlock.unwrap_or(true),
         atoms: Vec::new(),
+        next_unfolded,
         fairness: Vec::new(),
         properties: Vec::new(),
         alias: None,
@@ -1045,6 +1056,31 @@ impl<'a> LiveSpec for Model<'a> {
             AtomKind::Enabled(act, sub) => Ok(self.ev.enabled_with(act, sub, &a.env, state)?),
             AtomKind::Angle(..) | AtomKind::Box_(..) => Ok(false),
         }
+    }
+
+    fn next_atom(&self, atom: AtomId, _on_steps: bool) -> bool {
+        let Some(next) = self.next_unfolded else { return false };
+        let Some(a) = self.atoms.get(atom as usize) else { return false };
+        let act = match a.kind {
+            AtomKind::Enabled(act, Some(_)) | AtomKind::Angle(act, _) => act,
+            _ => return false,
+        };
+        if !a.env.is_empty() {
+            return false;
+        }
+        let (u, ub) = unfold_all(&self.ev, act, &a.env);
+        ub.is_empty() && std::ptr::eq(u, next)
+    }
+
+    fn changes_subscript(&self, atom: AtomId, from: &State, to: &State) -> Result<bool, ModelError> {
+        let Some(a) = self.atoms.get(atom as usize) else { return Ok(true) };
+        let sub = match a.kind {
+            AtomKind::Enabled(_, Some(sub)) | AtomKind::Angle(_, sub) => sub,
+            _ => return Ok(true),
+        };
+        let before = self.ev.eval_with(sub, &a.env, from, None)?;
+        let after = self.ev.eval_with(sub, &a.env, to, None)?;
+        Ok(!before.tlc_eq(&after)?)
     }
 
     fn action_atom(&self, from: &State, to: &State, atom: AtomId) -> Result<bool, ModelError> {
