@@ -4,6 +4,11 @@
 //! per second, peak memory and the ratios. The table is printed and written to
 //! target/bench/check.md.
 //!
+//! For a model with temporal properties, both tools also run it safety-only (ours with
+//! `--safety-only`; TLC with a copy of the .cfg without the temporal properties, which are the
+//! ones our safety-only run lists as unchecked), and a second table compares the cost of
+//! liveness: full time over safety-only time, for each tool.
+//!
 //! Peak memory is the child's `ru_maxrss` as `wait4` reports it when the child is reaped (the
 //! kernel's resident high-water mark of the whole process, JVM included). Each run has a
 //! timeout (default 300 s) after which the child is killed, so a run always finishes.
@@ -153,6 +158,60 @@ struct Row {
     expected: Option<u64>,
     ours: Option<Side>,
     tlc: Option<Side>,
+    /// Safety-only runs of a model with temporal properties: the properties left out, ours, TLC's.
+    safety: Option<(Vec<String>, Side, Option<Side>)>,
+}
+
+const CFG_KEYWORDS: &[&str] = &[
+    "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS", "PROPERTY",
+    "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY",
+    "VIEW", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION",
+];
+
+/// A .cfg text without the properties named in `drop` (a PROPERTY keyword left with no name
+/// goes too). Lines that lose nothing are kept as they are.
+pub fn cfg_without_properties(text: &str, drop: &[String]) -> String {
+    // Words of every line (comments cut), with the section each word is in.
+    let mut lines: Vec<(String, Vec<String>, bool)> = Vec::new();
+    let mut in_prop = false;
+    for line in text.lines() {
+        let code = line.split("\\*").next().unwrap_or("");
+        let mut kept = Vec::new();
+        let mut touched = false;
+        for w in code.split_whitespace() {
+            if CFG_KEYWORDS.contains(&w) {
+                in_prop = w.starts_with("PROPERT");
+                kept.push(w.to_string());
+            } else if in_prop && drop.iter().any(|d| d == w) {
+                touched = true;
+            } else {
+                kept.push(w.to_string());
+            }
+        }
+        lines.push((line.to_string(), kept, touched));
+    }
+    // A PROPERTY keyword directly followed by another keyword, or by nothing, names nothing.
+    let words: Vec<(usize, usize)> =
+        lines.iter().enumerate().flat_map(|(i, l)| (0..l.1.len()).map(move |k| (i, k))).collect();
+    let mut empty = Vec::new();
+    for (n, &(i, k)) in words.iter().enumerate() {
+        if lines[i].1[k].starts_with("PROPERT") {
+            let next = words.get(n + 1).map(|&(j, m)| lines[j].1[m].as_str());
+            if next.is_none_or(|w| CFG_KEYWORDS.contains(&w)) {
+                empty.push((i, k));
+            }
+        }
+    }
+    for &(i, k) in empty.iter().rev() {
+        lines[i].1.remove(k);
+        lines[i].2 = true;
+    }
+    let mut out = String::new();
+    for (line, kept, touched) in lines {
+        out += &if touched { kept.join(" ") } else { line };
+        out.push('\n');
+    }
+    out
 }
 
 struct Opts {
@@ -216,7 +275,7 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             .and_then(|v| Expected::from_json(&v));
         let Some(exp) = expected.filter(|e| e.spec_module.is_some() && e.cfg.is_some()) else {
             step(&format!("{model}: no expected.json naming its module and cfg; skipped"));
-            rows.push(Row { model: model.clone(), expected: None, ours: None, tlc: None });
+            rows.push(Row { model: model.clone(), expected: None, ours: None, tlc: None, safety: None });
             continue;
         };
         let (module, cfg) = (exp.spec_module.clone().unwrap_or_default(), exp.cfg.clone().unwrap_or_default());
@@ -234,6 +293,28 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
         };
         step(&format!("{model}: ours {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
         let ours = Some(Side { run, distinct, result });
+        // Safety-only: ours lists the temporal properties it leaves out.
+        let mut safety = None;
+        let safe_run = measure(
+            Command::new(&sysmo)
+                .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--safety-only"])
+                .current_dir(&mdir),
+            o.timeout,
+        )?;
+        let safe_report: Option<Value> = safe_run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
+        let temporal: Vec<String> = safe_report
+            .as_ref()
+            .and_then(|r| r["unchecked_properties"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        if !temporal.is_empty() {
+            let distinct = safe_report.as_ref().and_then(|r| r["distinct_states"].as_u64());
+            let result = safe_report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_default();
+            step(&format!("{model}: ours safety-only {result}, {:.2} s (CPU {:.2} s)", safe_run.wall, safe_run.cpu));
+            safety = Some((temporal, Side { run: safe_run, distinct, result }, None));
+        }
         let mut tlc = None;
         if let Some(jar) = &jar {
             step(&format!("{model}: TLC -workers 1"));
@@ -252,8 +333,32 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             let result = if run.timed_out { format!("timed out after {} s", o.timeout.as_secs()) } else { tlc_result(&run.stdout) };
             step(&format!("{model}: TLC {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
             tlc = Some(Side { run, distinct, result });
+            if let Some((temporal, _, tlc_safe)) = &mut safety {
+                let text = std::fs::read_to_string(mdir.join(&cfg)).map_err(|e| format!("{cfg}: {e}"))?;
+                let safe_cfg = root.join("target/bench").join(format!("{model}-safety.cfg"));
+                std::fs::create_dir_all(root.join("target/bench")).map_err(|e| e.to_string())?;
+                std::fs::write(&safe_cfg, cfg_without_properties(&text, temporal)).map_err(|e| e.to_string())?;
+                step(&format!("{model}: TLC -workers 1, safety-only (without {})", temporal.join(", ")));
+                let _ = std::fs::remove_dir_all(&scratch);
+                let run = measure(
+                    Command::new("java")
+                        .args(["-XX:+UseParallelGC", "-cp"])
+                        .arg(jar)
+                        .args(["tlc2.TLC", "-workers", "1", "-metadir"])
+                        .arg(&scratch)
+                        .arg("-config")
+                        .arg(&safe_cfg)
+                        .arg(&module)
+                        .current_dir(&mdir),
+                    o.timeout,
+                )?;
+                let distinct = tlc_distinct(&run.stdout);
+                let result = if run.timed_out { format!("timed out after {} s", o.timeout.as_secs()) } else { tlc_result(&run.stdout) };
+                step(&format!("{model}: TLC safety-only {result}, {:.2} s (CPU {:.2} s)", run.wall, run.cpu));
+                *tlc_safe = Some(Side { run, distinct, result });
+            }
         }
-        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc });
+        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc, safety });
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let table = render(&rows);
@@ -311,6 +416,31 @@ fn render(rows: &[Row]) -> String {
             num(memory, 2),
         );
     }
+    let live: Vec<&Row> = rows.iter().filter(|r| r.safety.is_some()).collect();
+    if !live.is_empty() {
+        s += "\nThe cost of liveness (CPU seconds; full = with the temporal properties, safety = without them):\n\n\
+              | model | temporal properties | ours safety | ours full | ours full/safety | TLC safety | TLC full | TLC full/safety | full: ours/TLC |\n\
+              |---|---|---|---|---|---|---|---|---|\n";
+        for r in live {
+            let Some((temporal, ours_safe, tlc_safe)) = &r.safety else { continue };
+            let cpu = |x: Option<&Side>| x.filter(|x| !x.run.timed_out).map(|x| x.run.cpu);
+            let ratio = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a / b.max(1e-9));
+            let (os, of) = (cpu(Some(ours_safe)), cpu(r.ours.as_ref()));
+            let (ts, tf) = (cpu(tlc_safe.as_ref()), cpu(r.tlc.as_ref()));
+            s += &format!(
+                "| {} | {} | {} | {} | {}x | {} | {} | {}x | {}x |\n",
+                r.model,
+                temporal.join(", "),
+                num(os, 2),
+                num(of, 2),
+                num(ratio(of, os), 2),
+                num(ts, 2),
+                num(tf, 2),
+                num(ratio(tf, ts), 2),
+                num(ratio(of, tf), 2),
+            );
+        }
+    }
     s
 }
 
@@ -348,6 +478,17 @@ mod tests {
         assert!(r.timed_out);
         assert_eq!(r.code, None);
         assert!(r.wall < 10.0);
+    }
+
+    #[test]
+    fn cfg_without_temporal_properties() {
+        let cfg = "CONSTANTS\n  N = 3 \\* three\nSPECIFICATION Spec\nPROPERTY Live Safe\nPROPERTIES\n  Other\nINVARIANT Inv\n";
+        let out = cfg_without_properties(cfg, &["Live".into(), "Other".into()]);
+        assert_eq!(out, "CONSTANTS\n  N = 3 \\* three\nSPECIFICATION Spec\nPROPERTY Safe\n\n\nINVARIANT Inv\n");
+        let out = cfg_without_properties("SPECIFICATION Spec PROPERTY A\n", &["A".into()]);
+        assert_eq!(out, "SPECIFICATION Spec\n");
+        // Nothing to drop: the text is unchanged.
+        assert_eq!(cfg_without_properties(cfg, &[]), cfg);
     }
 
     #[test]

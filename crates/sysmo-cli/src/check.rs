@@ -96,18 +96,29 @@ pub struct CheckArgs {
     pub max_states: Option<u64>,
     pub max_depth: Option<u32>,
     pub json: bool,
+    /// Check invariants and safety properties only; temporal properties are listed as unchecked.
+    pub safety_only: bool,
 }
 
 impl CheckArgs {
     pub fn from_args(args: &[String]) -> Result<CheckArgs, String> {
         let mut out =
-            CheckArgs { spec: PathBuf::new(), config: None, workers: 1, max_states: None, max_depth: None, json: false };
+            CheckArgs {
+            spec: PathBuf::new(),
+            config: None,
+            workers: 1,
+            max_states: None,
+            max_depth: None,
+            json: false,
+            safety_only: false,
+        };
         let mut spec = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
             match a.as_str() {
                 "--json" => out.json = true,
+                "--safety-only" => out.safety_only = true,
                 "--config" => out.config = Some(PathBuf::from(value("--config")?)),
                 "--workers" => out.workers = positive(&value("--workers")?, "--workers")? as usize,
                 "--max-states" => out.max_states = Some(positive(&value("--max-states")?, "--max-states")?),
@@ -740,45 +751,110 @@ fn check_liveness(tla: &Tla<'_>, source: &str, r: &mut Report, max_states: Optio
     for p in props {
         let opts = tla_check::liveness::LiveOptions { max_states, ..Default::default() };
         match tla_check::liveness::check(tla.model, tla.model.fairness(), &p.formula, opts) {
-            Ok(tla_check::liveness::LiveOutcome::Holds) => {}
-            Ok(tla_check::liveness::LiveOutcome::Violated(lasso)) => {
-                let trace: Vec<TraceStep<tla_eval::State>> = lasso
-                    .steps
-                    .iter()
-                    .map(|s| TraceStep {
-                        action: match s.step {
-                            tla_check::liveness::Step::Action(a) => Some(a),
-                            _ => None,
-                        },
-                        state: s.state.clone(),
-                    })
-                    .collect();
-                let (shown, itf) = show_trace(tla, source, &format!("temporal property {} is violated", p.name), &trace);
-                r.result = ResultKind::LivenessViolation;
-                r.message = Some(format!("Temporal property {} is violated.", p.name));
-                r.property = Some(p.name.clone());
-                r.trace = shown;
-                let mut itf = itf;
-                itf["loop"] = json!(lasso.cycle_start);
-                r.counterexample = Some(itf);
-                r.cycle_start = Some(lasso.cycle_start);
-                return;
-            }
-            Ok(tla_check::liveness::LiveOutcome::Error { error, trace }) => {
-                let (kind, msg) = tla.describe_error(&error);
-                r.result = kind;
-                let (shown, itf) = show_trace(tla, source, &msg, &trace);
-                if !trace.is_empty() {
-                    r.trace = shown;
-                    r.counterexample = Some(itf);
+            Ok(outcome) => {
+                if let Some(name) = report_live(tla, source, r, &p.name, outcome) {
+                    unchecked.push(name);
+                } else if r.result != ResultKind::Success {
+                    return;
                 }
-                r.message = Some(msg);
-                return;
             }
-            Ok(_) | Err(_) => unchecked.push(p.name.clone()),
+            Err(_) => unchecked.push(p.name.clone()),
         }
     }
     r.unchecked_properties = unchecked;
+}
+
+/// Put one liveness outcome for property `name` into the report. Returns the name back when the
+/// property could not be checked (budget, a counterexample that could not be rebuilt).
+fn report_live(
+    tla: &Tla<'_>,
+    source: &str,
+    r: &mut Report,
+    name: &str,
+    outcome: tla_check::liveness::LiveOutcome<tla_eval::State, ModelError>,
+) -> Option<String> {
+    use tla_check::liveness::{LiveOutcome, Step};
+    match outcome {
+        LiveOutcome::Holds => {}
+        LiveOutcome::Violated(lasso) => {
+            let trace: Vec<TraceStep<tla_eval::State>> = lasso
+                .steps
+                .iter()
+                .map(|s| TraceStep {
+                    action: match s.step {
+                        Step::Action(a) => Some(a),
+                        _ => None,
+                    },
+                    state: s.state.clone(),
+                })
+                .collect();
+            let (shown, mut itf) = show_trace(tla, source, &format!("temporal property {name} is violated"), &trace);
+            r.result = ResultKind::LivenessViolation;
+            r.message = Some(format!("Temporal property {name} is violated."));
+            r.property = Some(name.to_string());
+            r.trace = shown;
+            itf["loop"] = json!(lasso.cycle_start);
+            r.counterexample = Some(itf);
+            r.cycle_start = Some(lasso.cycle_start);
+        }
+        LiveOutcome::Error { error, trace } => {
+            let (kind, msg) = tla.describe_error(&error);
+            r.result = kind;
+            let (shown, itf) = show_trace(tla, source, &msg, &trace);
+            if !trace.is_empty() {
+                r.trace = shown;
+                r.counterexample = Some(itf);
+            }
+            r.message = Some(msg);
+        }
+        LiveOutcome::BudgetExhausted(_) | LiveOutcome::ReplayFailed => return Some(name.to_string()),
+    }
+    None
+}
+
+/// Explore and check every temporal property on the graph of the same run: the liveness
+/// checker is the explorer's graph sink, so the state space is computed once.
+fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states: Option<u64>, started: Instant) -> Report {
+    let model = tla.model;
+    let props = model.live_properties();
+    let formulas: Vec<_> = props.iter().map(|p| p.formula.clone()).collect();
+    let lopts = tla_check::liveness::LiveOptions { max_states, ..Default::default() };
+    let checker = match tla_check::liveness::LivenessChecker::new_many(model, model.fairness(), &formulas, lopts) {
+        Ok(c) => c,
+        Err(_) => {
+            // Some property cannot be checked: check them one by one, each says for itself.
+            let mut r = report_of(tla, source, explore_single(tla, opts), started, 1);
+            if r.result == ResultKind::Success {
+                check_liveness(tla, source, &mut r, max_states);
+            }
+            return r;
+        }
+    };
+    let mut ex = Explorer::with_graph(tla, opts, checker);
+    let outcome = ex.run_to_end();
+    let st = ex.stats();
+    let coverage = ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect();
+    let explored = Explored { outcome, distinct: st.distinct, generated: st.generated, depth: st.depth, coverage };
+    let mut r = report_of(tla, source, explored, started, 1);
+    if r.result != ResultKind::Success {
+        return r;
+    }
+    let graph = ex.into_graph();
+    let mut checker = graph.sink;
+    checker.adopt(graph.seen, graph.parent);
+    match checker.run_to_end() {
+        tla_check::liveness::LiveOutcome::Violated(lasso) => {
+            let name = props.get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
+            report_live(tla, source, &mut r, &name, tla_check::liveness::LiveOutcome::Violated(lasso));
+        }
+        tla_check::liveness::LiveOutcome::Holds => {}
+        other => {
+            if report_live(tla, source, &mut r, "", other).is_some() {
+                r.unchecked_properties = props.iter().map(|p| p.name.clone()).collect();
+            }
+        }
+    }
+    r
 }
 
 /// Read the spec and its .cfg, build the model and check its ASSUMEs (what `check` and
@@ -823,11 +899,17 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
     }
     let opts = Options { check_deadlock: model.check_deadlock(), max_states: args.max_states, max_depth: args.max_depth };
     let source = args.spec.display().to_string();
-    let explored = explore_single(tla, opts);
-    let mut r = report_of(tla, &source, explored, started, 1);
-    if r.result == ResultKind::Success && !model.live_properties().is_empty() {
-        check_liveness(tla, &source, &mut r, args.max_states);
-    }
+    let mut r = if model.live_properties().is_empty() {
+        report_of(tla, &source, explore_single(tla, opts), started, 1)
+    } else if args.safety_only {
+        let mut r = report_of(tla, &source, explore_single(tla, opts), started, 1);
+        if r.result == ResultKind::Success {
+            r.unchecked_properties = model.live_properties().iter().map(|p| p.name.clone()).collect();
+        }
+        r
+    } else {
+        explore_with_liveness(tla, &source, opts, args.max_states, started)
+    };
     for line in model.take_output() {
         eprintln!("{line}");
     }

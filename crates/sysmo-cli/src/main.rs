@@ -30,9 +30,12 @@ Usage:
       --json     print one JSON object per file (one per line) on stdout
       --timing   print the in-process parse+check time on stderr
 
-  sysmo check SPEC.tla [--config C.cfg] [--max-states N] [--max-depth N] [--workers N] [--json]
+  sysmo check SPEC.tla [--config C.cfg] [--max-states N] [--max-depth N] [--workers N]
+              [--safety-only] [--json]
       Model-check a spec with its .cfg (default: SPEC.cfg beside it), as TLC does: ASSUME,
-      invariants, deadlock, action properties, then temporal properties under fairness.
+      invariants, deadlock, action properties, then temporal properties under fairness, on
+      the state graph of the same run. --safety-only leaves the temporal properties out (the
+      report lists them as unchecked).
       Prints TLC's summary and the counterexample; --json prints one object with result,
       distinct_states, states_generated, depth, counterexample (ITF JSON), coverage.
       Exit codes as TLC: 0 no error (also when a --max-* budget stopped the run), 10 assumption,

@@ -58,6 +58,50 @@ impl Default for Options {
     }
 }
 
+/// Receives the state graph while the explorer builds it, so that temporal properties can be
+/// checked on the graph of the same run instead of a second exploration. States are announced in
+/// index order; each expanded state gets `begin`, then `successor` for every successor the spec
+/// produced (in order, `target` its stored index, or `None` when it is outside the model), then
+/// `end`. An error stops the exploration as an evaluation error would.
+pub trait GraphSink<S, E> {
+    /// A state was stored under `index`.
+    fn state(&mut self, index: u32, state: &S) -> Result<(), E>;
+    /// Stored state `index` is being expanded.
+    fn begin(&mut self, index: u32, state: &S) -> Result<(), E>;
+    fn successor(&mut self, from_index: u32, from: &S, succ: &S, target: Option<u32>) -> Result<(), E>;
+    fn end(&mut self, index: u32, state: &S) -> Result<(), E>;
+}
+
+/// The sink of an explorer that keeps no graph.
+pub struct NoGraph;
+
+impl<S, E> GraphSink<S, E> for NoGraph {
+    #[inline]
+    fn state(&mut self, _: u32, _: &S) -> Result<(), E> {
+        Ok(())
+    }
+    #[inline]
+    fn begin(&mut self, _: u32, _: &S) -> Result<(), E> {
+        Ok(())
+    }
+    #[inline]
+    fn successor(&mut self, _: u32, _: &S, _: &S, _: Option<u32>) -> Result<(), E> {
+        Ok(())
+    }
+    #[inline]
+    fn end(&mut self, _: u32, _: &S) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// What an explorer that kept a graph hands over when it is done: the sink, the fingerprint set
+/// (fingerprint → index), the parent of each state (`u32::MAX` for initial states).
+pub struct ExploredGraph<G> {
+    pub sink: G,
+    pub seen: FpSet,
+    pub parent: Vec<u32>,
+}
+
 /// One state of a trace and the action that led to it (`None` for the initial state).
 #[derive(Clone, Debug)]
 pub struct TraceStep<S> {
@@ -107,8 +151,9 @@ pub enum Status<S, E> {
     Done(Outcome<S, E>),
 }
 
-pub struct Explorer<'a, P: Spec> {
+pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
     spec: &'a P,
+    sink: G,
     opts: Options,
     seen: FpSet,
     /// Parent index of each stored state (`u32::MAX` for initial states).
@@ -128,10 +173,18 @@ pub struct Explorer<'a, P: Spec> {
 
 const NO_PARENT: u32 = u32::MAX;
 
-impl<'a, P: Spec> Explorer<'a, P> {
+impl<'a, P: Spec> Explorer<'a, P, NoGraph> {
     pub fn new(spec: &'a P, opts: Options) -> Self {
+        Explorer::with_graph(spec, opts, NoGraph)
+    }
+}
+
+impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
+    /// An explorer that also hands the state graph to `sink` as it goes.
+    pub fn with_graph(spec: &'a P, opts: Options, sink: G) -> Self {
         Explorer {
             spec,
+            sink,
             opts,
             seen: FpSet::default(),
             parent: Vec::new(),
@@ -145,6 +198,11 @@ impl<'a, P: Spec> Explorer<'a, P> {
             done: false,
             succ_buf: Vec::new(),
         }
+    }
+
+    /// The sink, the fingerprint set and the parent links, once the run is over.
+    pub fn into_graph(self) -> ExploredGraph<G> {
+        ExploredGraph { sink: self.sink, seen: self.seen, parent: self.parent }
     }
 
     pub fn stats(&self) -> Stats {
@@ -165,16 +223,17 @@ impl<'a, P: Spec> Explorer<'a, P> {
         self.level_starts.partition_point(|&start| start <= index) as u32
     }
 
-    fn store(&mut self, fp: u64, parent: u32, action: ActionId) -> Option<u32> {
+    /// Store a state; returns its index and whether it is new.
+    fn store(&mut self, fp: u64, parent: u32, action: ActionId) -> (u32, bool) {
         let index = self.parent.len() as u32;
         match self.seen.insert(fp, index) {
             Insert::New => {
                 self.parent.push(parent);
                 self.action.push(action);
                 self.stats.distinct += 1;
-                Some(index)
+                (index, true)
             }
-            Insert::Seen(_) => None,
+            Insert::Seen(i) => (i, false),
         }
     }
 
@@ -235,8 +294,14 @@ impl<'a, P: Spec> Explorer<'a, P> {
             let mut stored = None;
             if in_model {
                 let fp = self.spec.fingerprint(&s);
-                stored = self.store(fp, NO_PARENT, ActionId::MAX);
-                new = stored.is_some();
+                let (index, is_new) = self.store(fp, NO_PARENT, ActionId::MAX);
+                new = is_new;
+                if is_new {
+                    stored = Some(index);
+                    if let Err(error) = self.sink.state(index, &s) {
+                        return Some(Outcome::Error { error, trace: vec![TraceStep { action: None, state: s }] });
+                    }
+                }
             }
             if new {
                 match self.spec.violated_invariant(&s) {
@@ -286,6 +351,10 @@ impl<'a, P: Spec> Explorer<'a, P> {
             self.succ_buf = succs;
             return Some(Outcome::Deadlock { trace: self.trace_to(index) });
         }
+        if let Err(error) = self.sink.begin(index, &state) {
+            self.succ_buf = succs;
+            return Some(Outcome::Error { error, trace: self.trace_to(index) });
+        }
         let mut result = None;
         for (action, succ) in succs.drain(..) {
             self.stats.generated += 1;
@@ -305,10 +374,26 @@ impl<'a, P: Spec> Explorer<'a, P> {
             };
             let mut new = true;
             let mut stored = None;
+            let mut target = None;
             if in_model {
                 let fp = self.spec.fingerprint(&succ);
-                stored = self.store(fp, index, action);
-                new = stored.is_some();
+                let (i, is_new) = self.store(fp, index, action);
+                new = is_new;
+                target = Some(i);
+                if is_new {
+                    stored = Some(i);
+                }
+            }
+            let sunk = match stored {
+                Some(i) => self.sink.state(i, &succ),
+                None => Ok(()),
+            }
+            .and_then(|()| self.sink.successor(index, &state, &succ, target));
+            if let Err(error) = sunk {
+                let mut trace = self.trace_to(index);
+                trace.push(TraceStep { action: Some(action), state: succ });
+                result = Some(Outcome::Error { error, trace });
+                break;
             }
             if !new {
                 continue;
@@ -349,6 +434,11 @@ impl<'a, P: Spec> Explorer<'a, P> {
             }
         }
         self.succ_buf = succs;
+        if result.is_none() {
+            if let Err(error) = self.sink.end(index, &state) {
+                return Some(Outcome::Error { error, trace: self.trace_to(index) });
+            }
+        }
         result
     }
 

@@ -15,5 +15,5 @@ pub mod model;
 pub mod simulate;
 
 pub use explore::{
-    ActionCoverage, ActionId, Budget, Explorer, Options, Outcome, Spec, Stats, Status, TraceStep,
+    ActionCoverage, ActionId, Budget, ExploredGraph, Explorer, GraphSink, NoGraph, Options, Outcome, Spec, Stats, Status, TraceStep,
 };

@@ -26,7 +26,7 @@ mod tableau;
 
 pub use formula::{AtomId, FormulaError, Temporal};
 
-use crate::explore::{ActionId, Spec, TraceStep};
+use crate::explore::{ActionId, GraphSink, Spec, TraceStep};
 use crate::fpset::{FpSet, Insert};
 use formula::{Atoms, Disjunct, bit};
 use scc::{Layout, Search, View, has, set};
@@ -40,6 +40,21 @@ pub trait LiveSpec: Spec {
     /// The value of an action atom on the step `from → to`; `to` equals `from` for a stuttering
     /// step, on which `<<A>>_v` is false and `[A]_v` true.
     fn action_atom(&self, from: &Self::State, to: &Self::State, atom: AtomId) -> Result<bool, Self::Error>;
+    /// Whether `atom` can be read off the successors the graph phase computes anyway: it is
+    /// `ENABLED <<N>>_v` (a state atom) or `<<N>>_v` (an action atom) where `N` is the whole
+    /// next-state relation, the one [`Spec::successors`] enumerates. Then `ENABLED <<N>>_v` holds
+    /// in a state exactly when some successor changes `v`, and every edge of the graph is an
+    /// `N` step, so `<<N>>_v` holds on it exactly when it changes `v`: no action is evaluated
+    /// again. (`WF_vars(Next)` is the common case.)
+    /// `on_steps` tells whether `atom` is an action atom (a state atom otherwise).
+    fn next_atom(&self, _atom: AtomId, _on_steps: bool) -> bool {
+        false
+    }
+    /// For an atom [`LiveSpec::next_atom`] recognises: whether the step `from → to` changes its
+    /// subscript `v`.
+    fn changes_subscript(&self, _atom: AtomId, _from: &Self::State, _to: &Self::State) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +130,8 @@ pub struct Lasso<S> {
     /// Which disjunct of `~Prop` the behaviour satisfies, and that disjunct.
     pub disjunct: usize,
     pub disjunct_formula: Temporal,
+    /// Which of the checked properties (by position) the behaviour violates.
+    pub property: usize,
     pub fairness: Vec<FairnessOnCycle>,
 }
 
@@ -196,7 +213,16 @@ pub struct LivenessChecker<'a, P: LiveSpec> {
     fair_bits: Vec<(u32, u32)>,
     state_atoms: Vec<AtomId>,
     action_atoms: Vec<AtomId>,
-    disjuncts: Vec<Disjunct>,
+    /// Per state bit: read off the successors ([`LiveSpec::next_atom`]) rather than evaluated.
+    next_state: Vec<bool>,
+    /// Per action bit: the same for action atoms.
+    next_action: Vec<bool>,
+    /// While a state is expanded: which of its successor-derived state bits are true so far.
+    enabled_now: Vec<bool>,
+    /// The first edge of the row being built.
+    row_start: usize,
+    /// Each disjunct of a negated property, with the property's position.
+    disjuncts: Vec<(usize, Disjunct)>,
     g: StateGraph,
     queue: VecDeque<(u32, P::State)>,
     phase: Phase,
@@ -212,20 +238,43 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         property: &Temporal,
         opts: LiveOptions,
     ) -> Result<Self, FormulaError> {
+        Self::new_many(spec, fairness, std::slice::from_ref(property), opts)
+    }
+
+    /// Prepare a check of several properties on one state graph. They are analysed in order
+    /// and the run ends at the first one violated ([`Lasso::property`] says which).
+    pub fn new_many(
+        spec: &'a P,
+        fairness: &[Fairness],
+        properties: &[Temporal],
+        opts: LiveOptions,
+    ) -> Result<Self, FormulaError> {
         let mut atoms = Atoms::default();
-        let negated = formula::nnf(property, true, &mut atoms, 0)?;
-        let disjuncts = formula::disjuncts(&negated, opts.max_disjuncts)?;
+        let mut disjuncts = Vec::new();
+        for (i, property) in properties.iter().enumerate() {
+            let negated = formula::nnf(property, true, &mut atoms, 0)?;
+            let left = opts.max_disjuncts.saturating_sub(disjuncts.len()).max(1);
+            disjuncts.extend(formula::disjuncts(&negated, left)?.into_iter().map(|d| (i, d)));
+        }
         let fair_bits =
             fairness.iter().map(|f| (atoms.state_bit(f.enabled), atoms.action_bit(f.taken))).collect();
         let sw = atoms.state.len().div_ceil(64);
         let aw = atoms.action.len().div_ceil(64);
+        let state_atoms = atoms.state_list();
+        let action_atoms = atoms.action_list();
+        let next_state: Vec<bool> = state_atoms.iter().map(|&a| spec.next_atom(a, false)).collect();
+        let next_action = action_atoms.iter().map(|&a| spec.next_atom(a, true)).collect();
         Ok(LivenessChecker {
             spec,
             opts,
             fairness: fairness.to_vec(),
             fair_bits,
-            state_atoms: atoms.state_list(),
-            action_atoms: atoms.action_list(),
+            enabled_now: vec![false; next_state.len()],
+            next_state,
+            next_action,
+            row_start: 0,
+            state_atoms,
+            action_atoms,
             disjuncts,
             g: StateGraph {
                 seen: FpSet::default(),
@@ -312,6 +361,19 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
 
     // ---------------------------------------------------------------- the graph phase
 
+    /// Hand over the graph an [`crate::Explorer`] built with this checker as its sink (see
+    /// [`crate::Explorer::with_graph`]); the explorer must have expanded every state it stored
+    /// (a run that ended in success). The check goes on with the analysis.
+    pub fn adopt(&mut self, seen: FpSet, parent: Vec<u32>) {
+        self.g.initial = (0..parent.len() as u32).filter(|&i| parent[i as usize] == NO_PARENT).collect();
+        self.stats.states = parent.len() as u64;
+        self.g.seen = seen;
+        self.g.parent = parent;
+        self.g.offsets.push(self.g.targets.len() as u32);
+        self.queue.clear();
+        self.phase = Phase::Analyse(0);
+    }
+
     /// Store `state` if new; returns its index and whether it is new.
     fn store(&mut self, state: &P::State, parent: u32) -> Result<(u32, bool), LiveOutcome<P::State, P::Error>> {
         let index = self.g.parent.len();
@@ -323,23 +385,62 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             Insert::New => {
                 self.g.parent.push(parent);
                 self.stats.states += 1;
-                let base = self.g.sbits.len();
-                self.g.sbits.resize(base + self.g.sw, 0);
-                for (b, &atom) in self.state_atoms.iter().enumerate() {
-                    match self.spec.state_atom(state, atom) {
-                        Ok(true) => set(&mut self.g.sbits[base..], b),
-                        Ok(false) => {}
-                        Err(error) => {
-                            let mut trace = self.trace_to(parent);
-                            trace.push(TraceStep {
-                                action: None,
-                                state: state.clone(),
-                            });
-                            return Err(LiveOutcome::Error { error, trace });
-                        }
-                    }
+                if let Err(error) = self.state_bits(index as u32, state) {
+                    let mut trace = self.trace_to(parent);
+                    trace.push(TraceStep { action: None, state: state.clone() });
+                    return Err(LiveOutcome::Error { error, trace });
                 }
                 Ok((index as u32, true))
+            }
+        }
+    }
+
+    /// The state atoms of stored state `index`, but those read off its successors.
+    fn state_bits(&mut self, index: u32, state: &P::State) -> Result<(), P::Error> {
+        let base = self.g.sbits.len();
+        debug_assert_eq!(base, index as usize * self.g.sw);
+        self.g.sbits.resize(base + self.g.sw, 0);
+        for (b, &atom) in self.state_atoms.iter().enumerate() {
+            if !self.next_state[b] && self.spec.state_atom(state, atom)? {
+                set(&mut self.g.sbits[base..], b);
+            }
+        }
+        Ok(())
+    }
+
+    /// Start the row of edges of state `index`, with its stuttering edge.
+    fn begin_row(&mut self, index: u32, state: &P::State) -> Result<(), P::Error> {
+        // States are expanded in index order, so the CSR rows are appended in order.
+        debug_assert_eq!(self.g.offsets.len(), index as usize);
+        self.row_start = self.g.targets.len();
+        self.g.offsets.push(self.row_start as u32);
+        self.enabled_now.iter_mut().for_each(|b| *b = false);
+        self.push_edge(state, state, index, true)
+    }
+
+    /// A successor of the state whose row is open: the successor-derived state atoms, and the
+    /// edge to `target` when the successor is inside the model.
+    fn successor_edge(&mut self, index: u32, from: &P::State, succ: &P::State, target: Option<u32>) -> Result<(), P::Error> {
+        for (b, &atom) in self.state_atoms.iter().enumerate() {
+            if self.next_state[b] && !self.enabled_now[b] && self.spec.changes_subscript(atom, from, succ)? {
+                self.enabled_now[b] = true;
+            }
+        }
+        let Some(target) = target else { return Ok(()) };
+        // The same pair of states is the same step: store it once.
+        let row = &self.g.targets[self.row_start..];
+        if target == index || (row.len() <= 16 && row.contains(&target)) {
+            return Ok(());
+        }
+        self.push_edge(from, succ, target, false)
+    }
+
+    /// Close the row of state `index`: set the state atoms read off its successors.
+    fn end_row(&mut self, index: u32) {
+        let base = index as usize * self.g.sw;
+        for (b, &on) in self.enabled_now.iter().enumerate() {
+            if on {
+                set(&mut self.g.sbits[base..base + self.g.sw], b);
             }
         }
     }
@@ -381,36 +482,31 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         }
     }
 
-    /// Append an edge `from → to` and the action atoms on it.
-    fn push_edge(&mut self, from: &P::State, to: &P::State, target: u32, from_index: u32) -> Option<LiveOutcome<P::State, P::Error>> {
+    /// Append an edge `from → to` and the action atoms on it (`stutter`: `to` is `from`).
+    fn push_edge(&mut self, from: &P::State, to: &P::State, target: u32, stutter: bool) -> Result<(), P::Error> {
         self.g.targets.push(target);
         self.stats.edges += 1;
         let base = self.g.abits.len();
         self.g.abits.resize(base + self.g.aw, 0);
         for (b, &atom) in self.action_atoms.iter().enumerate() {
-            match self.spec.action_atom(from, to, atom) {
-                Ok(true) => set(&mut self.g.abits[base..], b),
-                Ok(false) => {}
-                Err(error) => {
-                    let mut trace = self.trace_to(from_index);
-                    trace.push(TraceStep { action: None, state: to.clone() });
-                    return Some(LiveOutcome::Error { error, trace });
-                }
+            let on = if self.next_action[b] {
+                !stutter && self.spec.changes_subscript(atom, from, to)?
+            } else {
+                self.spec.action_atom(from, to, atom)?
+            };
+            if on {
+                set(&mut self.g.abits[base..], b);
             }
         }
-        None
+        Ok(())
     }
 
     fn expand(&mut self, index: u32, state: P::State) -> Option<LiveOutcome<P::State, P::Error>> {
-        // States are expanded in index order, so the CSR rows are appended in order.
-        debug_assert_eq!(self.g.offsets.len(), index as usize);
-        let first_edge = self.g.targets.len();
-        self.g.offsets.push(first_edge as u32);
-        if first_edge >= u32::MAX as usize - 1 {
+        if self.g.targets.len() >= u32::MAX as usize - 1 {
             return Some(LiveOutcome::BudgetExhausted(LiveBudget::Indices));
         }
-        if let Some(o) = self.push_edge(&state, &state, index, index) {
-            return Some(o);
+        if let Err(error) = self.begin_row(index, &state) {
+            return Some(LiveOutcome::Error { error, trace: self.trace_to(index) });
         }
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
@@ -424,41 +520,40 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                 .spec
                 .in_model(&succ)
                 .and_then(|b| if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) });
-            match inside {
-                Ok(true) => {}
-                Ok(false) => continue,
+            let target = match inside {
+                Ok(true) => match self.store(&succ, index) {
+                    Ok(x) => Some(x),
+                    Err(o) => {
+                        result = Some(o);
+                        break;
+                    }
+                },
+                Ok(false) => None,
                 Err(error) => {
                     let mut trace = self.trace_to(index);
                     trace.push(TraceStep { action: Some(action), state: succ });
                     result = Some(LiveOutcome::Error { error, trace });
                     break;
                 }
+            };
+            if let Err(error) = self.successor_edge(index, &state, &succ, target.map(|t| t.0)) {
+                let mut trace = self.trace_to(index);
+                trace.push(TraceStep { action: Some(action), state: succ });
+                result = Some(LiveOutcome::Error { error, trace });
+                break;
             }
-            let (target, new) = match self.store(&succ, index) {
-                Ok(x) => x,
-                Err(o) => {
+            if let Some((t, true)) = target {
+                self.queue.push_back((t, succ));
+                if let Some(o) = self.over_budget() {
                     result = Some(o);
                     break;
                 }
-            };
-            // The same pair of states is the same step: store it once.
-            let row = &self.g.targets[first_edge..];
-            if target == index || (row.len() <= 16 && row.contains(&target)) {
-                continue;
-            }
-            if let Some(o) = self.push_edge(&state, &succ, target, index) {
-                result = Some(o);
-                break;
-            }
-            if new {
-                self.queue.push_back((target, succ));
-            }
-            if let Some(o) = self.over_budget() {
-                result = Some(o);
-                break;
             }
         }
         self.succ_buf = succs;
+        if result.is_none() {
+            self.end_row(index);
+        }
         result
     }
 
@@ -520,7 +615,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     // ---------------------------------------------------------------- the analysis phase
 
     fn analyse(&mut self, d: usize) -> Option<LiveOutcome<P::State, P::Error>> {
-        let disjunct = self.disjuncts[d].clone();
+        let disjunct = self.disjuncts[d].1.clone();
         let g = &self.g;
         let roots: Vec<u32> =
             g.initial.iter().copied().filter(|&s| disjunct.init.iter().all(|f| f.eval(g.sbits(s), &[]))).collect();
@@ -807,7 +902,8 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             steps,
             cycle_start,
             back,
-            disjunct: d,
+            disjunct: d - self.disjuncts.iter().position(|x| x.0 == self.disjuncts[d].0).unwrap_or(d),
+            property: self.disjuncts[d].0,
             disjunct_formula: disjunct.to_temporal(&self.state_atoms, &self.action_atoms),
             fairness,
         })))
@@ -817,6 +913,24 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     fn state_edge(&self, from: u32, to: u32) -> Option<usize> {
         let view = View { offsets: &self.g.offsets, targets: &self.g.targets };
         view.edges(from).find(|&e| self.g.targets[e] == to)
+    }
+}
+
+/// The checker as the sink of an [`crate::Explorer`]: the graph is built during the safety run,
+/// then [`LivenessChecker::adopt`] takes the explorer's fingerprint set and parent links.
+impl<'a, P: LiveSpec> GraphSink<P::State, P::Error> for LivenessChecker<'a, P> {
+    fn state(&mut self, index: u32, state: &P::State) -> Result<(), P::Error> {
+        self.state_bits(index, state)
+    }
+    fn begin(&mut self, index: u32, state: &P::State) -> Result<(), P::Error> {
+        self.begin_row(index, state)
+    }
+    fn successor(&mut self, from_index: u32, from: &P::State, succ: &P::State, target: Option<u32>) -> Result<(), P::Error> {
+        self.successor_edge(from_index, from, succ, target)
+    }
+    fn end(&mut self, index: u32, _state: &P::State) -> Result<(), P::Error> {
+        self.end_row(index);
+        Ok(())
     }
 }
 

@@ -113,6 +113,9 @@ pub struct Model<'a> {
     assumes: Vec<(&'a Expr, Span)>,
     check_deadlock: bool,
     atoms: Vec<Atom<'a>>,
+    /// The next-state relation with its definitions unfolded (read in the root module), to
+    /// recognise fairness on the whole of it (`WF_vars(Next)`).
+    next_unfolded: Option<&'a Expr>,
     fairness: Vec<Fairness>,
     properties: Vec<LiveProperty>,
     alias: Option<&'a Expr>,
@@ -341,6 +344,13 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             Err(d) => errors.push(d),
         }
     }
+    let next_unfolded = match &next {
+        Some((n, b)) if b.is_empty() => {
+            let (u, ub) = unfold_all(&ev, n, b);
+            ub.is_empty().then_some(u)
+        }
+        _ => None,
+    };
     let mut model = Model {
         ev,
         init,
@@ -354,6 +364,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         assumes: Vec::new(),
         check_deadlock: config.check_deadlock.unwrap_or(true),
         atoms: Vec::new(),
+        next_unfolded,
         fairness: Vec::new(),
         properties: Vec::new(),
         alias: None,
@@ -698,26 +709,53 @@ fn permutation_group(gens: Vec<Vec<(Value, Value)>>) -> Result<Vec<Vec<(Value, V
 }
 
 fn permute(v: &Value, map: &[(Value, Value)]) -> Result<Value, ValueError> {
+    Ok(permute_changed(v, map)?.unwrap_or_else(|| v.clone()))
+}
+
+/// `v` with model values renamed by `map`, or `None` when nothing in it changes (most of a
+/// state, for most permutations: no allocation then).
+fn permute_changed(v: &Value, map: &[(Value, Value)]) -> Result<Option<Value>, ValueError> {
+    /// The items permuted, or `None` when none of them changes.
+    fn items<'v>(
+        it: impl Iterator<Item = &'v Value>,
+        map: &[(Value, Value)],
+    ) -> Result<Option<Vec<Value>>, ValueError> {
+        let all: Vec<&Value> = it.collect();
+        for (i, x) in all.iter().enumerate() {
+            if let Some(first) = permute_changed(x, map)? {
+                let mut out: Vec<Value> = all[..i].iter().map(|&y| y.clone()).collect();
+                out.push(first);
+                for y in &all[i + 1..] {
+                    out.push(permute(y, map)?);
+                }
+                return Ok(Some(out));
+            }
+        }
+        Ok(None)
+    }
     Ok(match v {
         Value::Model(_) => {
             for (a, b) in map {
                 if a.tlc_eq(v).unwrap_or(false) {
-                    return Ok(b.clone());
+                    return Ok(if b.tlc_eq(v).unwrap_or(false) { None } else { Some(b.clone()) });
                 }
             }
-            v.clone()
+            None
         }
-        Value::Bool(_) | Value::Int(_) | Value::Str(_) => v.clone(),
-        Value::Set(s) => Value::set(s.elems().iter().map(|x| permute(x, map)).collect::<Result<_, _>>()?)?,
-        Value::Seq(s) => Value::tuple(s.iter().map(|x| permute(x, map)).collect::<Result<_, _>>()?)?,
+        Value::Bool(_) | Value::Int(_) | Value::Str(_) => None,
+        Value::Set(s) => items(s.elems().iter(), map)?.map(Value::set).transpose()?,
+        Value::Seq(s) => items(s.iter(), map)?.map(Value::tuple).transpose()?,
         Value::Fcn(f) => {
-            let mut pairs = Vec::with_capacity(f.domain().len());
-            for (d, r) in f.domain().iter().zip(f.values().iter()) {
-                pairs.push((permute(d, map)?, permute(r, map)?));
+            let n = f.domain().len();
+            match items(f.domain().iter().chain(f.values().iter()), map)? {
+                None => None,
+                Some(mut both) => {
+                    let values = both.split_off(n);
+                    Some(Value::fcn(both.into_iter().zip(values).collect())?)
+                }
             }
-            Value::fcn(pairs)?
         }
-        Value::Lazy(_) => permute(&v.canonical()?, map)?,
+        Value::Lazy(_) => Some(permute(&v.canonical()?, map)?),
     })
 }
 
@@ -950,24 +988,26 @@ impl<'a> Spec for Model<'a> {
         // TLC's representative: the permuted state that is smallest in its value order,
         // comparing the variables in order (the set of permutations need not be a group:
         // `Permutations(A) \cup Permutations(B)` is not, so the choice decides the count).
+        // Each permutation is compared variable by variable as it is built, and dropped at the
+        // first variable that makes it greater than the smallest so far.
         let mut min: Option<State> = None;
-        for m in &self.symmetry {
-            let permuted: Result<Vec<Value>, _> = state.iter().map(|v| permute(v, m)).collect();
-            let Ok(p) = permuted else { continue };
+        'perms: for m in &self.symmetry {
             let cur: &[Value] = match &min {
                 Some(x) => x,
                 None => state,
             };
+            let mut p: Vec<Value> = Vec::with_capacity(state.len());
             let mut less = false;
-            for (a, b) in p.iter().zip(cur.iter()) {
-                match a.tlc_cmp(b) {
-                    Ok(std::cmp::Ordering::Less) => {
-                        less = true;
-                        break;
+            for (i, v) in state.iter().enumerate() {
+                let Ok(pv) = permute(v, m) else { continue 'perms };
+                if !less {
+                    match pv.tlc_cmp(&cur[i]) {
+                        Ok(std::cmp::Ordering::Less) => less = true,
+                        Ok(std::cmp::Ordering::Equal) => {}
+                        _ => continue 'perms,
                     }
-                    Ok(std::cmp::Ordering::Equal) => continue,
-                    _ => break,
                 }
+                p.push(pv);
             }
             if less {
                 min = Some(p.into());
@@ -1045,6 +1085,31 @@ impl<'a> LiveSpec for Model<'a> {
             AtomKind::Enabled(act, sub) => Ok(self.ev.enabled_with(act, sub, &a.env, state)?),
             AtomKind::Angle(..) | AtomKind::Box_(..) => Ok(false),
         }
+    }
+
+    fn next_atom(&self, atom: AtomId, _on_steps: bool) -> bool {
+        let Some(next) = self.next_unfolded else { return false };
+        let Some(a) = self.atoms.get(atom as usize) else { return false };
+        let act = match a.kind {
+            AtomKind::Enabled(act, Some(_)) | AtomKind::Angle(act, _) => act,
+            _ => return false,
+        };
+        if !a.env.is_empty() {
+            return false;
+        }
+        let (u, ub) = unfold_all(&self.ev, act, &a.env);
+        ub.is_empty() && std::ptr::eq(u, next)
+    }
+
+    fn changes_subscript(&self, atom: AtomId, from: &State, to: &State) -> Result<bool, ModelError> {
+        let Some(a) = self.atoms.get(atom as usize) else { return Ok(true) };
+        let sub = match a.kind {
+            AtomKind::Enabled(_, Some(sub)) | AtomKind::Angle(_, sub) => sub,
+            _ => return Ok(true),
+        };
+        let before = self.ev.eval_with(sub, &a.env, from, None)?;
+        let after = self.ev.eval_with(sub, &a.env, to, None)?;
+        Ok(!before.tlc_eq(&after)?)
     }
 
     fn action_atom(&self, from: &State, to: &State, atom: AtomId) -> Result<bool, ModelError> {

@@ -13,7 +13,7 @@ use tla_check::liveness::{
     AtomId, Fairness, FairnessKind, Lasso, LiveOptions, LiveOutcome, LiveSpec, LivenessChecker, Step, Temporal,
     check,
 };
-use tla_check::{ActionId, Spec};
+use tla_check::{ActionId, Explorer, Options, Outcome, Spec};
 
 type Pred<S> = Box<dyn Fn(&S) -> Result<bool, String>>;
 type Act<S> = Box<dyn Fn(&S, &S) -> bool>;
@@ -24,11 +24,15 @@ struct Sys<S> {
     next: Rc<dyn Fn(&S) -> Vec<(ActionId, S)>>,
     preds: Vec<Pred<S>>,
     acts: Vec<Act<S>>,
+    /// Atoms on the whole next-state relation (`ENABLED <<Next>>_v`, `<<Next>>_v`), which the
+    /// checker reads off the successors instead of evaluating them.
+    next_preds: Vec<AtomId>,
+    next_acts: Vec<AtomId>,
 }
 
 impl<S: Clone + Hash + Eq + Debug + 'static> Sys<S> {
     fn new(init: Vec<S>, next: impl Fn(&S) -> Vec<(ActionId, S)> + 'static) -> Self {
-        Sys { init, next: Rc::new(next), preds: vec![], acts: vec![] }
+        Sys { init, next: Rc::new(next), preds: vec![], acts: vec![], next_preds: vec![], next_acts: vec![] }
     }
     fn pred(&mut self, f: impl Fn(&S) -> bool + 'static) -> Temporal {
         self.preds.push(Box::new(move |s| Ok(f(s))));
@@ -52,6 +56,18 @@ impl<S: Clone + Hash + Eq + Debug + 'static> Sys<S> {
         let next = self.next.clone();
         self.preds.push(Box::new(move |s: &S| Ok(next(s).iter().any(|(b, u)| *b == a && u != s))));
         Temporal::State(self.preds.len() as AtomId - 1)
+    }
+    /// Fairness on the whole next-state relation, `WF_v(Next)` or `SF_v(Next)`, v all the variables.
+    fn fair_next(&mut self, kind: FairnessKind, label: &str) -> Fairness {
+        let next = self.next.clone();
+        self.preds.push(Box::new(move |s: &S| Ok(next(s).iter().any(|(_, u)| u != s))));
+        let enabled = self.preds.len() as AtomId - 1;
+        let next = self.next.clone();
+        self.acts.push(Box::new(move |s: &S, t: &S| s != t && next(s).iter().any(|(_, u)| u == t)));
+        let taken = self.acts.len() as AtomId - 1;
+        self.next_preds.push(enabled);
+        self.next_acts.push(taken);
+        Fairness { kind, enabled, taken, label: label.to_string() }
     }
     fn fair(&mut self, kind: FairnessKind, a: ActionId, label: &str) -> Fairness {
         let Temporal::State(enabled) = self.enabled(a) else { unreachable!() };
@@ -90,6 +106,12 @@ impl<S: Clone + Hash + Eq + Debug> LiveSpec for Sys<S> {
     }
     fn action_atom(&self, s: &S, t: &S, atom: AtomId) -> Result<bool, String> {
         Ok((self.acts[atom as usize])(s, t))
+    }
+    fn next_atom(&self, atom: AtomId, on_steps: bool) -> bool {
+        if on_steps { self.next_acts.contains(&atom) } else { self.next_preds.contains(&atom) }
+    }
+    fn changes_subscript(&self, _: AtomId, s: &S, t: &S) -> Result<bool, String> {
+        Ok(s != t)
     }
 }
 
@@ -155,16 +177,33 @@ fn validate<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, fairness: &[Fairness], p
     assert_eq!(lasso.fairness.len(), fairness.len());
 }
 
-/// Run the checker; validate any lasso; return whether the property holds.
+/// Run the checker; validate any lasso; return whether the property holds. The check runs three
+/// ways, which must agree: the checker's own exploration; the graph built as the sink of the
+/// safety explorer; and, on that graph, together with a property that holds (`TRUE`) before it.
 fn run<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, fairness: &[Fairness], prop: &Temporal) -> Option<Lasso<S>> {
-    match check(sys, fairness, prop, LiveOptions::default()).expect("formula accepted") {
+    let own = check(sys, fairness, prop, LiveOptions::default()).expect("formula accepted");
+    let props = [Temporal::Bool(true), prop.clone()];
+    let checker = LivenessChecker::new_many(sys, fairness, &props, LiveOptions::default()).expect("formula accepted");
+    let opts = Options { check_deadlock: false, max_states: None, max_depth: None };
+    let mut ex = Explorer::with_graph(sys, opts, checker);
+    assert!(matches!(ex.run_to_end(), Outcome::Success));
+    let graph = ex.into_graph();
+    let mut checker = graph.sink;
+    checker.adopt(graph.seen, graph.parent);
+    let sunk = checker.run_to_end();
+    let verdict = |o: LiveOutcome<S, String>, property: usize| match o {
         LiveOutcome::Holds => None,
         LiveOutcome::Violated(lasso) => {
             validate(sys, fairness, prop, &lasso);
+            assert_eq!(lasso.property, property);
             Some(*lasso)
         }
         other => panic!("unexpected outcome {other:?}"),
-    }
+    };
+    let own = verdict(own, 0);
+    let sunk = verdict(sunk, 1);
+    assert_eq!(own.is_some(), sunk.is_some(), "the explorer's graph gives another verdict than the checker's own for {prop:?}");
+    own
 }
 
 fn and(v: Vec<Temporal>) -> Temporal {
@@ -514,6 +553,12 @@ fn random_systems_agree_with_brute_force() {
                 1 => fairness.push(sys.fair(FairnessKind::Strong, a, "SF")),
                 _ => {}
             }
+        }
+        // Fairness on the whole next-state relation, read off the successors by the checker.
+        match r.below(4) {
+            0 => fairness.push(sys.fair_next(FairnessKind::Weak, "WF(Next)")),
+            1 => fairness.push(sys.fair_next(FairnessKind::Strong, "SF(Next)")),
+            _ => {}
         }
         let depth = 1 + r.below(3) as u32;
         let prop = random_formula(&mut r, depth, 3, 2);
