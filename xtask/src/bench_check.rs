@@ -318,44 +318,18 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
         let mut tlc = None;
         if let Some(jar) = &jar {
             step(&format!("{model}: TLC -workers 1"));
-            let _ = std::fs::remove_dir_all(&scratch);
-            let run = measure(
-                Command::new("java")
-                    .args(["-XX:+UseParallelGC", "-cp"])
-                    .arg(jar)
-                    .args(["tlc2.TLC", "-workers", "1", "-metadir"])
-                    .arg(&scratch)
-                    .args(["-config", &cfg, &module])
-                    .current_dir(&mdir),
-                o.timeout,
-            )?;
-            let distinct = tlc_distinct(&run.stdout);
-            let result = if run.timed_out { format!("timed out after {} s", o.timeout.as_secs()) } else { tlc_result(&run.stdout) };
-            step(&format!("{model}: TLC {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
-            tlc = Some(Side { run, distinct, result });
+            let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout)?;
+            step(&format!("{model}: TLC {}, {} distinct, {:.2} s, {} MiB", side.result, side.distinct.unwrap_or(0), side.run.wall, side.run.peak_kib / 1024));
+            tlc = Some(side);
             if let Some((temporal, _, tlc_safe)) = &mut safety {
                 let text = std::fs::read_to_string(mdir.join(&cfg)).map_err(|e| format!("{cfg}: {e}"))?;
                 let safe_cfg = root.join("target/bench").join(format!("{model}-safety.cfg"));
                 std::fs::create_dir_all(root.join("target/bench")).map_err(|e| e.to_string())?;
                 std::fs::write(&safe_cfg, cfg_without_properties(&text, temporal)).map_err(|e| e.to_string())?;
                 step(&format!("{model}: TLC -workers 1, safety-only (without {})", temporal.join(", ")));
-                let _ = std::fs::remove_dir_all(&scratch);
-                let run = measure(
-                    Command::new("java")
-                        .args(["-XX:+UseParallelGC", "-cp"])
-                        .arg(jar)
-                        .args(["tlc2.TLC", "-workers", "1", "-metadir"])
-                        .arg(&scratch)
-                        .arg("-config")
-                        .arg(&safe_cfg)
-                        .arg(&module)
-                        .current_dir(&mdir),
-                    o.timeout,
-                )?;
-                let distinct = tlc_distinct(&run.stdout);
-                let result = if run.timed_out { format!("timed out after {} s", o.timeout.as_secs()) } else { tlc_result(&run.stdout) };
-                step(&format!("{model}: TLC safety-only {result}, {:.2} s (CPU {:.2} s)", run.wall, run.cpu));
-                *tlc_safe = Some(Side { run, distinct, result });
+                let side = run_tlc(jar, &scratch, &mdir, &safe_cfg, &module, o.timeout)?;
+                step(&format!("{model}: TLC safety-only {}, {:.2} s (CPU {:.2} s)", side.result, side.run.wall, side.run.cpu));
+                *tlc_safe = Some(side);
             }
         }
         rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc, safety });
@@ -368,6 +342,26 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     std::fs::write(&out, format!("# sysmo check vs TLC (1 worker)\n\n{table}")).map_err(|e| format!("{}: {e}", out.display()))?;
     step(&format!("wrote {}", out.display()));
     Ok(true)
+}
+
+/// TLC with one worker on `module` in `mdir` with the .cfg `cfg` (relative to `mdir`, or absolute).
+fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, timeout: Duration) -> Result<Side, String> {
+    let _ = std::fs::remove_dir_all(scratch);
+    let run = measure(
+        Command::new("java")
+            .args(["-XX:+UseParallelGC", "-cp"])
+            .arg(jar)
+            .args(["tlc2.TLC", "-workers", "1", "-metadir"])
+            .arg(scratch)
+            .arg("-config")
+            .arg(cfg)
+            .arg(module)
+            .current_dir(mdir),
+        timeout,
+    )?;
+    let distinct = tlc_distinct(&run.stdout);
+    let result = if run.timed_out { format!("timed out after {} s", timeout.as_secs()) } else { tlc_result(&run.stdout) };
+    Ok(Side { run, distinct, result })
 }
 
 /// Distinct states per wall second, when the run finished with a count.
