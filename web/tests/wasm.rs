@@ -264,3 +264,8 @@ fn a_violated_invariant_shows_its_counterexample_as_states() {
     assert_eq!(card.coverage, [web::grading::CoverageRow { action: "Unlock".into(), produced: true, counted: true, before_error: false }]);
     assert!(card.gate.as_deref().unwrap().starts_with("gate passed (success, 10 distinct states"));
 }
+
+// ---- Share links and the worker's check request ----
+
+#[path = "wasm/share.rs"]
+mod share;
