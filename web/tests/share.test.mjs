@@ -97,7 +97,10 @@ async function gradeAndCopy(cfg) {
   await page.waitForSelector('#share-link', { timeout: 5000 });
   const link = await page.inputValue('#share-link');
   const note = await page.textContent('#share-note');
-  const clip = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(unreadable: ${e.message})`);
+  const clip = await page.evaluate(() => Promise.race([
+    navigator.clipboard.readText(),
+    new Promise((resolve) => setTimeout(() => resolve('(no answer from the clipboard)'), 3000)),
+  ])).catch((e) => `(unreadable: ${e.message})`);
   console.log(`     link of ${link.length} characters for a ${SPIN.length} byte model; note "${note}"; clipboard ${clip === link ? 'holds the link' : clip.slice(0, 60)}`);
   return { link, scores };
 }
