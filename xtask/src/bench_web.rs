@@ -1,4 +1,5 @@
-//! `cargo xtask bench web [--runs N] [--check-runs N] [--threads N]`: the web app's figures.
+//! `cargo xtask bench web [--runs N] [--check-runs N] [--threads N] [--no-build]`: the web app's
+//! figures (`--no-build` measures the dist/ of the last Trunk build).
 //!
 //! - Transfer size: every file of dist/ (Trunk release build), raw and gzipped (DEFLATE at the
 //!   default level), and the totals: all files, and what the first page load fetches.
@@ -101,6 +102,7 @@ fn kib(n: u64) -> String {
 
 pub fn bench_web(root: &Path, args: &[String]) -> Result<bool, String> {
     let (mut runs, mut check_runs, mut threads) = (5usize, 3usize, 4usize);
+    let mut build = true;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut num = || it.next().and_then(|v| v.parse::<usize>().ok()).filter(|n| *n > 0);
@@ -108,11 +110,19 @@ pub fn bench_web(root: &Path, args: &[String]) -> Result<bool, String> {
             "--runs" => runs = num().ok_or("--runs needs a positive number")?,
             "--check-runs" => check_runs = num().ok_or("--check-runs needs a positive number")?,
             "--threads" => threads = num().ok_or("--threads needs a positive number")?,
+            "--no-build" => build = false,
             other => return Err(format!("unknown option `{other}` for bench web")),
         }
     }
     let tb = tools::ensure_all(root, Need { web: true, browser: true, tla_tools: false })?;
-    let dist = build_web(root, &tb.path)?;
+    let dist = if build {
+        build_web(root, &tb.path)?
+    } else if root.join("dist/index.html").exists() {
+        step("--no-build: measuring the existing dist/");
+        root.join("dist")
+    } else {
+        return Err("--no-build: dist/ has no index.html (run without --no-build once)".into());
+    };
     let sysmo = build_release_sysmo(root)?;
     let mut report = String::new();
     let mut say = |line: String| {

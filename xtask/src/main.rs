@@ -38,7 +38,8 @@ usage: cargo xtask <command>
   bench grade      time `sysmo grade` on a task's reference model (default spin; target < 1 s)
   bench web        the web app: transfer size of dist/ (raw, gzip), time to a usable gallery in
                    headless Chromium, checker states/s in the worker vs native (target >= 0.7x)
-                   (--runs N loads, --check-runs N, --threads N for the rwmutex model)
+                   (--runs N loads, --check-runs N, --threads N for the rwmutex model,
+                   --no-build to measure the last build's dist/)
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -56,7 +57,7 @@ fn main() -> ExitCode {
             Some("check") => bench_check::bench_check(&root, &args[2..]),
             Some("grade") => bench_grade::bench_grade(&root, &args[2..]),
             Some("web") => bench_web::bench_web(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N]".to_string()),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
