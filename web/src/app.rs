@@ -4,6 +4,7 @@
 use crate::catalog::{self, InvariantDoc, TaskInfo};
 use crate::code_editor::{lint_marks, CodeEditor};
 use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
+use crate::share::{self, ShareError, SharePayload};
 use crate::{analyze_text, severity_class};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
@@ -58,10 +59,15 @@ fn score_text(x: f64) -> String {
 enum Route {
     Gallery,
     Task(String),
+    /// A share link's whole fragment.
+    Shared(String),
 }
 
 fn route_from_hash() -> Route {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    if share::is_share_fragment(&hash) {
+        return Route::Shared(hash);
+    }
     match hash.strip_prefix("#/task/") {
         Some(id) if sysmo_tasks::task(id).is_some() => Route::Task(id.to_string()),
         _ => Route::Gallery,
@@ -72,6 +78,7 @@ fn set_hash(route: &Route) {
     let hash = match route {
         Route::Gallery => "#/".to_string(),
         Route::Task(id) => format!("#/task/{id}"),
+        Route::Shared(fragment) => fragment.clone(),
     };
     if let Some(w) = web_sys::window() {
         let _ = w.location().set_hash(&hash);
@@ -121,6 +128,7 @@ pub fn app() -> Html {
                 match &*route {
                     Route::Gallery => html! { <Gallery open={go.reform(Route::Task)} /> },
                     Route::Task(id) => html! { <TaskPage key={id.clone()} id={id.clone()} /> },
+                    Route::Shared(fragment) => html! { <SharedTask key={fragment.clone()} fragment={fragment.clone()} /> },
                 }
             }
         </>
@@ -198,6 +206,34 @@ impl Tab {
 #[derive(Properties, PartialEq)]
 struct TaskProps {
     id: String,
+    /// Opened from a share link: the model, overrides and claimed scores it carries.
+    #[prop_or_default]
+    shared: Option<Rc<SharePayload>>,
+}
+
+#[derive(Properties, PartialEq)]
+struct SharedProps {
+    fragment: String,
+}
+
+/// A share link: the task page with the link's model, re-graded, or why the link cannot be read.
+#[function_component(SharedTask)]
+fn shared_task(props: &SharedProps) -> Html {
+    let decoded = use_memo(props.fragment.clone(), |f| share::decode_fragment(f).map(Rc::new));
+    match &*decoded {
+        Ok(p) => html! { <TaskPage id={p.task.clone()} shared={Some(p.clone())} /> },
+        Err(e) => share_error(e),
+    }
+}
+
+fn share_error(e: &ShareError) -> Html {
+    html! {
+        <main id="share-error">
+            <h2>{ "This share link cannot be opened" }</h2>
+            <p class="error" id="share-message">{ e.to_string() }</p>
+            <p>{ "Ask for the link again, or " }<a id="to-gallery" href="#/">{ "go to the gallery of tasks" }</a>{ "." }</p>
+        </main>
+    }
 }
 
 #[function_component(TaskPage)]
@@ -235,7 +271,7 @@ fn task_page(props: &TaskProps) -> Html {
                     <div class="tab-body" data-tab={tab.name().to_lowercase()}>{ body }</div>
                 </section>
                 <section class="right">
-                    <Workbench info={Rc::new(info.clone())} />
+                    <Workbench info={Rc::new(info.clone())} shared={props.shared.clone()} />
                 </section>
             </div>
         </main>
@@ -452,13 +488,32 @@ fn start_worker(on: Callback<WorkerMessage>) -> Result<WorkerSlot, String> {
 #[derive(Properties, PartialEq)]
 struct WorkbenchProps {
     info: Rc<TaskInfo>,
+    #[prop_or_default]
+    shared: Option<Rc<SharePayload>>,
 }
 
 #[function_component(Workbench)]
 fn workbench(props: &WorkbenchProps) -> Html {
     let id = props.info.id.clone();
     let template = use_memo(props.info.clone(), |i| catalog::template_module(i));
-    let text = use_state(|| load(&model_key(&id)).unwrap_or_else(|| (*template).clone()));
+    let shared = props.shared.clone();
+    // A share link's model replaces the text in the editor (without overwriting the saved one
+    // until it is edited).
+    let text = use_state(|| match &shared {
+        Some(p) => p.model.clone(),
+        None => load(&model_key(&id)).unwrap_or_else(|| (*template).clone()),
+    });
+    let overrides = use_state(|| match &shared {
+        Some(p) => Overrides { cfg: p.cfg.clone().unwrap_or_default(), mapping: p.mapping.clone().unwrap_or_default() },
+        None => Overrides::load(&id),
+    });
+    // What the current run grades, for its share link.
+    let graded = use_mut_ref(|| None::<(String, Overrides)>);
+    // The run that checks a share link's claimed scores, and what it found.
+    let claim_run = use_mut_ref(|| None::<u64>);
+    let verification = use_state(|| shared.as_ref().map(|_| Verification::Pending));
+    let link = use_state(|| None::<Result<String, String>>);
+    let copy_note = use_state(String::new);
     let checked = use_state(|| (*text).clone());
     let timer = use_mut_ref(|| None::<Timeout>);
     let view = use_memo((*checked).clone(), |t| analyze_text(t));
@@ -484,18 +539,28 @@ fn workbench(props: &WorkbenchProps) -> Html {
 
     let on_message = {
         let (grade, run, id) = (grade.clone(), run.clone(), id.clone());
+        let (claim_run, verification, shared) = (claim_run.clone(), verification.clone(), shared.clone());
         Callback::from(move |m: WorkerMessage| {
             let current = *run.borrow();
+            let checks_claim = *claim_run.borrow() == Some(current);
             match m {
                 WorkerMessage::Progress { run, stage, slices, syntax } if run == current => {
                     grade.set(GradeState::Running { stage, slices, syntax })
                 }
                 WorkerMessage::Report { run, report } if run == current => {
                     let card = Scorecard::from_report(&report);
-                    record_score(&id, card.overall);
+                    match (&shared, checks_claim) {
+                        (Some(p), true) => verification.set(Some(Verification::of(&p.claimed, &card))),
+                        _ => record_score(&id, card.overall),
+                    }
                     grade.set(GradeState::Done(Rc::new(card)))
                 }
-                WorkerMessage::Failed { run, message } if run == current || run == 0 => grade.set(GradeState::Failed(message)),
+                WorkerMessage::Failed { run, message } if run == current || run == 0 => {
+                    if checks_claim {
+                        verification.set(Some(Verification::Failed(message.clone())));
+                    }
+                    grade.set(GradeState::Failed(message))
+                }
                 _ => {}
             }
         })
@@ -509,26 +574,91 @@ fn workbench(props: &WorkbenchProps) -> Html {
             Ok(())
         }
     };
-    let on_grade = {
+    let start_grade = {
         let (slot, run, grade, text, id, ensure_worker) = (slot.clone(), run.clone(), grade.clone(), text.clone(), id.clone(), ensure_worker.clone());
-        Callback::from(move |_| {
+        let (overrides, graded, link, copy_note) = (overrides.clone(), graded.clone(), link.clone(), copy_note.clone());
+        Rc::new(move || -> Option<u64> {
             if let Err(e) = ensure_worker() {
                 grade.set(GradeState::Failed(e));
-                return;
+                return None;
             }
             *run.borrow_mut() += 1;
-            let req = GradeRequest { run: *run.borrow(), task: id.clone(), model: (*text).clone() };
-            if let Some(s) = slot.borrow().as_ref() {
-                match s.send(req.to_json()) {
-                    Ok(()) => grade.set(GradeState::Running { stage: "starting".into(), slices: 0, syntax: None }),
-                    Err(e) => grade.set(GradeState::Failed(e)),
-                }
+            let o = (*overrides).clone();
+            let req = GradeRequest { run: *run.borrow(), task: id.clone(), model: (*text).clone(), cfg: o.cfg_override(), mapping: o.mapping_override() };
+            *graded.borrow_mut() = Some(((*text).clone(), o));
+            link.set(None);
+            copy_note.set(String::new());
+            let s = slot.borrow();
+            let s = s.as_ref()?;
+            match s.send(req.to_json()) {
+                Ok(()) => grade.set(GradeState::Running { stage: "starting".into(), slices: 0, syntax: None }),
+                Err(e) => grade.set(GradeState::Failed(e)),
             }
+            Some(req.run)
+        })
+    };
+    let on_grade = {
+        let start_grade = start_grade.clone();
+        Callback::from(move |_: MouseEvent| {
+            start_grade();
+        })
+    };
+    {
+        // A share link's model is graded as soon as the page opens, to check its claim.
+        let (start_grade, claim_run, shared) = (start_grade.clone(), claim_run.clone(), shared.clone());
+        use_effect_with((), move |_| {
+            if shared.is_some() {
+                *claim_run.borrow_mut() = start_grade();
+            }
+        });
+    }
+    let on_copy_link = {
+        let (graded, grade, link, copy_note, id) = (graded.clone(), grade.clone(), link.clone(), copy_note.clone(), id.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (GradeState::Done(card), Some((model, o))) = (&*grade, graded.borrow().clone()) else { return };
+            let payload = SharePayload {
+                task: id.clone(),
+                model,
+                cfg: o.cfg_override(),
+                mapping: o.mapping_override(),
+                claimed: share::Scores::from_card(card),
+            };
+            match share::encode_fragment(&payload) {
+                Ok(fragment) => {
+                    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                    let url = format!("{}{fragment}", href.split('#').next().unwrap_or(""));
+                    copy_link(&url, copy_note.clone());
+                    link.set(Some(Ok(url)));
+                }
+                Err(e) => link.set(Some(Err(e.to_string()))),
+            }
+        })
+    };
+    let on_cfg = {
+        let (overrides, id) = (overrides.clone(), id.clone());
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            let o = Overrides { cfg: area.value(), ..(*overrides).clone() };
+            o.save(&id);
+            overrides.set(o);
+        })
+    };
+    let on_mapping = {
+        let (overrides, id) = (overrides.clone(), id.clone());
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            let o = Overrides { mapping: area.value(), ..(*overrides).clone() };
+            o.save(&id);
+            overrides.set(o);
         })
     };
     let on_cancel = {
         let (slot, run, grade) = (slot.clone(), run.clone(), grade.clone());
+        let (claim_run, verification) = (claim_run.clone(), verification.clone());
         Callback::from(move |_| {
+            if *claim_run.borrow() == Some(*run.borrow()) {
+                verification.set(Some(Verification::Failed("the re-grade was cancelled".into())));
+            }
             // Stop the engine where it is: terminate the worker and start a fresh one.
             if let Some(s) = slot.borrow_mut().take() {
                 s.worker.terminate();
@@ -576,7 +706,10 @@ fn workbench(props: &WorkbenchProps) -> Html {
                 <button id="cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
                 { grade_status(&grade) }
             </div>
+            { overrides_view(&overrides, on_cfg, on_mapping) }
+            { shared.as_ref().map(|p| verification_view(p, verification.as_ref())).unwrap_or_default() }
             { if let GradeState::Done(card) = &*grade { scorecard(card) } else { html! {} } }
+            { if matches!(*grade, GradeState::Done(_)) { share_bar(on_copy_link, link.as_ref(), &copy_note) } else { html! {} } }
         </div>
     }
 }
@@ -684,6 +817,145 @@ fn scorecard(card: &Scorecard) -> Html {
                     { stage_detail(&s.key) }
                 </details>
             }) }
+        </section>
+    }
+}
+
+/// The user's configuration and mapping in place of the task's (blank: the task's own).
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Overrides {
+    cfg: String,
+    mapping: String,
+}
+
+impl Overrides {
+    fn load(id: &str) -> Overrides {
+        Overrides {
+            cfg: load(&format!("sysmo.cfg.{id}")).unwrap_or_default(),
+            mapping: load(&format!("sysmo.mapping.{id}")).unwrap_or_default(),
+        }
+    }
+
+    fn save(&self, id: &str) {
+        save(&format!("sysmo.cfg.{id}"), &self.cfg);
+        save(&format!("sysmo.mapping.{id}"), &self.mapping);
+    }
+
+    fn cfg_override(&self) -> Option<String> {
+        Some(self.cfg.clone()).filter(|t| !t.trim().is_empty())
+    }
+
+    fn mapping_override(&self) -> Option<String> {
+        Some(self.mapping.clone()).filter(|t| !t.trim().is_empty())
+    }
+}
+
+fn overrides_view(o: &Overrides, on_cfg: Callback<InputEvent>, on_mapping: Callback<InputEvent>) -> Html {
+    let active = o.cfg_override().is_some() || o.mapping_override().is_some();
+    html! {
+        <details id="overrides" class="overrides" open={active} data-active={active.to_string()}>
+            <summary>{ if active { "Overrides in use: your configuration or mapping replaces the task's" } else { "Overrides: configuration and mapping (empty: the task's own)" } }</summary>
+            <label for="cfg-override">{ "Configuration (.cfg)" }</label>
+            <textarea id="cfg-override" spellcheck="false" rows="4" placeholder="CONSTANT Threads = {0, 1}" value={o.cfg.clone()} oninput={on_cfg} />
+            <label for="mapping-override">{ "Mapping (TOML, see docs/mapping.md)" }</label>
+            <textarea id="mapping-override" spellcheck="false" rows="4" value={o.mapping.clone()} oninput={on_mapping} />
+        </details>
+    }
+}
+
+/// Whether a share link's claimed scores hold in this browser.
+#[derive(Clone, Debug, PartialEq)]
+enum Verification {
+    Pending,
+    Verified,
+    Differs(Vec<share::ScoreDifference>),
+    Failed(String),
+}
+
+impl Verification {
+    fn of(claimed: &share::Scores, card: &Scorecard) -> Verification {
+        let diffs = share::differences(claimed, &share::Scores::from_card(card));
+        if diffs.is_empty() { Verification::Verified } else { Verification::Differs(diffs) }
+    }
+}
+
+/// A score as the share views print it: four decimals, or every digit when four hide a difference.
+fn exact_score(x: f64, other: f64) -> String {
+    if score_text(x) == score_text(other) { format!("{x}") } else { score_text(x) }
+}
+
+fn verification_view(p: &SharePayload, v: Option<&Verification>) -> Html {
+    let claimed: Vec<String> = share::SCORE_NAMES.iter().map(|n| format!("{n} {}", score_text(p.claimed.get(n).unwrap_or(0.0)))).collect();
+    let overrides = match (&p.cfg, &p.mapping) {
+        (None, None) => String::new(),
+        (Some(_), None) => " It uses its own configuration.".into(),
+        (None, Some(_)) => " It uses its own mapping.".into(),
+        (Some(_), Some(_)) => " It uses its own configuration and mapping.".into(),
+    };
+    let (state, body) = match v {
+        None | Some(Verification::Pending) => ("pending", html! { <p id="verify-status">{ "Re-grading the shared model in this browser to check the claimed scores…" }</p> }),
+        Some(Verification::Verified) => (
+            "verified",
+            html! { <p id="verify-status" class="verified">{ "✓ verified: this browser's grade gives exactly the claimed scores." }</p> },
+        ),
+        Some(Verification::Differs(diffs)) => (
+            "differs",
+            html! {
+                <>
+                    <p id="verify-status" class="error">{ format!("✗ not verified: {} of the claimed scores differ from this browser's grade.", diffs.len()) }</p>
+                    <table id="verify-differences">
+                        <thead><tr><th>{ "stage" }</th><th>{ "claimed" }</th><th>{ "got" }</th></tr></thead>
+                        <tbody>{ for diffs.iter().map(|d| html! {
+                            <tr class="difference" data-stage={d.stage} data-claimed={format!("{}", d.claimed)} data-got={format!("{}", d.got)}>
+                                <td>{ d.stage }</td><td class="claimed">{ exact_score(d.claimed, d.got) }</td><td class="got">{ exact_score(d.got, d.claimed) }</td>
+                            </tr>
+                        }) }</tbody>
+                    </table>
+                </>
+            },
+        ),
+        Some(Verification::Failed(m)) => ("failed", html! { <p id="verify-status" class="error">{ format!("The shared model could not be re-graded: {m}") }</p> }),
+    };
+    html! {
+        <section id="verification" data-state={state}>
+            <h3>{ "Shared model" }</h3>
+            <p class="claimed">{ format!("The link claims: {}.{overrides}", claimed.join(", ")) }</p>
+            { body }
+        </section>
+    }
+}
+
+/// Put `url` on the clipboard when the browser allows it; `note` says what happened.
+fn copy_link(url: &str, note: UseStateHandle<String>) {
+    let Some(w) = web_sys::window() else { return };
+    let navigator = w.navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        note.set("This browser gives no clipboard here: copy the link from the field.".into());
+        return;
+    }
+    note.set("Copying…".into());
+    let (ok_note, err_note) = (note.clone(), note);
+    let ok = Closure::<dyn FnMut(JsValue)>::new(move |_| ok_note.set("Link copied to the clipboard.".into()));
+    let err = Closure::<dyn FnMut(JsValue)>::new(move |_| err_note.set("The clipboard was refused: copy the link from the field.".into()));
+    let _ = navigator.clipboard().write_text(url).then2(&ok, &err);
+    ok.forget();
+    err.forget();
+}
+
+fn share_bar(on_copy: Callback<MouseEvent>, link: Option<&Result<String, String>>, note: &str) -> Html {
+    html! {
+        <section id="share">
+            <button id="copy-link" onclick={on_copy} title="A link that opens this model on this task and re-grades it">{ "Copy link" }</button>
+            <span id="share-note">{ note }</span>
+            { match link {
+                Some(Ok(url)) => html! {
+                    <input id="share-link" type="text" readonly=true value={url.clone()} data-length={url.len().to_string()}
+                        onfocus={Callback::from(|e: FocusEvent| { let i: web_sys::HtmlInputElement = e.target_unchecked_into(); i.select(); })} />
+                },
+                Some(Err(e)) => html! { <p id="share-link-error" class="error">{ e }</p> },
+                None => html! {},
+            } }
         </section>
     }
 }

@@ -17,11 +17,15 @@ pub struct GradeRequest {
     pub run: u64,
     pub task: String,
     pub model: String,
+    /// The user's configuration, in place of the task's constants.
+    pub cfg: Option<String>,
+    /// The user's mapping, in place of the task's.
+    pub mapping: Option<String>,
 }
 
 impl GradeRequest {
     pub fn to_json(&self) -> String {
-        json!({ "run": self.run, "task": self.task, "model": self.model }).to_string()
+        json!({ "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping }).to_string()
     }
 
     pub fn from_json(text: &str) -> Result<GradeRequest, String> {
@@ -30,6 +34,8 @@ impl GradeRequest {
             run: v.get("run").and_then(Json::as_u64).unwrap_or(0),
             task: v.get("task").and_then(Json::as_str).ok_or("bad request: no task")?.to_string(),
             model: v.get("model").and_then(Json::as_str).ok_or("bad request: no model")?.to_string(),
+            cfg: v.get("cfg").and_then(Json::as_str).map(str::to_string),
+            mapping: v.get("mapping").and_then(Json::as_str).map(str::to_string),
         })
     }
 }
@@ -83,11 +89,16 @@ impl WorkerMessage {
 /// Grade `model` against the embedded task `task_id`: the report as JSON. `should_stop` is
 /// passed to the grader (called between slices of work).
 pub fn grade_task(task_id: &str, model: &str, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
+    grade_task_with(task_id, model, None, None, should_stop)
+}
+
+/// [`grade_task`] with the user's configuration and mapping in place of the task's.
+pub fn grade_task_with(task_id: &str, model: &str, cfg: Option<&str>, mapping: Option<&str>, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
     let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
     let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
     let input = sysmo_grade::TaskInput::from_folder(task.files, &traces);
     let name = format!("{}.tla", sysmo_grade::module_name(model).unwrap_or_else(|| "model".into()));
-    let model = sysmo_grade::ModelInput { name: &name, text: model, cfg: None, mapping: None };
+    let model = sysmo_grade::ModelInput { name: &name, text: model, cfg, mapping };
     Ok(sysmo_grade::grade(&input, &model, should_stop).to_json())
 }
 
@@ -116,7 +127,7 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         }
         false
     };
-    match grade_task(&req.task, &req.model, &should_stop) {
+    match grade_task_with(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop) {
         Ok(report) => WorkerMessage::Report { run, report },
         Err(message) => WorkerMessage::Failed { run, message },
     }

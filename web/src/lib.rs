@@ -8,8 +8,10 @@
 //! `src/main.rs` mounts the page and `src/worker.rs` is the grading worker.
 
 pub mod catalog;
+pub mod check_bench;
 pub mod code_editor;
 pub mod grading;
+pub mod share;
 mod app;
 
 pub use app::App;

@@ -1,5 +1,6 @@
 //! The grading worker: receives a grade request (JSON text) from the page, grades the model with
-//! the engine, posts progress between slices of work and then the report. The page terminates
+//! the engine, posts progress between slices of work and then the report. A check request
+//! (`web::check_bench`) runs the model checker alone and answers with its counts and time. The page terminates
 //! and restarts the worker to cancel a run.
 
 #[cfg(target_arch = "wasm32")]
@@ -13,6 +14,11 @@ fn main() {
     let out = scope.clone();
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let text = e.data().as_string().unwrap_or_default();
+        // A model-checking request (the web benchmark), timed with the worker's clock.
+        if let Some(reply) = web::check_bench::handle_check_request(&text, &js_sys::Date::now) {
+            let _ = out.post_message(&JsValue::from_str(&reply));
+            return;
+        }
         let post = |m: web::grading::WorkerMessage| {
             let _ = out.post_message(&JsValue::from_str(&m.to_json()));
         };

@@ -162,7 +162,7 @@ fn itf_values_read_as_tla() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn worker_messages_round_trip() {
-    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into() };
+    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into(), cfg: None, mapping: None };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     for m in [
         WorkerMessage::Ready,
@@ -173,7 +173,7 @@ fn worker_messages_round_trip() {
         assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
     }
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new() }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
     assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
     assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
 }
@@ -190,7 +190,7 @@ fn broken_spin() -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin() }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
     let WorkerMessage::Report { run: 1, report } = last else { panic!("{last:?}") };
     assert!(matches!(&posted[0], WorkerMessage::Progress { stage, .. } if stage == "syntax"), "{posted:?}");
     let card = Scorecard::from_report(&report);
@@ -264,3 +264,8 @@ fn a_violated_invariant_shows_its_counterexample_as_states() {
     assert_eq!(card.coverage, [web::grading::CoverageRow { action: "Unlock".into(), produced: true, counted: true, before_error: false }]);
     assert!(card.gate.as_deref().unwrap().starts_with("gate passed (success, 10 distinct states"));
 }
+
+// ---- Share links and the worker's check request ----
+
+#[path = "wasm/share.rs"]
+mod share;

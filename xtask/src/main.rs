@@ -8,10 +8,13 @@
 //! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
 //! - `bench check`: `sysmo check` against TLC on corpus models; writes target/bench/check.md.
 //! - `bench grade`: time `sysmo grade` on a task's reference model (spin: target under 1 s).
+//! - `bench web`: the web app's transfer size, time to a usable gallery, and the checker's
+//!   throughput in the grading worker against native.
 
 mod bench;
 mod bench_check;
 mod bench_grade;
+mod bench_web;
 mod corpus;
 mod sany;
 mod bench_module;
@@ -33,6 +36,10 @@ usage: cargo xtask <command>
   bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory;
                    --models A,B  --timeout SECS per run  --no-tlc)
   bench grade      time `sysmo grade` on a task's reference model (default spin; target < 1 s)
+  bench web        the web app: transfer size of dist/ (raw, gzip), time to a usable gallery in
+                   headless Chromium, checker states/s in the worker vs native (target >= 0.7x)
+                   (--runs N loads, --check-runs N, --threads N for the rwmutex model,
+                   --no-build to measure the last build's dist/)
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -49,7 +56,8 @@ fn main() -> ExitCode {
             Some("parse") => bench::bench_parse(&root, &args[2..]),
             Some("check") => bench_check::bench_check(&root, &args[2..]),
             Some("grade") => bench_grade::bench_grade(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID]".to_string()),
+            Some("web") => bench_web::bench_web(&root, &args[2..]),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
