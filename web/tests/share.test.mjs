@@ -3,6 +3,7 @@
 // CHROMIUM (browser binary), SCREENSHOT_DIR. Each browser context is a fresh, empty profile.
 // Prints "N passed, M failed" and exits non-zero when a check fails.
 import { chromium } from 'playwright-core';
+import { editorReady, editorText, pasteModel } from './lib/editor.mjs';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -84,7 +85,7 @@ async function gradeAndCopy(cfg) {
   await page.goto(url, { waitUntil: 'load' });
   await page.click('.task-card[data-task="spin"] a');
   await page.waitForSelector('#task[data-task="spin"]', { timeout: 20000 });
-  await page.fill('#editor', SPIN);
+  await pasteModel(page, SPIN);
   if (cfg) {
     await page.click('#overrides summary');
     await page.fill('#cfg-override', cfg);
@@ -132,7 +133,8 @@ await check('opening the link in a fresh browser re-grades the model and says "v
   await page.goto('about:blank');
   await page.goto(links.plain, { waitUntil: 'load' });
   await page.waitForSelector('#task[data-task="spin"]', { timeout: 20000 });
-  expect((await page.inputValue('#editor')) === SPIN, 'the editor holds the shared model');
+  await editorReady(page);
+  expect((await editorText(page)) === SPIN, 'the editor holds the shared model');
   await page.waitForSelector('#verification[data-state="verified"], #verification[data-state="differs"], #verification[data-state="failed"]', { timeout: 180000 });
   console.log(`     verified in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   expect((await page.getAttribute('#verification', 'data-state')) === 'verified', await page.textContent('#verification'));
@@ -178,7 +180,8 @@ await check('a link for a 10 KB model opens with the whole text in the editor', 
   await page.goto('about:blank');
   await page.goto(link, { waitUntil: 'load' });
   await page.waitForSelector('#task[data-task="rwmutex"]', { timeout: 20000 });
-  expect((await page.inputValue('#editor')) === model, 'the editor holds the 10 KB model');
+  await editorReady(page);
+  expect((await editorText(page)) === model, 'the editor holds the 10 KB model');
   expect((await page.getAttribute('#verification', 'data-state')) !== null, 'verification section');
 });
 
