@@ -9,6 +9,8 @@
 
 pub mod catalog;
 pub mod grading;
+pub mod player;
+pub mod progress;
 mod app;
 
 pub use app::App;
