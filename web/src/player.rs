@@ -378,13 +378,13 @@ pub fn player(props: &PlayerProps) -> Html {
             aria-label="Counterexample player: arrow keys step, Home and End jump, space plays">
             { if trace.description.is_empty() { html! {} } else { html! { <p class="cex-what">{ &trace.description }</p> } } }
             <div class="controls">
-                <button class="first" title="First state (Home)" onclick={go(|| Move::First)} disabled={pos == 0}>{ "⏮" }</button>
-                <button class="prev" title="Previous state (←)" onclick={go(|| Move::Prev)} disabled={pos == 0}>{ "◀" }</button>
+                <button class="first" title="First state (Home)" onclick={go(|| Move::First)} disabled={pos == 0}>{ "« first" }</button>
+                <button class="prev" title="Previous state (←)" onclick={go(|| Move::Prev)} disabled={pos == 0}>{ "‹ prev" }</button>
                 <button class="play" title="Play / pause (space)" onclick={go(|| Move::Toggle)} data-playing={cursor.playing.to_string()}>
-                    { if cursor.playing { "⏸ pause" } else { "▶ play" } }
+                    { if cursor.playing { "pause" } else { "play" } }
                 </button>
-                <button class="next" title="Next state (→)" onclick={go(|| Move::Next)} disabled={pos == last}>{ "▶" }</button>
-                <button class="last" title="Last state (End)" onclick={go(|| Move::Last)} disabled={pos == last}>{ "⏭" }</button>
+                <button class="next" title="Next state (→)" onclick={go(|| Move::Next)} disabled={pos == last}>{ "next ›" }</button>
+                <button class="last" title="Last state (End)" onclick={go(|| Move::Last)} disabled={pos == last}>{ "last »" }</button>
                 <input class="slider" type="range" min="0" max={last.to_string()} value={pos.to_string()} {oninput} aria-label="state" />
                 <span class="position">{ format!("state {} of {}", pos + 1, trace.states.len()) }</span>
                 <a class="export" href={(*href).clone()} download={file}>{ "Export ITF JSON" }</a>

@@ -14,7 +14,10 @@ if (!url) {
   process.exit(2);
 }
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-const userDataDir = mkdtempSync(join(process.env.USER_DATA_DIR || tmpdir(), 'sysmo-player-'));
+// A profile of its own (the other browser tests may have used and removed USER_DATA_DIR).
+const profiles = process.env.USER_DATA_DIR || join(tmpdir(), 'sysmo-chromium');
+mkdirSync(profiles, { recursive: true });
+const userDataDir = mkdtempSync(join(profiles, 'player-'));
 const screenshots = process.env.SCREENSHOT_DIR || 'target/screenshots';
 mkdirSync(screenshots, { recursive: true });
 
