@@ -4,6 +4,8 @@
 use crate::catalog::{self, InvariantDoc, TaskInfo};
 use crate::code_editor::{lint_marks, CodeEditor};
 use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
+use crate::player::Player;
+use crate::progress::{BoardAction, ProgressBoard};
 use crate::share::{self, ShareError, SharePayload};
 use crate::{analyze_text, severity_class};
 use gloo_timers::callback::Timeout;
@@ -521,6 +523,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
     let grade = use_state(|| GradeState::Idle);
     let run = use_mut_ref(|| 0u64);
     let slot = use_mut_ref(|| None::<WorkerSlot>);
+    let board = use_reducer(crate::progress::Board::default);
 
     let set_text = {
         let (text, checked, timer, id) = (text.clone(), checked.clone(), timer.clone(), id.clone());
@@ -538,12 +541,13 @@ fn workbench(props: &WorkbenchProps) -> Html {
     };
 
     let on_message = {
-        let (grade, run, id) = (grade.clone(), run.clone(), id.clone());
+        let (grade, run, id, board) = (grade.clone(), run.clone(), id.clone(), board.clone());
         let (claim_run, verification, shared) = (claim_run.clone(), verification.clone(), shared.clone());
         Callback::from(move |m: WorkerMessage| {
             let current = *run.borrow();
             let checks_claim = *claim_run.borrow() == Some(current);
             match m {
+                WorkerMessage::Stage { run, progress } if run == current => board.dispatch(BoardAction::Apply(progress)),
                 WorkerMessage::Progress { run, stage, slices, syntax } if run == current => {
                     grade.set(GradeState::Running { stage, slices, syntax })
                 }
@@ -577,7 +581,9 @@ fn workbench(props: &WorkbenchProps) -> Html {
     let start_grade = {
         let (slot, run, grade, text, id, ensure_worker) = (slot.clone(), run.clone(), grade.clone(), text.clone(), id.clone(), ensure_worker.clone());
         let (overrides, graded, link, copy_note) = (overrides.clone(), graded.clone(), link.clone(), copy_note.clone());
+        let board = board.clone();
         Rc::new(move || -> Option<u64> {
+            board.dispatch(BoardAction::Reset);
             if let Err(e) = ensure_worker() {
                 grade.set(GradeState::Failed(e));
                 return None;
@@ -653,9 +659,10 @@ fn workbench(props: &WorkbenchProps) -> Html {
         })
     };
     let on_cancel = {
-        let (slot, run, grade) = (slot.clone(), run.clone(), grade.clone());
+        let (slot, run, grade, board) = (slot.clone(), run.clone(), grade.clone(), board.clone());
         let (claim_run, verification) = (claim_run.clone(), verification.clone());
         Callback::from(move |_| {
+            board.dispatch(BoardAction::Cancel);
             if *claim_run.borrow() == Some(*run.borrow()) {
                 verification.set(Some(Verification::Failed("the re-grade was cancelled".into())));
             }
@@ -708,6 +715,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
             </div>
             { overrides_view(&overrides, on_cfg, on_mapping) }
             { shared.as_ref().map(|p| verification_view(p, verification.as_ref())).unwrap_or_default() }
+            { if board.reports > 0 { html! { <ProgressBoard board={(*board).clone()} /> } } else { html! {} } }
             { if let GradeState::Done(card) = &*grade { scorecard(card) } else { html! {} } }
             { if matches!(*grade, GradeState::Done(_)) { share_bar(on_copy_link, link.as_ref(), &copy_note) } else { html! {} } }
         </div>
@@ -734,18 +742,9 @@ fn grade_status(g: &GradeState) -> Html {
     html! { <span id="grade-status" data-state={state}>{ text }</span> }
 }
 
-fn counterexample_view(c: &Counterexample) -> Html {
-    html! {
-        <ol class="counterexample" start="0">
-            { for c.states.iter().map(|s| html! {
-                <li class={classes!("cex-state", (c.loop_to == Some(s.index)).then_some("loop-start"))}>
-                    <span class="cex-action">{ s.action.clone().unwrap_or_else(|| if s.index == 0 { "initial state".into() } else { "step".into() }) }</span>
-                    { if c.loop_to == Some(s.index) { html! { <span class="badge">{ "the cycle returns here" }</span> } } else { html! {} } }
-                    <ul>{ for s.values.iter().map(|(k, v)| html! { <li><code>{ format!("{k} = {v}") }</code></li> }) }</ul>
-                </li>
-            }) }
-        </ol>
-    }
+/// A counterexample in the player; `name` names the exported file.
+fn counterexample_view(c: &Counterexample, name: &str) -> Html {
+    html! { <Player cex={Rc::new(c.clone())} name={name.to_string()} /> }
 }
 
 fn scorecard(card: &Scorecard) -> Html {
@@ -760,7 +759,7 @@ fn scorecard(card: &Scorecard) -> Html {
             "runtime" => html! {
                 <>
                     { card.gate.as_ref().map(|g| html! { <p class="gate">{ g }</p> }).unwrap_or_default() }
-                    { card.gate_counterexample.as_ref().map(counterexample_view).unwrap_or_default() }
+                    { card.gate_counterexample.as_ref().map(|c| counterexample_view(c, &format!("{}-runtime-gate", card.task))).unwrap_or_default() }
                     { for card.simulation_errors.iter().map(|e| html! { <p class="sim-error">{ e }</p> }) }
                     <table class="coverage">
                         <thead><tr><th>{ "action" }</th><th>{ "produced a successor" }</th><th>{ "counted" }</th></tr></thead>
@@ -794,7 +793,7 @@ fn scorecard(card: &Scorecard) -> Html {
                             <code>{ &i.name }</code>{ format!(" ({}{}): {} — {}", i.kind, if i.expect == "violate" { ", must be violated" } else { "" }, i.verdict, i.result) }
                             { i.message.as_ref().map(|m| html! { <div class="message">{ m }</div> }).unwrap_or_default() }
                             { i.counterexample.as_ref().map(|c| html! {
-                                <details class="cex"><summary>{ format!("counterexample, {} states", c.states.len()) }</summary>{ counterexample_view(c) }</details>
+                                <details class="cex"><summary>{ format!("counterexample, {} states", c.states.len()) }</summary>{ counterexample_view(c, &format!("{}-{}", card.task, i.name)) }</details>
                             }).unwrap_or_default() }
                         </li>
                     }) }

@@ -49,6 +49,9 @@ pub enum WorkerMessage {
     /// `slices` counts the slices of work done so far (a slice is a bounded number of states
     /// or simulation steps); `syntax` is the syntax score once known.
     Progress { run: u64, stage: String, slices: u64, syntax: Option<f64> },
+    /// Where a stage of the grader stands: `sysmo_grade::Progress` as JSON, at every slice of
+    /// work and when the stage ends (read by [`crate::progress::Board`]).
+    Stage { run: u64, progress: Json },
     /// The grade report (`sysmo-grade/1` JSON).
     Report { run: u64, report: Json },
     /// The request could not be graded (unknown task, bad message).
@@ -62,6 +65,7 @@ impl WorkerMessage {
             WorkerMessage::Progress { run, stage, slices, syntax } => {
                 json!({ "kind": "progress", "run": run, "stage": stage, "slices": slices, "syntax": syntax })
             }
+            WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress }),
             WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report }),
             WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
         }
@@ -79,6 +83,7 @@ impl WorkerMessage {
                 slices: v.get("slices").and_then(Json::as_u64).unwrap_or(0),
                 syntax: v.get("syntax").and_then(Json::as_f64),
             }),
+            Some("stage") => Ok(WorkerMessage::Stage { run, progress: v.get("progress").cloned().unwrap_or(Json::Null) }),
             Some("report") => Ok(WorkerMessage::Report { run, report: v.get("report").cloned().unwrap_or(Json::Null) }),
             Some("failed") => Ok(WorkerMessage::Failed { run, message: v.get("message").and_then(Json::as_str).unwrap_or("").to_string() }),
             other => Err(format!("unknown message kind {other:?}")),
@@ -94,12 +99,24 @@ pub fn grade_task(task_id: &str, model: &str, should_stop: &dyn Fn() -> bool) ->
 
 /// [`grade_task`] with the user's configuration and mapping in place of the task's.
 pub fn grade_task_with(task_id: &str, model: &str, cfg: Option<&str>, mapping: Option<&str>, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
+    grade_task_with_progress(task_id, model, cfg, mapping, should_stop, &mut |_| {})
+}
+
+/// [`grade_task_with`], telling `progress` where each stage stands (`sysmo_grade::grade_with_progress`).
+pub fn grade_task_with_progress(
+    task_id: &str,
+    model: &str,
+    cfg: Option<&str>,
+    mapping: Option<&str>,
+    should_stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&sysmo_grade::Progress),
+) -> Result<Json, String> {
     let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
     let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
     let input = sysmo_grade::TaskInput::from_folder(task.files, &traces);
     let name = format!("{}.tla", sysmo_grade::module_name(model).unwrap_or_else(|| "model".into()));
     let model = sysmo_grade::ModelInput { name: &name, text: model, cfg, mapping };
-    Ok(sysmo_grade::grade(&input, &model, should_stop).to_json())
+    Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress).to_json())
 }
 
 /// The worker's answer to one request: posts progress through `post` while it works, and
@@ -127,7 +144,12 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         }
         false
     };
-    match grade_task_with(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop) {
+    let mut stage = |p: &sysmo_grade::Progress| {
+        if let Ok(mut post) = post_cell.try_borrow_mut() {
+            (*post)(WorkerMessage::Stage { run, progress: p.to_json() });
+        }
+    };
+    match grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage) {
         Ok(report) => WorkerMessage::Report { run, report },
         Err(message) => WorkerMessage::Failed { run, message },
     }
@@ -178,6 +200,8 @@ pub struct CexState {
 /// A counterexample (ITF), as a list of states.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Counterexample {
+    /// The ITF JSON as the grader produced it (the player reads and exports it).
+    pub itf: Json,
     pub description: String,
     pub states: Vec<CexState>,
     /// The index of the state a liveness lasso loops back to.
@@ -253,6 +277,7 @@ pub fn counterexample(itf: &Json) -> Counterexample {
         })
         .collect();
     Counterexample {
+        itf: itf.clone(),
         description: itf.get("#meta").map(|m| s(m, "description")).unwrap_or_default(),
         states,
         loop_to: itf.get("loop").and_then(Json::as_u64).map(|x| x as usize),

@@ -11,6 +11,8 @@ pub mod catalog;
 pub mod check_bench;
 pub mod code_editor;
 pub mod grading;
+pub mod player;
+pub mod progress;
 pub mod share;
 mod app;
 

@@ -167,6 +167,7 @@ fn worker_messages_round_trip() {
     for m in [
         WorkerMessage::Ready,
         WorkerMessage::Progress { run: 1, stage: "checking".into(), slices: 4, syntax: Some(0.5) },
+        WorkerMessage::Stage { run: 2, progress: serde_json::json!({"stage": "runtime", "state": "running", "states": 4000}) },
         WorkerMessage::Report { run: 2, report: serde_json::json!({"overall": 1.0}) },
         WorkerMessage::Failed { run: 3, message: "no task".into() },
     ] {
@@ -203,6 +204,15 @@ fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
         assert_eq!((s.status.as_str(), s.score), ("skipped", 0.0), "{s:?}");
     }
     assert_eq!(card.overall, syntax.score / 4.0);
+    // The stage reports end every stage, the gated ones marked.
+    let mut board = web::progress::Board::default();
+    for m in &posted {
+        if let WorkerMessage::Stage { run: 1, progress } = m {
+            board.apply(progress);
+        }
+    }
+    assert_eq!(board.bars.iter().map(|b| b.state.as_str()).collect::<Vec<_>>(), ["ran", "skipped", "skipped", "skipped"]);
+    assert_eq!(board.bars[0].score, Some(syntax.score));
 }
 
 /// The whole grade of the reference model: natively only (in a debug wasm build under node it

@@ -20,6 +20,8 @@
 
 mod actions;
 pub mod itf;
+pub mod progress;
+mod steps;
 pub mod report;
 pub mod task;
 
@@ -35,7 +37,9 @@ use tla_syntax::cfg::Config;
 use tla_syntax::{SourceMap, Span};
 use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Replayer, Summary};
 
+pub use progress::{Progress, StageState};
 pub use report::Report;
+use progress::Hooks;
 pub use task::TaskSpec;
 
 /// A task's files, as texts.
@@ -155,14 +159,18 @@ fn diagnostic_line(sources: &SourceMap, d: &tla_syntax::Diagnostic) -> String {
     if j.line == 0 { format!("{}: {}", j.code, j.message) } else { format!("{}: {} ({}:{}:{})", j.code, j.message, j.file, j.line, j.column) }
 }
 
-/// ITF of a path of the model, each state with the action that led to it.
+/// ITF of a path of the model, each state with the action that led to it (and, in
+/// `#meta.step`, the named action and parameters that take the step: [`steps`]).
 fn itf_of(model: &Model<'_>, source: &str, what: &str, trace: &[TraceStep<tla_eval::State>]) -> Json {
     let names = model.action_names();
     let states: Vec<itf::ItfState<'_>> = trace
         .iter()
         .map(|t| itf::ItfState { action: t.action.and_then(|a| names.get(a as usize)).map(String::as_str), values: &t.state })
         .collect();
-    itf::trace(source, what, &model.variables(), &states)
+    let mut out = itf::trace(source, what, &model.variables(), &states);
+    let raw: Vec<&tla_eval::State> = trace.iter().map(|t| &t.state).collect();
+    steps::name_steps(model, &mut out, &raw);
+    out
 }
 
 /// The model analysed with its configuration, ready for the later stages.
@@ -176,6 +184,44 @@ struct Loaded {
 /// Grade `model` against `task`. `should_stop` is called between slices of work; when it
 /// returns true the current stage ends early and the report says so.
 pub fn grade(task: &TaskInput<'_>, model: &ModelInput<'_>, should_stop: &dyn Fn() -> bool) -> Report {
+    grade_with_progress(task, model, should_stop, &mut |_| {})
+}
+
+/// [`grade`], telling `progress` where the work stands at every slice (before `should_stop` is
+/// asked) and when each stage ends: a stage's last report has [`StageState::Done`] with its
+/// score and status, and every stage gets one, in order, the gated ones included.
+pub fn grade_with_progress(
+    task: &TaskInput<'_>,
+    model: &ModelInput<'_>,
+    should_stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Report {
+    let mut told = 0usize;
+    let report = {
+        let mut tell = |p: &Progress| {
+            if p.state != StageState::Running {
+                told += 1;
+            }
+            progress(p);
+        };
+        let hooks = Hooks::new(should_stop, &mut tell);
+        grade_stages(task, model, &hooks)
+    };
+    // The stages that a gate skipped (or an error cut short) end here.
+    let st = &report.stages;
+    let ends = [
+        ("syntax", st.syntax.score, st.syntax.status),
+        ("runtime", st.runtime.score, st.runtime.status),
+        ("conformance", st.conformance.score, st.conformance.status),
+        ("invariants", st.invariants.score, st.invariants.status),
+    ];
+    for (stage, score, status) in ends.into_iter().skip(told) {
+        progress(&Progress::done(stage, score, status.as_str()));
+    }
+    report
+}
+
+fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>) -> Report {
     let spec = TaskSpec::parse(task.task_toml);
     let (task_id, spec) = match spec {
         Ok(s) => (s.id.clone(), Ok(s)),
@@ -195,6 +241,7 @@ pub fn grade(task: &TaskInput<'_>, model: &ModelInput<'_>, should_stop: &dyn Fn(
         definitions: Definitions { total: analysis.score.total, parsed: analysis.score.parsed },
         diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(&sources, d)).collect(),
     };
+    hooks.tell(&Progress::done("syntax", syntax.score, syntax.status.as_str()));
     let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
         let overall = (syntax.score + runtime.score + conformance.score + invariants.score) / 4.0;
         Report {
@@ -235,7 +282,8 @@ pub fn grade(task: &TaskInput<'_>, model: &ModelInput<'_>, should_stop: &dyn Fn(
     }
 
     // 2. Runtime.
-    let runtime = runtime_stage(&spec, &loaded, &name, should_stop, &mut stopped);
+    let runtime = runtime_stage(&spec, &loaded, &name, hooks, &mut stopped);
+    hooks.tell(&Progress::done("runtime", runtime.score, runtime.status.as_str()));
     let gate_ok = runtime.gate.as_ref().is_some_and(|g| g.passed);
     if !gate_ok || runtime.score == 0.0 {
         let why = if !gate_ok { "the runtime gate failed" } else { "no action was covered" }.to_string();
@@ -243,14 +291,16 @@ pub fn grade(task: &TaskInput<'_>, model: &ModelInput<'_>, should_stop: &dyn Fn(
     }
 
     // 3. Conformance.
-    let conformance = conformance_stage(&spec, task, model, &loaded, should_stop, &mut stopped);
+    let conformance = conformance_stage(&spec, task, model, &loaded, hooks, &mut stopped);
+    hooks.tell(&Progress::done("conformance", conformance.score, conformance.status.as_str()));
 
     // 4. Invariants.
-    let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, should_stop, &mut stopped);
+    let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, hooks, &mut stopped);
+    hooks.tell(&Progress::done("invariants", invariants.score, invariants.status.as_str()));
     finish(syntax, runtime, conformance, invariants, stopped)
 }
 
-fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn Fn() -> bool, stopped: &mut Option<String>) -> RuntimeStage {
+fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>, stopped: &mut Option<String>) -> RuntimeStage {
     let source = format!("{name}.tla");
     let m = match model::load(&loaded.analysis, &loaded.config) {
         Ok(m) => m,
@@ -280,13 +330,17 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
     // The gate: exhaustive, deadlock off, within the task's budget.
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
     let mut ex = Explorer::new(&m, opts);
+    let gate_progress = |st: tla_check::Stats| {
+        Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, max_states: spec.max_states as u64, ..Progress::new("runtime", "gate") }
+    };
     let outcome = loop {
         match ex.run(SLICE) {
             ExStatus::Done(o) => break Some(o),
-            ExStatus::Running if should_stop() => break None,
+            ExStatus::Running if hooks.slice(&gate_progress(ex.stats())) => break None,
             ExStatus::Running => {}
         }
     };
+    hooks.tell(&gate_progress(ex.stats()));
     let st = ex.stats();
     gate.distinct_states = st.distinct;
     gate.states_generated = st.generated;
@@ -350,13 +404,18 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
         steps: 0,
         errors: vec![],
     };
+    let sim_progress = |behaviours: u64| Progress {
+        behaviours,
+        behaviours_total: sim.count as u64 * sim.behaviours as u64,
+        ..Progress::new("runtime", "simulation")
+    };
     'runs: for run in 0..sim.count {
         let opts = SimOptions { depth: sim.depth, behaviours: sim.behaviours, seed: sim.seed.wrapping_add(run), check_deadlock: false };
         let mut s = Simulator::new(&cov, opts);
         let outcome = loop {
             match s.run(SLICE as u64) {
                 SimStatus::Done(o) => break o,
-                SimStatus::Running if should_stop() => {
+                SimStatus::Running if hooks.slice(&sim_progress(summary.behaviours as u64 + s.stats().behaviours as u64)) => {
                     *stopped = Some("runtime".into());
                     break 'runs;
                 }
@@ -398,6 +457,11 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, should_stop: &dyn
             }
             summary.errors.push(SimulationError { run, behaviour, result, message, last_action });
         }
+        // A run is a slice too (a run may fit in one call of the simulator).
+        if hooks.slice(&sim_progress(summary.behaviours as u64)) && run + 1 < sim.count {
+            *stopped = Some("runtime".into());
+            break;
+        }
     }
     let by_name = !*cov.failed.borrow();
     let rows: Vec<ActionCoverage> = if by_name {
@@ -434,7 +498,7 @@ fn conformance_stage(
     task: &TaskInput<'_>,
     input: &ModelInput<'_>,
     loaded: &Loaded,
-    should_stop: &dyn Fn() -> bool,
+    hooks: &Hooks<'_>,
     stopped: &mut Option<String>,
 ) -> ConformanceStage {
     let (map_name, map_text) = match (input.mapping, task.mapping) {
@@ -466,8 +530,12 @@ fn conformance_stage(
     let mut h_sum = Summary::default();
     let mut first: BTreeMap<String, Json> = BTreeMap::new();
     let mut per_trace = vec![];
+    // The bar's total: the steps of the traces that parse (one that does not ends the stage).
+    let steps_total: usize = task.traces.iter().filter_map(|(f, t)| parse_trace(f, t).ok()).map(|t| t.steps.len()).sum();
+    let mut at = Progress { traces_total: task.traces.len() as u64, steps_total: steps_total as u64, ..Progress::new("conformance", "") };
     for (file, text) in &task.traces {
-        if should_stop() {
+        at.phase = file.to_string();
+        if hooks.slice(&at) {
             *stopped = Some("conformance".into());
             break;
         }
@@ -489,7 +557,12 @@ fn conformance_stage(
             first.entry(d.model_action.clone()).or_insert_with(|| d.to_json());
         }
         per_trace.push(TraceLine { file: file.to_string(), windows: w.windows, windows_passed: w.windows_passed, whole: h.result.to_string() });
+        at.traces += 1;
+        at.windows += w.windows as u64;
+        at.steps += trace.steps.len() as u64;
     }
+    at.phase.clear();
+    hooks.tell(&at);
     let actions: Vec<ActionVerdict> = w_sum
         .verdicts()
         .into_iter()
@@ -527,7 +600,7 @@ fn invariants_stage(
     input: &ModelInput<'_>,
     name: &str,
     cfg_text: &str,
-    should_stop: &dyn Fn() -> bool,
+    hooks: &Hooks<'_>,
     stopped: &mut Option<String>,
 ) -> InvariantsStage {
     let inv_name = module_name(task.invariants_tla).unwrap_or_else(|| format!("{}Invariants", spec.module));
@@ -557,7 +630,11 @@ fn invariants_stage(
         format!("the invariants do not check against this model: {}", errs.join("; "))
     });
     let mut rows = vec![];
+    let mut at = Progress { checks_total: checks.len() as u64, max_states: spec.max_states as u64, ..Progress::new("invariants", "") };
     for c in &checks {
+        at.phase = c.ident.name.clone();
+        at.checked = rows.len() as u64;
+        hooks.tell(&at);
         let mut row = InvariantResult {
             name: c.ident.name.clone(),
             kind: if c.invariant { "invariant" } else { "property" },
@@ -584,13 +661,16 @@ fn invariants_stage(
         } else {
             config.properties.push(c.ident.clone());
         }
-        check_one(spec, &analysis, &config, &sources, &c.ident.name, &mut row, should_stop, stopped);
+        check_one(spec, &analysis, &config, &sources, &c.ident.name, &mut row, hooks, &at, stopped);
         if row.result != "error" {
             let violated = row.result == "violated";
             row.verdict = if violated != c.must_hold { "pass" } else { "fail" };
         }
         rows.push(row);
     }
+    at.phase.clear();
+    at.checked = rows.len() as u64;
+    hooks.tell(&at);
     let passed = rows.iter().filter(|r| r.verdict == "pass").count();
     InvariantsStage {
         score: passed as f64 / rows.len() as f64,
@@ -610,7 +690,8 @@ fn check_one(
     sources: &SourceMap,
     prop: &str,
     row: &mut InvariantResult,
-    should_stop: &dyn Fn() -> bool,
+    hooks: &Hooks<'_>,
+    at: &Progress,
     stopped: &mut Option<String>,
 ) {
     let source = format!("{}.tla", spec.module);
@@ -627,10 +708,13 @@ fn check_one(
     }
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
     let mut ex = Explorer::new(&m, opts);
+    let explored = |st: tla_check::Stats| {
+        Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, ..at.clone() }
+    };
     let outcome = loop {
         match ex.run(SLICE) {
             ExStatus::Done(o) => break Some(o),
-            ExStatus::Running if should_stop() => break None,
+            ExStatus::Running if hooks.slice(&explored(ex.stats())) => break None,
             ExStatus::Running => {}
         }
     };
@@ -681,7 +765,7 @@ fn check_one(
         let out = loop {
             match checker.run(SLICE) {
                 LiveStatus::Done(o) => break o,
-                LiveStatus::Running if should_stop() => {
+                LiveStatus::Running if hooks.slice(at) => {
                     *stopped = Some("invariants".into());
                     row.result = "budget_exhausted".into();
                     row.message = Some("stopped by the time limit with no violation found so far".into());
