@@ -147,6 +147,9 @@ fn verdicts(task: &str, folder: &str) -> (Vec<String>, Vec<String>) {
         let v = check(task, folder, kw, name);
         match (v.exit, v.result.as_str()) {
             (0, "success") => {}
+            // No violation within the grader's budget: what the grader counts as holding. Only a
+            // model too large to explore within the task's budget (etcd's) ends this way.
+            (0, "budget_exhausted") => {}
             (12 | 13, _) if v.property.as_deref() == Some(name.as_str()) && v.counterexample => violated.push(name.clone()),
             _ => problems.push(format!("{task}/{folder} {name}: exit {} result {} property {:?}", v.exit, v.result, v.property)),
         }

@@ -707,7 +707,23 @@ fn check_one(
         return;
     }
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
-    let mut ex = Explorer::new(&m, opts);
+    // Temporal properties are checked on the graph of this same run (the liveness checker is
+    // the explorer's graph sink), so the state space is explored once.
+    let live = m.live_properties();
+    let formulas: Vec<_> = live.iter().map(|p| p.formula.clone()).collect();
+    let lopts = LiveOptions { max_states: Some(spec.max_states), ..Default::default() };
+    let sink = if formulas.is_empty() {
+        None
+    } else {
+        match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts.clone()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                row.message = Some(format!("the property cannot be checked: {e:?}"));
+                return;
+            }
+        }
+    };
+    let mut ex = Explorer::with_graph(&m, opts, sink);
     let explored = |st: tla_check::Stats| {
         Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, ..at.clone() }
     };
@@ -753,15 +769,26 @@ fn check_one(
         Some(Outcome::BudgetExhausted(_)) => exhausted = true,
         Some(Outcome::Success) => {}
     }
-    for p in m.live_properties() {
-        let lopts = LiveOptions { max_states: Some(spec.max_states), ..Default::default() };
-        let mut checker = match LivenessChecker::new(&m, m.fairness(), &p.formula, lopts) {
-            Ok(c) => c,
+    let depth_cut = matches!(outcome, Some(Outcome::BudgetExhausted(tla_check::Budget::Depth(_))));
+    let graph = ex.into_graph();
+    let checker = match graph.sink {
+        // The explorer's graph is whole: analyse it.
+        Some(mut c) if !exhausted => {
+            c.adopt(graph.seen, graph.parent);
+            Some(c)
+        }
+        // A depth limit leaves the graph unfinished; liveness explores on its own, under the
+        // state budget alone.
+        Some(_) if depth_cut => match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts) {
+            Ok(c) => Some(c),
             Err(e) => {
                 row.message = Some(format!("the property cannot be checked: {e:?}"));
                 return;
             }
-        };
+        },
+        _ => None,
+    };
+    if let Some(mut checker) = checker {
         let out = loop {
             match checker.run(SLICE) {
                 LiveStatus::Done(o) => break o,

@@ -10,10 +10,15 @@ fn never() -> bool {
     false
 }
 
+/// Tasks whose reference grade takes minutes, left out of this suite until their grade fits a
+/// test run: etcd's conformance stage replays 2,907 windows, each with up to the task's state
+/// budget of candidate states (about 390 CPU seconds in a release build).
+const TOO_SLOW_FOR_THE_SUITE: &[&str] = &["etcd"];
+
 #[test]
 fn every_reference_model_scores_one_in_every_stage() {
     let mut failures = vec![];
-    for t in sysmo_tasks::tasks() {
+    for t in sysmo_tasks::tasks().iter().filter(|t| !TOO_SLOW_FOR_THE_SUITE.contains(&t.id)) {
         let spec = TaskSpec::parse(t.task_toml()).expect("task.toml");
         let input = TaskInput::from_folder(t.files, t.traces);
         let tla = t.file(&format!("reference/{}.tla", spec.module)).expect("reference model");

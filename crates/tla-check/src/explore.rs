@@ -94,6 +94,22 @@ impl<S, E> GraphSink<S, E> for NoGraph {
     }
 }
 
+/// A sink that may be absent (a model without temporal properties keeps no graph).
+impl<S, E, G: GraphSink<S, E>> GraphSink<S, E> for Option<G> {
+    fn state(&mut self, index: u32, state: &S) -> Result<(), E> {
+        self.as_mut().map_or(Ok(()), |g| g.state(index, state))
+    }
+    fn begin(&mut self, index: u32, state: &S) -> Result<(), E> {
+        self.as_mut().map_or(Ok(()), |g| g.begin(index, state))
+    }
+    fn successor(&mut self, from_index: u32, from: &S, succ: &S, target: Option<u32>) -> Result<(), E> {
+        self.as_mut().map_or(Ok(()), |g| g.successor(from_index, from, succ, target))
+    }
+    fn end(&mut self, index: u32, state: &S) -> Result<(), E> {
+        self.as_mut().map_or(Ok(()), |g| g.end(index, state))
+    }
+}
+
 /// What an explorer that kept a graph hands over when it is done: the sink, the fingerprint set
 /// (fingerprint → index), the parent of each state (`u32::MAX` for initial states).
 pub struct ExploredGraph<G> {

@@ -13,6 +13,11 @@ fn reference_models_conform_to_their_traces() {
     let mut failures = Vec::new();
     for task in tasks.flatten() {
         let id = task.file_name().to_string_lossy().to_string();
+        // etcd's windows replay takes minutes with its state budget; its traces are replayed by
+        // its own grade, outside this suite, until that is fast.
+        if id == "etcd" {
+            continue;
+        }
         let Ok(refs) = std::fs::read_dir(task.path().join("reference")) else { continue };
         let Some(tla) = refs.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "tla")) else { continue };
         let Ok(traces) = std::fs::read_dir(root.join("traces").join(&id)) else { continue };
