@@ -220,3 +220,13 @@ fn an_implicit_substitution_reads_the_outer_module_definition() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()), (Some(5), Some(6), Some(5)));
 }
+
+/// `P => Q` in an action: when P holds, Q is enumerated as an action (it may assign variables
+/// and branch), as TLC does; figures from TLC 2.15 (see BranchCount.tla).
+#[test]
+fn an_implication_in_an_action_enumerates_its_conclusion() {
+    let out = sysmo(&["check", "BranchCount.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()), (Some(6), Some(8), Some(4)));
+}

@@ -648,6 +648,10 @@ impl<'a> ConstEval<'a> {
                 return self.guard(e, env, k);
             }
             ("UNCHANGED", 1) if !self.primed.get() => return self.act_unchanged(&args[0], env, k),
+            // As TLC: when P holds, Q is enumerated as an action (a disjunction in Q branches).
+            ("=>", 2) => {
+                return if self.ev_bool(&args[0], env)? { self.act(&args[1], env, k) } else { k() };
+            }
             _ => {}
         }
         // Outside instances, what the name means at this node is found once (see `op_app`).
