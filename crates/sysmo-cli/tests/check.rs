@@ -182,3 +182,51 @@ fn action_property_violation_names_the_property() {
     let text = String::from_utf8_lossy(&sysmo(&["check", "Counter.tla", "--config", "CounterDown.cfg"]).stdout).into_owned();
     assert!(text.contains("OnlyUp is violated"), "{text}");
 }
+
+/// ENABLED of an instance's fairness condition reads the instance's own variables, with only the
+/// unprimed ones replaced by their substitutes (TLC 2.15 agrees on both runs). In SubstEnabled,
+/// `P == INSTANCE PairedCounter WITH p <- y, q <- y, r <- z \div 2`: Both (`p' = 1 /\ q' = 2`) is
+/// enabled though `y'` cannot be 1 and 2 at once, so `WF(Both)` fails once z stops at 6 (TLC: a
+/// stuttering counterexample of 8 states); Bump's `r' = r + 1` is enabled while `z \div 2 < 3`
+/// without asking for a `z'`, and Bump steps happen, so `WF_r(Bump)` holds.
+#[test]
+fn enabled_inside_an_instance_reads_the_instance_variables() {
+    let out = sysmo(&["check", "SubstEnabled.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "liveness_violation", "{r}");
+    assert_eq!(out.status.code(), Some(13));
+    assert_eq!(r["property"], "Refines", "{r}");
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(7), Some(7)));
+    assert_eq!(r["counterexample_length"], 8, "{r}");
+    let last = &r["counterexample"]["states"][6];
+    assert_eq!((&last["y"], &last["z"]), (&Value::from(0), &Value::from(6)), "{r}");
+
+    let out = sysmo(&["check", "SubstEnabled.tla", "--config", "SubstEnabledBump.cfg", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(7), Some(7)));
+}
+
+/// A name an instance declares and leaves to the same name one module out reads what that name
+/// means there, in that module's context: in Hallway, `D!L!Now` is Light's `lit`, which Dimmer
+/// defines as `level > 0` (with `level <- k % 3`), not Hallway's own `lit == k`. TLC 2.15: no
+/// error, 5 distinct states, 6 generated.
+#[test]
+fn an_implicit_substitution_reads_the_outer_module_definition() {
+    let out = sysmo(&["check", "Hallway.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()), (Some(5), Some(6), Some(5)));
+}
+
+/// `P => Q` in an action: when P holds, Q is enumerated as an action (it may assign variables
+/// and branch), as TLC does; figures from TLC 2.15 (see BranchCount.tla).
+#[test]
+fn an_implication_in_an_action_enumerates_its_conclusion() {
+    let out = sysmo(&["check", "BranchCount.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()), (Some(6), Some(8), Some(4)));
+}

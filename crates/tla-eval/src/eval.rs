@@ -48,6 +48,11 @@ type Scope<'a> = HashMap<&'a str, Global<'a>>;
 struct InstFrame<'a> {
     scope: Rc<Scope<'a>>,
     substs: &'a [Subst],
+    /// The variables the instantiated module declares (its own and those it extends).
+    vars: Rc<FxHashSet<&'a str>>,
+    /// Its declared names: variables and constants (an instance that does not substitute one
+    /// explicitly substitutes it by the same name one module out).
+    decls: Rc<FxHashSet<&'a str>>,
     /// The instance's parameters, bound at the call.
     env: Env<'a>,
 }
@@ -121,6 +126,15 @@ pub struct ConstEval<'a> {
     init_mode: Cell<bool>,
     /// Each module's scope (own definitions, extended and instantiated ones), by module name.
     scopes: HashMap<&'a str, Rc<Scope<'a>>>,
+    /// Each module's variables, and its variables and constants (declared or extended), by
+    /// module name.
+    module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
+    /// Inside ENABLED: the instance frames below this depth were entered before ENABLED, so
+    /// a primed variable of theirs is a variable of the instantiated module in its own right
+    /// (not its substitute), as in TLC (see `action::cut_var`). 0 outside ENABLED.
+    cutoff: Cell<usize>,
+    /// Inside ENABLED: next values of such variables that the root module does not declare.
+    free: RefCell<Vec<(&'a str, Value)>>,
     /// Instances being evaluated (innermost last).
     ctx: RefCell<Vec<InstFrame<'a>>>,
     /// Constant-level zero-argument definitions whose value is kept once computed.
@@ -250,15 +264,24 @@ impl<'a> ConstEval<'a> {
             interner.intern(l);
         }
         let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::default();
+        let mut module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)> = HashMap::default();
         for m in modules {
             let mut scope: Scope<'a> = HashMap::default();
+            let mut vars: FxHashSet<&'a str> = FxHashSet::default();
+            let mut decls: FxHashSet<&'a str> = FxHashSet::default();
             for e in &m.extends {
                 if let Some(sc) = scopes.get(e.name.as_str()) {
                     scope.extend(sc.iter().map(|(k, v)| (*k, v.clone())));
                 }
+                if let Some((vs, ds)) = module_vars.get(e.name.as_str()) {
+                    vars.extend(vs.iter().copied());
+                    decls.extend(ds.iter().copied());
+                }
             }
             for u in &m.units {
                 match u {
+                    Unit::Variables(vs) => vars.extend(vs.iter().map(|v| v.name.as_str())),
+                    Unit::Constants(cs) => decls.extend(cs.iter().map(|c| c.name.name.as_str())),
                     Unit::OpDef(d) => {
                         globals.insert(d.name.name.as_str(), Global::Op(d));
                         scope.insert(d.name.name.as_str(), Global::Op(d));
@@ -282,6 +305,8 @@ impl<'a> ConstEval<'a> {
                 }
             }
             scopes.insert(m.name.name.as_str(), Rc::new(scope));
+            decls.extend(vars.iter().copied());
+            module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
         }
         ConstEval {
             globals,
@@ -296,6 +321,9 @@ impl<'a> ConstEval<'a> {
             primed: Cell::new(false),
             init_mode: Cell::new(false),
             scopes,
+            module_vars,
+            cutoff: Cell::new(0),
+            free: RefCell::new(Vec::new()),
             ctx: RefCell::new(Vec::new()),
             cacheable: Default::default(),
             cache: RefCell::new(HashMap::default()),
@@ -976,6 +1004,9 @@ impl<'a> ConstEval<'a> {
                     self.resolved.borrow_mut().insert(op as *const OpName, r);
                 }
             }
+        }
+        if !top && args.is_empty() && self.primed.get() && self.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
+            return self.read_ref(r);
         }
         if !top && let Some(r) = self.try_subst(name, args.is_empty()) {
             return r;

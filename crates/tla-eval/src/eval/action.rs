@@ -25,6 +25,24 @@ pub struct SplitAction<'a> {
 
 type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
 
+/// What a name means one or more modules out (see `ConstEval::outer_meaning`).
+pub(super) enum OuterMeaning<'a> {
+    /// The expression an instance substitutes for it, read under the frames below the index.
+    Subst(&'a Expr, Env<'a>, usize),
+    /// A definition of the module reached, read under the frames below the index.
+    Def(Global<'a>, usize),
+}
+
+/// A variable an action assigns or reads primed.
+#[derive(Clone, Copy)]
+pub(super) enum VarRef<'a> {
+    /// A variable of the root module, by slot.
+    Slot(usize),
+    /// Inside ENABLED, a variable of an instance (entered before ENABLED) that the root
+    /// module does not declare, by name (see `cut_var`).
+    Free(&'a str),
+}
+
 impl<'a> ConstEval<'a> {
     /// Declare the state variables, in slot order.
     pub fn set_variables(&mut self, names: &[&'a str]) {
@@ -163,6 +181,8 @@ impl<'a> ConstEval<'a> {
     pub(super) fn enabled(&self, a: &'a Expr, env: &Env<'a>) -> VResult<bool> {
         let n = self.var_names.len();
         let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
+        let saved_free = std::mem::take(&mut *self.free.borrow_mut());
+        let cutoff = self.cutoff.replace(self.ctx.borrow().len());
         let (p, i) = (self.primed.replace(false), self.init_mode.replace(false));
         let mut found = false;
         let r = self.act(a, env, &mut || {
@@ -171,6 +191,8 @@ impl<'a> ConstEval<'a> {
         });
         self.primed.set(p);
         self.init_mode.set(i);
+        self.cutoff.set(cutoff);
+        *self.free.borrow_mut() = saved_free;
         *self.next.borrow_mut() = saved;
         r.map(|_| found)
     }
@@ -275,36 +297,110 @@ impl<'a> ConstEval<'a> {
         out.push(SplitAction { name, expr: e });
     }
 
-    fn var_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<usize> {
-        if let ExprKind::OpApp { op, args } = &*e.kind
-            && op.path.is_empty() && args.is_empty() {
-                if env.lookup(&op.name).is_none() {
-                    // An instance's variable substituted by a variable of the instantiating module.
-                    let sub = self.ctx.borrow().last().and_then(|f| f.substs.iter().find(|s| s.name.name == op.name).map(|s| &s.expr));
-                    if let Some(x) = sub {
-                        let frame = self.ctx.borrow_mut().pop();
-                        let r = self.var_slot(x, &Env::default());
-                        if let Some(f) = frame {
-                            self.ctx.borrow_mut().push(f);
-                        }
-                        return r;
-                    }
+    /// The variable `e` names, when it is one: a variable of the root module (through the
+    /// substitutions of the instances being evaluated), or inside ENABLED a variable of an
+    /// instance entered before ENABLED (see `cut_var`).
+    fn var_ref(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
+        let ExprKind::OpApp { op, args } = &*e.kind else { return None };
+        if !op.path.is_empty() || !args.is_empty() || env.lookup(&op.name).is_some() {
+            return None;
+        }
+        let name = op.name.as_str();
+        if let Some(r) = self.cut_var(name) {
+            return Some(r);
+        }
+        // An instance's variable substituted by an expression of the instantiating module
+        // (implicitly by the same name when the instance does not substitute it).
+        let found = {
+            let ctx = self.ctx.borrow();
+            let mut found = None;
+            for (i, f) in ctx.iter().enumerate().rev() {
+                if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
+                    found = Some((&s.expr, f.env.clone(), i));
+                    break;
                 }
-                let slot = *self.vars.get(op.name.as_str())?;
-                if env.lookup(&op.name).is_none() {
-                    return Some(slot);
+                if f.scope.contains_key(name) {
+                    return None;
                 }
             }
+            found
+        };
+        if let Some((x, senv, level)) = found {
+            let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+            let r = self.var_ref(x, &senv);
+            self.ctx.borrow_mut().extend(popped);
+            return r;
+        }
+        self.vars.get(name).map(|&slot| VarRef::Slot(slot))
+    }
+
+    /// Inside ENABLED, a variable of an instance that was entered before ENABLED stands for
+    /// itself, not for the expression the instance substitutes: `ENABLED A` read in the
+    /// instantiated module is a predicate over that module's variables, and only then are the
+    /// substitutions applied (TLC cuts its context off at ENABLED the same way, and keeps the
+    /// next values of such variables by name). So `x' = 1` inside `INSTANCE M WITH x <- f(y)`
+    /// gives `x'` the value 1 instead of asking which `y'` makes `f(y')` equal 1. None outside
+    /// ENABLED, for names that are not variables of the instance, and for variables that a
+    /// frame entered inside ENABLED substitutes (those follow the substitution).
+    pub(super) fn cut_var(&self, name: &'a str) -> Option<VarRef<'a>> {
+        let n = self.cutoff.get();
+        if n == 0 {
+            return None;
+        }
+        let ctx = self.ctx.borrow();
+        for (i, f) in ctx.iter().enumerate().rev() {
+            if !f.vars.contains(name) {
+                return None;
+            }
+            if i < n {
+                // Kept by name, as TLC does: a root variable of the same name is the same one.
+                return Some(match self.vars.get(name) {
+                    Some(&slot) => VarRef::Slot(slot),
+                    None => VarRef::Free(name),
+                });
+            }
+            if f.substs.iter().any(|s| s.name.name == name) {
+                return None;
+            }
+        }
         None
     }
 
-    /// The slot of `x'` (or of `x` when enumerating Init).
-    fn target_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<usize> {
+    /// The next value of a variable (`x'`).
+    pub(super) fn read_ref(&self, r: VarRef<'a>) -> VResult<Value> {
+        match r {
+            VarRef::Slot(slot) => self.read_var(slot),
+            VarRef::Free(name) => {
+                self.next_reads.set(self.next_reads.get() + 1);
+                match self.free.borrow().iter().rev().find(|(n, _)| *n == name) {
+                    Some((_, v)) => Ok(v.clone()),
+                    None => Err(err(codes::UNASSIGNED, format!("{}' is read before it is assigned", name))),
+                }
+            }
+        }
+    }
+
+    fn is_assigned(&self, r: VarRef<'a>) -> bool {
+        match r {
+            VarRef::Slot(slot) => self.next.borrow()[slot].is_some(),
+            VarRef::Free(name) => self.free.borrow().iter().any(|(n, _)| *n == name),
+        }
+    }
+
+    fn var_name(&self, r: VarRef<'a>) -> &'a str {
+        match r {
+            VarRef::Slot(slot) => self.var_names[slot],
+            VarRef::Free(name) => name,
+        }
+    }
+
+    /// The variable of `x'` (or of `x` when enumerating Init).
+    fn target_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
         if self.primed.get() {
             return None;
         }
         if self.init_mode.get() {
-            if let Some(s) = self.var_slot(e, env) {
+            if let Some(s) = self.var_ref(e, env) {
                 return Some(s);
             }
             // A parameter bound to a variable (passed by name).
@@ -320,7 +416,7 @@ impl<'a> ConstEval<'a> {
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() {
                 if op.name == "'" && args.len() == 1 {
-                    return self.var_slot(&args[0], env);
+                    return self.var_ref(&args[0], env);
                 }
                 // A parameter bound to `x'` (passed by name, as TLC does).
                 if args.is_empty()
@@ -343,7 +439,25 @@ impl<'a> ConstEval<'a> {
         self.op_arg(arity, a, env)
     }
 
-    fn assign(&self, slot: usize, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
+    fn assign(&self, r: VarRef<'a>, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
+        let slot = match r {
+            VarRef::Slot(slot) => slot,
+            VarRef::Free(name) => {
+                let existing = self.free.borrow().iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
+                return match existing {
+                    Some(old) => {
+                        if old.tlc_eq(&v)? { k() } else { Ok(true) }
+                    }
+                    None => {
+                        let v = v.canonical()?;
+                        self.free.borrow_mut().push((name, v));
+                        let r = k();
+                        self.free.borrow_mut().pop();
+                        r
+                    }
+                };
+            }
+        };
         let existing = self.next.borrow()[slot].clone();
         match existing {
             Some(old) => {
@@ -380,9 +494,14 @@ impl<'a> ConstEval<'a> {
     }
 
     fn act_unchanged(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
-        if let Some(slot) = self.var_slot(e, env) {
-            let v = self.read_var(slot)?;
-            return self.assign(slot, v, k);
+        if let Some(r) = self.var_ref(e, env) {
+            let v = match r {
+                VarRef::Slot(slot) if self.cutoff.get() == 0 => self.read_var(slot)?,
+                // Inside ENABLED an instance's variable keeps its value now, which is its
+                // substitute's value in the current state.
+                _ => self.ev(e, env)?,
+            };
+            return self.assign(r, v, k);
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
@@ -499,21 +618,21 @@ impl<'a> ConstEval<'a> {
                 return self.act(&args[1], env, k);
             }
             ("=", 2) => {
-                if let Some(slot) = self.target_slot(&args[0], env) {
+                if let Some(r) = self.target_slot(&args[0], env) {
                     let v = self.ev(&args[1], env)?;
-                    return self.assign(slot, v, k);
+                    return self.assign(r, v, k);
                 }
                 return self.guard(e, env, k);
             }
             ("\\in", 2) => {
                 if let Some(slot) = self.target_slot(&args[0], env) {
-                    if self.next.borrow()[slot].is_some() {
+                    if self.is_assigned(slot) {
                         return self.guard(e, env, k);
                     }
                     let set = self.ev(&args[1], env)?;
                     if let Value::Lazy(l) = &set
                         && !l.is_finite() {
-                            let vn = self.var_names[slot];
+                            let vn = self.var_name(slot);
                             return Err(err(
                                 codes::NOT_ENUMERABLE,
                                 format!("{}{} \\in {}: TLC cannot enumerate an infinite set of values for a variable", vn, if self.init_mode.get() { "" } else { "'" }, set),
@@ -529,6 +648,10 @@ impl<'a> ConstEval<'a> {
                 return self.guard(e, env, k);
             }
             ("UNCHANGED", 1) if !self.primed.get() => return self.act_unchanged(&args[0], env, k),
+            // As TLC: when P holds, Q is enumerated as an action (a disjunction in Q branches).
+            ("=>", 2) => {
+                return if self.ev_bool(&args[0], env)? { self.act(&args[1], env, k) } else { k() };
+            }
             _ => {}
         }
         // Outside instances, what the name means at this node is found once (see `op_app`).
@@ -559,8 +682,16 @@ impl<'a> ConstEval<'a> {
         if self.vars.contains_key(name) {
             return self.guard(e, env, k);
         }
-        if self.try_subst(name, false).is_some() {
-            return self.guard(e, env, k);
+        if !self.ctx.borrow().is_empty() {
+            let meaning = {
+                let ctx = self.ctx.borrow();
+                self.outer_meaning(&ctx, name)
+            };
+            match meaning {
+                Some(OuterMeaning::Subst(..)) => return self.guard(e, env, k),
+                Some(OuterMeaning::Def(..)) if args.is_empty() => return self.guard(e, env, k),
+                _ => {}
+            }
         }
         if let Some(Global::Op(d)) = self.global(name) {
             if top && d.params.len() == args.len() {
@@ -704,9 +835,12 @@ impl<'a> ConstEval<'a> {
         let old = self.cur.replace(state.clone());
         let n = self.var_names.len();
         let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
+        let saved_free = std::mem::take(&mut *self.free.borrow_mut());
         let mut found = false;
         let r = self.with_b(b, || {
-            self.act(a, &b.env, &mut || {
+            // The instances the fairness condition is read in were entered before ENABLED.
+            let cutoff = self.cutoff.replace(self.ctx.borrow().len());
+            let r = self.act(a, &b.env, &mut || {
                 // Variables that A leaves unassigned may take any value (see `enabled`).
                 if let Some(s) = sub {
                     let now = self.ev(s, &b.env)?;
@@ -724,8 +858,11 @@ impl<'a> ConstEval<'a> {
                 }
                 found = true;
                 Ok(false)
-            })
+            });
+            self.cutoff.set(cutoff);
+            r
         });
+        *self.free.borrow_mut() = saved_free;
         *self.next.borrow_mut() = saved;
         *self.cur.borrow_mut() = old;
         r.map(|_| found)
@@ -807,15 +944,23 @@ impl<'a> ConstEval<'a> {
             if args.is_empty() && self.vars.contains_key(op.name.as_str()) {
                 return None;
             }
-            // A name an instance substitutes reads in the instantiating module.
-            let sub = b.frames.last().and_then(|f| f.substs.iter().find(|s| s.name.name == op.name).map(|s| (&s.expr, f.env.clone())));
-            if let Some((x, env)) = sub {
-                if !args.is_empty() {
-                    return None;
+            // A name an instance substitutes reads in the module that gives it its meaning.
+            match self.outer_meaning(&b.frames, &op.name) {
+                Some(OuterMeaning::Subst(x, env, level)) => {
+                    if !args.is_empty() {
+                        return None;
+                    }
+                    return Some((x, Bindings { env, frames: b.frames[..level].to_vec() }));
                 }
-                let mut frames = b.frames.clone();
-                frames.pop();
-                return Some((x, Bindings { env, frames }));
+                Some(OuterMeaning::Def(g, level)) => {
+                    return match g {
+                        Global::Op(d) if d.params.is_empty() && args.is_empty() => {
+                            Some((&d.body, Bindings { env: Env::default(), frames: b.frames[..level].to_vec() }))
+                        }
+                        _ => None,
+                    };
+                }
+                None => {}
             }
         }
         let (frames, target) = if op.path.is_empty() {
@@ -884,33 +1029,77 @@ impl<'a> ConstEval<'a> {
         self.globals.get(name).cloned()
     }
 
-    /// `name` substituted by the innermost instance: its value, evaluated in the instantiating
-    /// module.
-    pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        // A name an instance does not substitute explicitly (a variable or constant of the
-        // instantiated module) means the same name one module out, where an enclosing instance
-        // may substitute it.
-        let (expr, env, level) = {
-            let ctx = self.ctx.borrow();
-            let mut found = None;
-            for (i, f) in ctx.iter().enumerate().rev() {
-                if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
-                    found = Some((&s.expr, f.env.clone(), i));
-                    break;
-                }
-                if f.scope.contains_key(name) {
-                    break;
-                }
+    /// What a name of the module being evaluated means when an instance substitutes it: an
+    /// explicit substitution `name <- e` (read one module out, where `e` was written), or, for a
+    /// declared name the instance leaves to the same name one module out, what that name means
+    /// there — perhaps a definition of an outer module or of the root module (read in that
+    /// module: `terminationDetected` declared a VARIABLE of an instance and defined by the module
+    /// that instantiates it reads that module's definition, in that module's context). None when
+    /// the innermost instance defines the name, or does not declare it (a bound name, a
+    /// standard operator), or when nothing outer defines it (a root variable or constant).
+    pub(super) fn outer_meaning(&self, frames: &[InstFrame<'a>], name: &str) -> Option<OuterMeaning<'a>> {
+        let n = frames.len();
+        for (i, f) in frames.iter().enumerate().rev() {
+            if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
+                return Some(OuterMeaning::Subst(&s.expr, f.env.clone(), i));
             }
-            found?
-        };
-        if !eval_it {
-            return Some(Ok(Value::Bool(false)));
+            if let Some(g) = f.scope.get(name) {
+                if i + 1 == n {
+                    return None;
+                }
+                let g = self.overrides.get(name).cloned().unwrap_or_else(|| g.clone());
+                return Some(OuterMeaning::Def(g, i + 1));
+            }
+            if !f.decls.contains(name) {
+                return None;
+            }
         }
-        let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
-        let r = self.ev(expr, &env);
-        self.ctx.borrow_mut().extend(popped);
-        Some(r)
+        if n == 0 {
+            return None;
+        }
+        match self.globals.get(name) {
+            Some(g @ (Global::Op(_) | Global::Fun(_))) => Some(OuterMeaning::Def(g.clone(), 0)),
+            _ => None,
+        }
+    }
+
+    /// `name` as the instances being evaluated substitute it (see `outer_meaning`): its value,
+    /// evaluated in the module that gives it its meaning. Without `eval_it`, only whether an
+    /// explicit substitution exists (`Some` with a placeholder).
+    pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
+        let meaning = {
+            let ctx = self.ctx.borrow();
+            self.outer_meaning(&ctx, name)?
+        };
+        match meaning {
+            OuterMeaning::Subst(expr, env, level) => {
+                if !eval_it {
+                    return Some(Ok(Value::Bool(false)));
+                }
+                let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+                let r = self.ev(expr, &env);
+                self.ctx.borrow_mut().extend(popped);
+                Some(r)
+            }
+            OuterMeaning::Def(g, level) => {
+                if !eval_it {
+                    return None;
+                }
+                let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+                let r = match g {
+                    Global::Op(d) if d.params.is_empty() => self.enter().and_then(|_| {
+                        let r = self.ev(&d.body, &Env::default());
+                        self.leave();
+                        r
+                    }),
+                    Global::Fun(d) => self.fun_value(d, &Env::default()),
+                    Global::Value(v) => Ok(v),
+                    _ => Err(err(codes::ARITY, format!("{} takes arguments", name))),
+                };
+                self.ctx.borrow_mut().extend(popped);
+                Some(r)
+            }
+        }
     }
 
     /// The instance frames of `I!J!Op` and what `Op` names in the innermost one.
@@ -929,7 +1118,8 @@ impl<'a> ConstEval<'a> {
             let Some(scope) = self.scopes.get(md.instance.module.name.as_str()) else {
                 return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
             };
-            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, env: senv });
+            let (vars, decls) = self.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();
+            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv });
         }
         let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
         Ok((frames, target))
