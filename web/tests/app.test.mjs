@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -22,10 +23,7 @@ mkdirSync(screenshots, { recursive: true });
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath,
   headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 
 // Every request the page makes, to prove nothing leaves 127.0.0.1.
@@ -37,21 +35,7 @@ page.on('pageerror', (e) => pageErrors.push(String(e)));
 const workers = [];
 page.on('worker', (w) => workers.push(w.url()));
 
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').join('\n     ')}`);
-  }
-}
-function expect(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, finish } = checks('browser');
 
 // The tasks the repository holds: every folder of tasks/ with a task.toml.
 const tasksDir = fileURLToPath(new URL('../../tasks/', import.meta.url));
@@ -232,5 +216,4 @@ await check('no request left 127.0.0.1 and the page raised no error', async () =
 });
 
 await context.close();
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

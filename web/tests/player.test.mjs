@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -26,30 +27,13 @@ const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath,
   headless: true,
   viewport: { width: 1400, height: 1000 },
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 const page = context.pages()[0] ?? (await context.newPage());
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
 
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').join('\n     ')}`);
-  }
-}
-function expect(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, finish } = checks('player');
 
 const tasksDir = fileURLToPath(new URL('../../tasks/', import.meta.url));
 const SPIN = readFileSync(join(tasksDir, 'spin', 'reference', 'spin.tla'), 'utf8');
@@ -252,5 +236,4 @@ await check('the page raised no error', async () => {
 });
 
 await context.close();
-console.log(`player: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

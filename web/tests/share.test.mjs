@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -21,27 +22,10 @@ mkdirSync(screenshots, { recursive: true });
 const browser = await chromium.launch({
   executablePath,
   headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').join('\n     ')}`);
-  }
-}
-function expect(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, finish } = checks('share');
 
 const tasksDir = fileURLToPath(new URL('../../tasks/', import.meta.url));
 const reference = (id, file) => readFileSync(join(tasksDir, id, 'reference', file), 'utf8');
@@ -221,5 +205,4 @@ await check('no page error in either browser', async () => {
 });
 
 await browser.close();
-console.log(`share: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -2,19 +2,9 @@
 // token's text and the highlighting tag it gets. Prints "N passed, M failed".
 import { StringStream } from '@codemirror/language';
 import { tlaStreamParser } from '../editor/tla.js';
+import { checks } from './lib/checks.mjs';
 
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').join('\n     ')}`);
-  }
-}
+const { check, finish } = checks('tla highlighting');
 
 /** [text, tag] for every non-blank token of `lines`, the tokenizer's state carried across lines. */
 function tokens(lines) {
@@ -132,5 +122,4 @@ await check('every tag the tokenizer returns is a known highlighting tag', async
   }
 });
 
-console.log(`tla highlighting: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();
