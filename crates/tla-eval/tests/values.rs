@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use expect_test::expect;
 use tla_eval::error::codes;
 use tla_eval::{arith, Interner, SetPredicate, Str, VResult, Value};
 
