@@ -55,6 +55,8 @@ function extensions(onChange) {
     keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...lintKeymap, indentWithTab]),
     tlaLanguage,
     theme,
+    // Long lines wrap: the panel never scrolls sideways, so no line's start is ever hidden.
+    EditorView.lineWrapping,
     EditorView.contentAttributes.of({ 'aria-label': 'TLA+ model', spellcheck: 'false' }),
     EditorView.updateListener.of((u) => {
       if (u.docChanged && onChange) onChange(u.state.doc.toString());
