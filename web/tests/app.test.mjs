@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { editorText as editorTextOf, pasteModel } from './lib/editor.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -52,19 +53,11 @@ async function openTask(id) {
   await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
 }
 
-const editorText = () => page.evaluate(() => window.sysmoEditor.getText());
+const editorText = () => editorTextOf(page);
 
 // Replace the model as a user does: select all in the editor and paste.
 async function setModel(text) {
-  await page.locator('#editor[data-kind="codemirror"] .cm-line').first().click();
-  await page.keyboard.press('Control+A');
-  await page.evaluate((t) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    const content = document.querySelector('#editor .cm-content');
-    content.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
-  expect((await editorText()) === text, 'the editor holds the pasted text');
+  await pasteModel(page, text);
   await page.waitForSelector('#summary[data-checked="true"]', { timeout: 10000 });
 }
 

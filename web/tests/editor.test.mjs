@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { editorText as editorTextOf, pasteModel as pasteInto } from './lib/editor.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -49,19 +50,11 @@ async function openTask(id) {
   await page.waitForSelector(`${CM} .cm-content`, { timeout: 10000 });
 }
 
-const editorText = () => page.evaluate(() => window.sysmoEditor.getText());
+const editorText = () => editorTextOf(page);
 
 /** Select everything and paste `text`, as a user replacing the model does. */
 async function pasteModel(text) {
-  await page.locator(`${CM} .cm-line`).first().click();
-  await page.keyboard.press('Control+A');
-  await page.evaluate((t) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    const content = document.querySelector('#editor .cm-content');
-    content.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
-  expect((await editorText()) === text, 'the pasted text is the editor text');
+  await pasteInto(page, text);
   await page.waitForSelector('#summary[data-checked="true"]', { timeout: 10000 });
 }
 
