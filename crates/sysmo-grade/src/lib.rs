@@ -295,7 +295,10 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     hooks.tell(&Progress::done("conformance", conformance.score, conformance.status.as_str()));
 
     // 4. Invariants.
-    let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, hooks, &mut stopped);
+    // The gate explored the same state space: whether it explored all of it tells whether the
+    // properties' runs will (see `explore_checks`).
+    let whole_space = runtime.gate.as_ref().is_some_and(|g| g.result == "success");
+    let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, whole_space, hooks, &mut stopped);
     hooks.tell(&Progress::done("invariants", invariants.score, invariants.status.as_str()));
     finish(syntax, runtime, conformance, invariants, stopped)
 }
@@ -527,7 +530,7 @@ fn conformance_stage(
     let windows = Replayer::new(&m, interner_w, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Windows, max_states: budget });
     let whole = Replayer::new(&m, interner_h, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Whole, max_states: budget });
     let mut w_sum = Summary::default();
-    let mut h_sum = Summary::default();
+    let mut whole_passed = 0;
     let mut first: BTreeMap<String, Json> = BTreeMap::new();
     let mut per_trace = vec![];
     // The bar's total: the steps of the traces that parse (one that does not ends the stage).
@@ -547,16 +550,21 @@ fn conformance_stage(
             Ok(r) => r,
             Err(e) => return conformance_empty(Status::Error, format!("trace {file}: {} {}", e.code, e.message)),
         };
-        let h = match whole.replay(&trace) {
-            Ok(r) => r,
-            Err(e) => return conformance_empty(Status::Error, format!("trace {file}: {} {}", e.code, e.message)),
+        // The window replay tells the whole-trace result when it carries hidden state; only
+        // otherwise is the trace replayed whole.
+        let h = match w.whole {
+            Some(r) => r,
+            None => match whole.replay(&trace) {
+                Ok(r) => r.result,
+                Err(e) => return conformance_empty(Status::Error, format!("trace {file}: {} {}", e.code, e.message)),
+            },
         };
         w_sum.add(&w);
-        h_sum.add(&h);
+        whole_passed += usize::from(h == "pass");
         if let Some(d) = &w.first_failure {
             first.entry(d.model_action.clone()).or_insert_with(|| d.to_json());
         }
-        per_trace.push(TraceLine { file: file.to_string(), windows: w.windows, windows_passed: w.windows_passed, whole: h.result.to_string() });
+        per_trace.push(TraceLine { file: file.to_string(), windows: w.windows, windows_passed: w.windows_passed, whole: h.to_string() });
         at.traces += 1;
         at.windows += w.windows as u64;
         at.steps += trace.steps.len() as u64;
@@ -580,8 +588,8 @@ fn conformance_stage(
         windows: w_sum.windows,
         windows_passed: w_sum.windows_passed,
         window_pass_rate: w_sum.window_pass_rate(),
-        whole_traces_passed: h_sum.traces_passed,
-        whole_trace_rate: if traces == 0 { 0.0 } else { h_sum.traces_passed as f64 / traces as f64 },
+        whole_traces_passed: whole_passed,
+        whole_trace_rate: if traces == 0 { 0.0 } else { whole_passed as f64 / traces as f64 },
         actions,
         per_trace,
     }
@@ -600,6 +608,7 @@ fn invariants_stage(
     input: &ModelInput<'_>,
     name: &str,
     cfg_text: &str,
+    whole_space: bool,
     hooks: &Hooks<'_>,
     stopped: &mut Option<String>,
 ) -> InvariantsStage {
@@ -629,44 +638,28 @@ fn invariants_stage(
         let errs: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).take(3).map(|d| diagnostic_line(&sources, d)).collect();
         format!("the invariants do not check against this model: {}", errs.join("; "))
     });
-    let mut rows = vec![];
-    let mut at = Progress { checks_total: checks.len() as u64, max_states: spec.max_states as u64, ..Progress::new("invariants", "") };
-    for c in &checks {
-        at.phase = c.ident.name.clone();
-        at.checked = rows.len() as u64;
-        hooks.tell(&at);
-        let mut row = InvariantResult {
+    let mut rows: Vec<InvariantResult> = checks
+        .iter()
+        .map(|c| InvariantResult {
             name: c.ident.name.clone(),
             kind: if c.invariant { "invariant" } else { "property" },
             expect: if c.must_hold { "hold" } else { "violate" },
             verdict: "error",
             result: "error".into(),
-            message: None,
+            message: analysis_error.clone(),
             distinct_states: 0,
             counterexample: None,
-        };
-        if let Some(msg) = &analysis_error {
-            row.message = Some(msg.clone());
-            rows.push(row);
-            continue;
-        }
-        if stopped.is_some() {
-            row.message = Some("not checked: the time limit was reached".into());
-            rows.push(row);
-            continue;
-        }
-        let mut config = base.clone();
-        if c.invariant {
-            config.invariants.push(c.ident.clone());
-        } else {
-            config.properties.push(c.ident.clone());
-        }
-        check_one(spec, &analysis, &config, &sources, &c.ident.name, &mut row, hooks, &at, stopped);
+        })
+        .collect();
+    let mut at = Progress { checks_total: checks.len() as u64, max_states: spec.max_states as u64, ..Progress::new("invariants", "") };
+    if analysis_error.is_none() {
+        check_all(spec, &analysis, &base, &sources, &checks, &mut rows, whole_space, hooks, &mut at, stopped);
+    }
+    for (c, row) in checks.iter().zip(rows.iter_mut()) {
         if row.result != "error" {
             let violated = row.result == "violated";
             row.verdict = if violated != c.must_hold { "pass" } else { "fail" };
         }
-        rows.push(row);
     }
     at.phase.clear();
     at.checked = rows.len() as u64;
@@ -682,18 +675,112 @@ fn invariants_stage(
     }
 }
 
+/// Checks every property with as few explorations as it takes: one run checks all the
+/// properties not yet decided; a violation decides the property it names (with its
+/// counterexample), and the others are checked again without it. A model that violates
+/// nothing is explored once, whatever the number of properties. Exploration does not depend on
+/// which properties are checked, so each property gets the verdict, the shortest
+/// counterexample and the state count that a run of its own gives. An outcome that names no
+/// property (an evaluation error, a model that cannot be built) sends each property left to a
+/// run of its own, so that the error is reported where it belongs.
 #[allow(clippy::too_many_arguments)]
-fn check_one(
+fn check_all(
+    spec: &TaskSpec,
+    analysis: &tla_sema::Analysis,
+    base: &Config,
+    sources: &SourceMap,
+    checks: &[Check],
+    rows: &mut [InvariantResult],
+    whole_space: bool,
+    hooks: &Hooks<'_>,
+    at: &mut Progress,
+    stopped: &mut Option<String>,
+) {
+    let config_of = |which: &[usize]| {
+        let mut config = base.clone();
+        for &k in which {
+            if checks[k].invariant {
+                config.invariants.push(checks[k].ident.clone());
+            } else {
+                config.properties.push(checks[k].ident.clone());
+            }
+        }
+        config
+    };
+    let mut open: Vec<usize> = (0..checks.len()).collect();
+    while !open.is_empty() {
+        if stopped.is_some() {
+            for k in open.drain(..) {
+                rows[k].message = Some("not checked: the time limit was reached".into());
+            }
+            break;
+        }
+        at.checked = (checks.len() - open.len()) as u64;
+        at.phase = if open.len() == 1 { checks[open[0]].ident.name.clone() } else { format!("{} properties", open.len()) };
+        hooks.tell(at);
+        let config = config_of(&open);
+        let mut run = Check1 { row: rows[open[0]].clone(), violated: None };
+        explore_checks(spec, analysis, &config, sources, &mut run, whole_space, hooks, at, stopped);
+        let name = run.violated.take();
+        let decided = name.as_deref().and_then(|n| open.iter().position(|&k| checks[k].ident.name == n));
+        match decided {
+            // One property violated: it is decided; the rest run again.
+            Some(pos) => {
+                let k = open.remove(pos);
+                rows[k] = InvariantResult { name: rows[k].name.clone(), kind: rows[k].kind, expect: rows[k].expect, ..run.row };
+            }
+            // No violation (or the time limit): the run decides every property left.
+            None if run.row.result != "error" && name.is_none() => {
+                for &k in &open {
+                    let r = &mut rows[k];
+                    r.result = run.row.result.clone();
+                    r.message = run.row.message.clone();
+                    r.distinct_states = run.row.distinct_states;
+                }
+                open.clear();
+            }
+            // An error that names no property: each property left on its own.
+            None if open.len() > 1 => {
+                for k in std::mem::take(&mut open) {
+                    at.checked = k as u64;
+                    at.phase = checks[k].ident.name.clone();
+                    hooks.tell(at);
+                    if stopped.is_some() {
+                        rows[k].message = Some("not checked: the time limit was reached".into());
+                        continue;
+                    }
+                    let mut one = Check1 { row: rows[k].clone(), violated: None };
+                    explore_checks(spec, analysis, &config_of(&[k]), sources, &mut one, whole_space, hooks, at, stopped);
+                    rows[k] = one.row;
+                }
+            }
+            None => {
+                rows[open[0]] = run.row;
+                open.clear();
+            }
+        }
+    }
+}
+
+/// What one run found: the row it fills in, and the name of the property it found violated.
+struct Check1 {
+    row: InvariantResult,
+    violated: Option<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn explore_checks(
     spec: &TaskSpec,
     analysis: &tla_sema::Analysis,
     config: &Config,
     sources: &SourceMap,
-    prop: &str,
-    row: &mut InvariantResult,
+    run: &mut Check1,
+    whole_space: bool,
     hooks: &Hooks<'_>,
     at: &Progress,
     stopped: &mut Option<String>,
 ) {
+    let row = &mut run.row;
     let source = format!("{}.tla", spec.module);
     let m = match model::load(analysis, config) {
         Ok(m) => m,
@@ -706,36 +793,48 @@ fn check_one(
         row.message = Some(error_message(sources, &e));
         return;
     }
+    let invariant_names = m.invariant_names();
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
-    // Temporal properties are checked on the graph of this same run (the liveness checker is
-    // the explorer's graph sink), so the state space is explored once.
-    let live = m.live_properties();
-    let formulas: Vec<_> = live.iter().map(|p| p.formula.clone()).collect();
+    // Temporal properties are checked on the graph of the run (the liveness checker is the
+    // explorer's graph sink). Keeping the graph costs more than exploring (each fairness
+    // condition is evaluated in each state and on each step), and a state budget that runs
+    // out leaves no graph to check: so the graph is kept from the start only when the runtime
+    // gate explored the whole state space; otherwise a run that does reach the end with no
+    // violation is made again with the graph.
+    let formulas: Vec<_> = m.live_properties().iter().map(|p| p.formula.clone()).collect();
     let lopts = LiveOptions { max_states: Some(spec.max_states), ..Default::default() };
-    let sink = if formulas.is_empty() {
-        None
-    } else {
-        match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts.clone()) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                row.message = Some(format!("the property cannot be checked: {e:?}"));
-                return;
-            }
-        }
-    };
-    let mut ex = Explorer::with_graph(&m, opts, sink);
     let explored = |st: tla_check::Stats| {
         Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, ..at.clone() }
     };
-    let outcome = loop {
-        match ex.run(SLICE) {
-            ExStatus::Done(o) => break Some(o),
-            ExStatus::Running if hooks.slice(&explored(ex.stats())) => break None,
-            ExStatus::Running => {}
+    let mut keep_graph = whole_space;
+    let (outcome, ex) = loop {
+        let sink = if formulas.is_empty() || !keep_graph {
+            None
+        } else {
+            match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts.clone()) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    row.message = Some(format!("the property cannot be checked: {e:?}"));
+                    return;
+                }
+            }
+        };
+        let mut ex = Explorer::with_graph(&m, opts.clone(), sink);
+        let outcome = loop {
+            match ex.run(SLICE) {
+                ExStatus::Done(o) => break Some(o),
+                ExStatus::Running if hooks.slice(&explored(ex.stats())) => break None,
+                ExStatus::Running => {}
+            }
+        };
+        if !keep_graph && !formulas.is_empty() && matches!(outcome, Some(Outcome::Success)) {
+            keep_graph = true;
+            continue;
         }
+        break (outcome, ex);
     };
     row.distinct_states = ex.stats().distinct;
-    let what = format!("property {prop} is violated");
+    let what = |name: &str| format!("property {name} is violated");
     let mut exhausted = false;
     match outcome {
         None => {
@@ -744,14 +843,17 @@ fn check_one(
             row.message = Some("stopped by the time limit with no violation found so far".into());
             return;
         }
-        Some(Outcome::InvariantViolated { trace, .. }) => {
+        Some(Outcome::InvariantViolated { invariant, trace }) => {
+            let name = invariant_names.get(invariant).cloned().unwrap_or_default();
             row.result = "violated".into();
-            row.counterexample = Some(itf_of(&m, &source, &what, &trace));
+            row.counterexample = Some(itf_of(&m, &source, &what(&name), &trace));
+            run.violated = Some(name);
             return;
         }
-        Some(Outcome::Error { error: ModelError::ActionProperty { .. }, trace }) => {
+        Some(Outcome::Error { error: ModelError::ActionProperty { name }, trace }) => {
             row.result = "violated".into();
-            row.counterexample = Some(itf_of(&m, &source, &what, &trace));
+            row.counterexample = Some(itf_of(&m, &source, &what(&name), &trace));
+            run.violated = Some(name);
             return;
         }
         Some(Outcome::Error { error, trace }) => {
@@ -779,7 +881,7 @@ fn check_one(
         }
         // A depth limit leaves the graph unfinished; liveness explores on its own, under the
         // state budget alone.
-        Some(_) if depth_cut => match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts) {
+        _ if depth_cut && !formulas.is_empty() => match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts) {
             Ok(c) => Some(c),
             Err(e) => {
                 row.message = Some(format!("the property cannot be checked: {e:?}"));
@@ -810,10 +912,12 @@ fn check_one(
                     .iter()
                     .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
                     .collect();
-                let mut itf = itf_of(&m, &source, &what, &trace);
+                let name = m.live_properties().get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
+                let mut itf = itf_of(&m, &source, &what(&name), &trace);
                 itf["loop"] = json!(lasso.cycle_start);
                 row.result = "violated".into();
                 row.counterexample = Some(itf);
+                run.violated = Some(name);
                 return;
             }
             LiveOutcome::Error { error, trace } => {

@@ -1166,6 +1166,38 @@ impl<'a> Model<'a> {
         out
     }
 
+    /// The elements of the set a bound variable is drawn from. A set that depends on the
+    /// variables bound before it (`\E i \in S : \E j \in S \ {i} : A(i, j)`) gives the
+    /// union of its values over theirs, in enumeration order; [`Model::successors_by_action`]
+    /// keeps only the steps of Next, so a value Next would not draw for some `i` adds nothing.
+    fn domain_values(&self, set: &'a Expr, outer: &[(&'a str, &'a Expr)]) -> Option<Vec<Value>> {
+        if let Ok(vs) = self.ev.elements_of(set, &Bindings::default()) {
+            return Some(vs);
+        }
+        let mut envs = vec![Bindings::default()];
+        for (n, s) in outer {
+            let mut next = Vec::new();
+            for b in &envs {
+                for v in self.ev.elements_of(s, b).ok()? {
+                    next.push(b.bind(n, v));
+                }
+            }
+            if next.len() > 10_000 {
+                return None;
+            }
+            envs = next;
+        }
+        let mut all: Vec<Value> = Vec::new();
+        for b in &envs {
+            for v in self.ev.elements_of(set, b).ok()? {
+                if !all.contains(&v) {
+                    all.push(v);
+                }
+            }
+        }
+        Some(all)
+    }
+
     fn find_domains(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, out: &mut Vec<Option<Vec<Value>>>, depth: u32) {
         if depth > 30 {
             return;
@@ -1189,8 +1221,8 @@ impl<'a> Model<'a> {
                         }
                         if let ExprKind::OpApp { op: an, args: aa } = &*a.kind
                             && an.path.is_empty() && aa.is_empty()
-                            && let Some((_, set)) = bound.iter().rev().find(|(b, _)| *b == an.name)
-                            && let Ok(vs) = self.ev.elements_of(set, &Bindings::default()) {
+                            && let Some(pos) = bound.iter().rposition(|(b, _)| *b == an.name)
+                            && let Some(vs) = self.domain_values(bound[pos].1, &bound[..pos]) {
                                 out[i] = Some(vs);
                             }
                     }
@@ -1225,6 +1257,86 @@ impl<'a> Model<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether every step of `name` with its parameters bound to `args` is a step of Next, as
+    /// Next's text shows: Next reaches an application `name(x1, ..., xn)` through disjunctions,
+    /// labels, definitions without parameters and `\E x \in S` alone, where the arguments
+    /// are the variables those `\E` bind, in the parameters' order, and each argument value is
+    /// in its set. Then [`Model::successors_by_action`] need not evaluate Next on each step.
+    /// `false` when this cannot be seen (a guard beside the application, an argument that is
+    /// an expression, a variable bound but not passed): the caller evaluates Next.
+    fn next_takes_all_of(&self, name: &str, args: &[(String, Value)]) -> bool {
+        let Some(d) = self.ev.definition(name) else { return false };
+        if d.params.len() != args.len() {
+            return false;
+        }
+        let values: Option<Vec<&Value>> =
+            d.params.iter().map(|p| args.iter().find(|(n, _)| *n == p.name.name).map(|(_, v)| v)).collect();
+        let Some(values) = values else { return false };
+        let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
+        self.actions.iter().any(|a| self.reaches_unguarded(a.expr, name, &values, &mut bound, 0))
+    }
+
+    fn reaches_unguarded(&self, e: &'a Expr, name: &str, values: &[&Value], bound: &mut Vec<(&'a str, &'a Expr)>, depth: u32) -> bool {
+        if depth > 30 {
+            return false;
+        }
+        match &*e.kind {
+            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => items.iter().any(|x| self.reaches_unguarded(x, name, values, bound, depth + 1)),
+            ExprKind::Label { body, .. } => self.reaches_unguarded(body, name, values, bound, depth + 1),
+            ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
+                let n = bound.len();
+                for b in bounds {
+                    match (&b.vars, &b.set) {
+                        (BoundVars::Names(ns), Some(s)) => ns.iter().for_each(|x| bound.push((&x.name, s))),
+                        _ => {
+                            bound.truncate(n);
+                            return false;
+                        }
+                    }
+                }
+                let r = self.reaches_unguarded(body, name, values, bound, depth + 1);
+                bound.truncate(n);
+                r
+            }
+            ExprKind::OpApp { op, args } if op.path.is_empty() => {
+                if op.name == "\\/" && args.len() == 2 {
+                    return args.iter().any(|x| self.reaches_unguarded(x, name, values, bound, depth + 1));
+                }
+                if op.name == name {
+                    // Each bound variable is passed as exactly one argument, in binding order.
+                    if args.len() != values.len() || bound.len() != args.len() {
+                        return false;
+                    }
+                    let mut b = Bindings::default();
+                    for (k, (var, set)) in bound.iter().enumerate() {
+                        let Some(pos) = args.iter().position(|a| matches!(&*a.kind, ExprKind::OpApp { op: an, args: aa } if an.path.is_empty() && aa.is_empty() && an.name == *var)) else {
+                            return false;
+                        };
+                        if bound[..k].iter().any(|(v, _)| v == var) {
+                            return false;
+                        }
+                        match self.ev.elements_of(set, &b) {
+                            Ok(vs) if vs.contains(values[pos]) => b = b.bind(var, values[pos].clone()),
+                            _ => return false,
+                        }
+                    }
+                    return true;
+                }
+                // A definition's body cannot see the variables bound around its use.
+                if args.is_empty()
+                    && bound.is_empty()
+                    && let Some(d) = self.ev.definition(&op.name)
+                    && d.params.is_empty()
+                    && self.variable_index(&op.name).is_none()
+                {
+                    return self.reaches_unguarded(&d.body, name, values, bound, depth + 1);
+                }
+                false
+            }
+            _ => false,
         }
     }
 
@@ -1278,8 +1390,9 @@ impl<'a> Model<'a> {
             for (i, p) in d.params.iter().enumerate() {
                 b = b.bind(&p.name.name, choices[i][idx[i]].clone());
             }
+            let in_next = self.next_takes_all_of(name, &(0..d.params.len()).map(|i| (d.params[i].name.name.clone(), choices[i][idx[i]].clone())).collect::<Vec<_>>());
             self.ev.successors_with(&d.body, &b, state, &mut |s| {
-                if !self.step_in_next(state, &s) {
+                if !in_next && !self.step_in_next(state, &s) {
                     return Ok(());
                 }
                 let mut h = tla_eval::fingerprint::FpHasher::new();

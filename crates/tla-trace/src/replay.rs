@@ -198,9 +198,15 @@ pub struct TraceReport {
     pub per_action: BTreeMap<String, (usize, usize)>,
     pub first_failure: Option<Divergence>,
     pub hidden: Vec<String>,
-    /// Largest set of candidate states kept (whole) or reachable states explored (windows).
+    /// Largest set of candidate states kept (whole); in windows mode the larger of that and
+    /// the reachable states explored (only when a window needed them).
     pub states: usize,
     pub notes: Vec<String>,
+    /// In windows mode, the result a whole-trace replay gives, when this replay tells it: as
+    /// long as every window passes on the states carried from the one before, the carried
+    /// states are exactly the whole-trace replay's states. `None` when it cannot tell (every
+    /// variable observed, so nothing is carried) and in whole mode.
+    pub whole: Option<&'static str>,
 }
 
 impl TraceReport {
@@ -672,6 +678,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
             hidden: p.hidden.clone(),
             states: 0,
             notes: vec![],
+            whole: None,
         };
         let eval_fail = |r: &mut TraceReport, i: usize, e: ModelError, pres: &[State]| {
             r.result = "fail";
@@ -741,12 +748,20 @@ impl<'m, 'a> Replayer<'m, 'a> {
             }
             Mode::Windows => {
                 let mut carried: Vec<State> = Vec::new();
-                if !p.full {
+                // The whole-trace result, once known (see `TraceReport::whole`).
+                let mut whole: Option<&'static str> = None;
+                // The reachable states are explored when a window first needs them.
+                let mut reach_ready = false;
+                let mut need_reach = |r: &mut TraceReport| {
+                    if reach_ready {
+                        return;
+                    }
+                    reach_ready = true;
                     if let Err(e) = self.ensure_reach(&p) {
                         r.notes.push(format!("the reachable states cannot be explored: {}", e));
                     }
                     if let Some((_, reach)) = self.reach.borrow().as_ref() {
-                        r.states = reach.states.len();
+                        r.states = r.states.max(reach.states.len());
                         if !reach.complete {
                             r.notes.push(format!(
                                 "the reachable states exceed the budget of {}: hidden variables are drawn from the {} states explored and from the states consistent with the trace so far",
@@ -755,14 +770,48 @@ impl<'m, 'a> Replayer<'m, 'a> {
                             ));
                         }
                     }
+                };
+                if !p.full {
                     if let Ok(s) = self.initial(&p) {
                         carried = s;
+                    }
+                    if carried.is_empty() {
+                        whole = Some("fail");
                     }
                 }
                 for i in 0..t.steps.len() {
                     let act = p.actions[i].0.clone();
                     r.windows += 1;
                     r.per_action.entry(act.clone()).or_default().0 += 1;
+                    // The states carried from the previous window agree with the trace since the
+                    // last window that failed (with the whole trace when none did): when one of
+                    // them can take the step, the window passes on them alone, as in a whole-trace
+                    // replay. Only otherwise are the reachable states that agree with the observed
+                    // state drawn in, so that one failure does not fail the windows after it.
+                    if !p.full && !carried.is_empty() {
+                        match self.advance(&p, &carried, i) {
+                            Ok((next, _)) if !next.is_empty() => {
+                                r.windows_passed += 1;
+                                if let Some(e) = r.per_action.get_mut(&act) {
+                                    e.1 += 1;
+                                }
+                                if whole.is_none() && next.len() > self.opts.max_states {
+                                    whole = Some("budget_exhausted");
+                                }
+                                r.states = r.states.max(next.len().min(self.opts.max_states));
+                                carried = next;
+                                carried.truncate(self.opts.max_states);
+                                continue;
+                            }
+                            // No successor agrees, or evaluating failed on one of them: decide the
+                            // window on every candidate below.
+                            _ => {
+                                whole.get_or_insert("fail");
+                            }
+                        }
+                    } else {
+                        whole.get_or_insert("fail");
+                    }
                     // Candidate pre-states.
                     let pres: Vec<State> = if p.full {
                         let obs = if i == 0 { p.init.as_ref() } else { Some(&p.posts[i - 1]) };
@@ -779,6 +828,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
                             None => self.initial(&p).unwrap_or_default(),
                         }
                     } else {
+                        need_reach(&mut r);
                         let mut c: Vec<State> = Vec::new();
                         let mut seen = BTreeSet::new();
                         let obs = if i == 0 { p.init.as_ref() } else { Some(&p.posts[i - 1]) };
@@ -833,6 +883,9 @@ impl<'m, 'a> Replayer<'m, 'a> {
                             }
                         }
                     }
+                }
+                if !p.full {
+                    r.whole = Some(whole.unwrap_or("pass"));
                 }
                 Ok(r)
             }

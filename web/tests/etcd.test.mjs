@@ -1,0 +1,86 @@
+// Browser test of the etcd Raft task: its page shows the system's code, traces and invariants,
+// and its reference model, pasted into the editor, grades 1.0 in all four stages in the worker.
+// Environment as app.test.mjs (set by `cargo xtask test`). Prints "N passed, M failed" and the
+// time the grade took.
+import { chromium } from 'playwright-core';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { pasteModel } from './lib/editor.mjs';
+
+const url = process.env.SYSMO_URL;
+if (!url) {
+  console.error('SYSMO_URL is not set (run through `cargo xtask test`)');
+  process.exit(2);
+}
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const userDataDir = process.env.USER_DATA_DIR || mkdtempSync(join(tmpdir(), 'sysmo-chromium-'));
+const screenshots = process.env.SCREENSHOT_DIR || 'target/screenshots';
+mkdirSync(screenshots, { recursive: true });
+
+const tasksDir = fileURLToPath(new URL('../../tasks/', import.meta.url));
+const REFERENCE = readFileSync(join(tasksDir, 'etcd', 'reference', 'etcdraft.tla'), 'utf8');
+const ACTIONS = [
+  'Timeout', 'HandlePreVoteRequest', 'HandlePreVoteResponse', 'HandleVoteRequest', 'HandleVoteResponse', 'ClientRequest',
+  'HeartbeatTimeout', 'HandleAppendEntriesRequest', 'HandleAppendEntriesResponse', 'HandleHeartbeat', 'HandleHeartbeatResponse',
+  'Restart',
+];
+
+const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
+const page = context.pages()[0] ?? (await context.newPage());
+const pageErrors = [];
+page.on('pageerror', (e) => pageErrors.push(String(e)));
+
+const { check, finish } = checks('etcd');
+
+await check('the etcd task page shows its actions, code, traces and invariants', async () => {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.click('.task-card[data-task="etcd"] a', { timeout: 20000 });
+  await page.waitForSelector('#task[data-task="etcd"]', { timeout: 10000 });
+  expect((await page.textContent('#description code.module')) === 'etcdraft', 'module name');
+  const actions = (await page.locator('#description tr.action code').allTextContents()).map((a) => a.replace(/\(.*$/, ''));
+  expect(JSON.stringify(actions) === JSON.stringify(ACTIONS), `actions ${actions}`);
+  await page.click('.tab[data-tab="code"]');
+  await page.waitForSelector('#code .row');
+  const files = await page.locator('#code-file option').allTextContents();
+  expect(files.includes('tasks/etcd/src/raft.rs'), `code files ${files}`);
+  await page.click('.tab[data-tab="traces"]');
+  await page.waitForSelector('#traces .trace-table tbody tr');
+  expect((await page.locator('#traces .trace-table tbody tr').count()) > 10, 'trace rows');
+  await page.click('.tab[data-tab="invariants"]');
+  await page.waitForSelector('#invariants li[data-name="LogMatchingInv"]');
+  expect((await page.locator('#invariants li[data-name]').count()) >= 14, 'the invariants listed');
+});
+
+await check('the etcd reference model grades 1.0 in all four stages in the worker', async () => {
+  await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
+  await pasteModel(page, REFERENCE);
+  await page.waitForSelector('#summary[data-checked="true"][data-status="clean"]', { timeout: 20000 });
+  const started = Date.now();
+  await page.click('#grade');
+  await page.waitForSelector('#grade-status[data-state="done"], #grade-status[data-state="failed"]', { timeout: 600000 });
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`     graded the etcd reference in the worker in ${seconds.toFixed(1)} s`);
+  expect((await page.getAttribute('#grade-status', 'data-state')) === 'done', await page.textContent('#grade-status'));
+  for (const stage of ['syntax', 'runtime', 'conformance', 'invariants']) {
+    const el = `#scorecard .stage[data-stage="${stage}"]`;
+    const score = Number(await page.getAttribute(`${el} .score`, 'data-score'));
+    const status = await page.getAttribute(el, 'data-status');
+    expect(score === 1 && status === 'ran', `${stage}: ${score} ${status}`);
+  }
+  for (const stage of ['runtime', 'conformance']) await page.click(`#scorecard .stage[data-stage="${stage}"] summary`);
+  const covered = await page.locator('#scorecard table.coverage tbody tr').count();
+  expect(covered === ACTIONS.length, `coverage rows ${covered}`);
+  const conform = await page.locator('#scorecard table.conformance tbody tr').count();
+  expect(conform === ACTIONS.length, `conformance rows ${conform}`);
+  await page.screenshot({ path: join(screenshots, 'etcd-scorecard.png'), fullPage: true });
+});
+
+await check('the page raised no error', async () => {
+  expect(pageErrors.length === 0, `page errors: ${pageErrors}`);
+});
+
+await context.close();
+finish();
