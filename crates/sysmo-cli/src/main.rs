@@ -3,6 +3,13 @@
 //! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
 //! the library crates, which do no I/O.
 
+/// mimalloc rather than the system allocator: `sysmo check` allocates and frees values at a high
+/// rate, and with several workers a value is often freed by another thread than the one that
+/// made it (glibc's malloc spent about 10% of a 2-worker run consolidating its arenas; mimalloc
+/// also makes a 1-worker run about 10% faster).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod grade;
 mod tasks;

@@ -4,30 +4,32 @@
 //! does not, so the engine stays free of threads there).
 //!
 //! Each thread evaluates with its own [`Spec`] (the TLA+ evaluator keeps caches that are not
-//! shared between threads); only states, fingerprints and errors cross threads. The run goes in
-//! *rounds*: the first states of the queue (all of them already stored, so their indices are
-//! final) are cut into chunks, and the threads claim chunks in order and expand them: successors,
-//! CONSTRAINT and ACTION_CONSTRAINT, fingerprints, and the invariants of every successor that may
-//! be new. "May be new" is judged against the seen set as it was when the round began, read-only
-//! during the round, and against the successors the same thread found earlier in the round. Then
-//! one thread *merges*: it walks the round's states in queue order and their successors in the
-//! order the spec produced them, and does exactly what [`Explorer`] does for each: counts,
-//! stores in the seen set, coverage, level starts, the first error, invariant violation,
-//! deadlock, and the budgets. So the state indices, the counts, the depth, the coverage and the
-//! counterexample (rebuilt by the same replay from the initial states) are those of one worker:
-//! the parallel run is the sequential run with the evaluation done ahead of time.
+//! shared between threads); only states, fingerprints and errors cross threads. A stored state
+//! has its final index at once, so it can be expanded as soon as it is stored: the queue is cut
+//! into *chunks* (consecutive states, in queue order), which the threads claim as they go. To
+//! expand a state, a thread computes its successors, CONSTRAINT and ACTION_CONSTRAINT, the
+//! fingerprints, and the invariants of every successor that may be new: not in the seen set at
+//! that moment, and not found earlier by the same thread (the seen set only grows, and a thread
+//! claims chunks in queue order, so a successor judged "seen" is seen in the sequential run too).
+//! The calling thread *merges* the chunks strictly in queue order, as they complete: for each
+//! state and each successor, in the order the spec produced them, it does exactly what
+//! [`Explorer`] does: counts, stores in the seen set, coverage, level starts, the first error,
+//! invariant violation, deadlock, the budgets; the new states join the queue. So the state
+//! indices, the counts, the depth, the coverage and the counterexample (rebuilt by the same
+//! replay from the initial states) are those of one worker: the parallel run is the sequential
+//! run with the evaluation done ahead of time. When the next chunk to merge is not ready, the
+//! calling thread expands a chunk itself rather than wait; no thread waits for a whole level.
 //!
 //! A successor judged "seen" needs no state kept; one that "may be new" keeps its state and
-//! its invariant result, and the merge decides whether it is new. A round is at most
-//! [`ROUND_PER_WORKER`] states a thread, so a budget or an error costs at most one round of
-//! extra work and the memory held by a round stays bounded.
+//! its invariant result, and the merge decides whether it is new. At most
+//! [`MAX_IN_FLIGHT_PER_WORKER`] chunks a thread are expanded ahead of the merge, so a budget or
+//! an error costs little extra work and the memory held by finished chunks stays bounded.
 
 use crate::explore::{depth_in, replay_trace, NO_PARENT};
 use crate::fpset::{FpSet, Insert};
 use crate::{ActionCoverage, ActionId, Budget, Options, Outcome, Spec, Stats, TraceStep};
-use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex, RwLock};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
 
 // The TLA+ evaluator's states and errors cross threads.
 const _: () = {
@@ -37,10 +39,12 @@ const _: () = {
     send_sync::<crate::model::ModelError>();
 };
 
-/// States a round takes from the queue, per thread.
-pub const ROUND_PER_WORKER: usize = 1024;
-/// The most states in a chunk (a thread's unit of work within a round).
-const MAX_CHUNK: usize = 64;
+/// Chunks a thread may have expanded ahead of the merge.
+pub const MAX_IN_FLIGHT_PER_WORKER: usize = 16;
+/// The most states in a chunk.
+pub const MAX_CHUNK: usize = 64;
+/// A thread forgets the fingerprints it judged possibly new once it holds this many.
+const LOCAL_LIMIT: usize = 1 << 16;
 
 /// What a parallel run hands back: the outcome and the figures of [`Explorer`].
 ///
@@ -65,38 +69,20 @@ enum Succ<S, E> {
     Failed { action: ActionId, error: E, state: S },
 }
 
-/// A state of the round, expanded: its successors (up to the first that ends the run for
-/// certain), or the error computing them.
+/// A state, expanded: its successors (up to the first that ends the run for certain), or the
+/// error computing them.
 struct Expanded<S, E> {
     succs: Result<Vec<Succ<S, E>>, E>,
 }
 
-/// The work of one round, shared by the threads.
-struct Round<S, E> {
-    states: Vec<(u32, S)>,
-    chunk: usize,
-    chunks: usize,
-    next: AtomicUsize,
-    /// The lowest chunk known to end the run (an error or deadlock that the merge will reach
-    /// unless it stops earlier): later chunks need not be expanded.
-    stop_at: AtomicUsize,
-    results: Mutex<Vec<Option<Vec<Expanded<S, E>>>>>,
-}
-
-impl<S, E> Round<S, E> {
-    fn range(&self, c: usize) -> std::ops::Range<usize> {
-        c * self.chunk..((c + 1) * self.chunk).min(self.states.len())
-    }
-}
-
-/// Expand one state with `spec`. `seen` is the seen set as the round began, `local` the
-/// fingerprints this thread already judged possibly new in this round. Returns whether the
-/// expansion ends the run for certain.
+/// Expand one state with `spec`. `seen` is the seen set (it only grows), `local` the
+/// fingerprints this thread already judged possibly new (in earlier states of its chunks, which
+/// come earlier in the queue).
 fn expand<W: Spec>(
     spec: &W,
     check_deadlock: bool,
-    seen: &FpSet,
-    local: &mut HashSet<u64>,
+    seen: &RwLock<FpSet>,
+    local: &mut FpSet,
     state: &W::State,
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> (Expanded<W::State, W::Error>, bool) {
@@ -107,7 +93,13 @@ fn expand<W: Spec>(
     if buf.is_empty() {
         return (Expanded { succs: Ok(Vec::new()) }, check_deadlock);
     }
-    let mut out = Vec::with_capacity(buf.len());
+    // First the model's constraints and the fingerprints, then one look at the seen set for
+    // all of them, then the invariants of those that may be new.
+    enum First<S, E> {
+        Done(Succ<S, E>),
+        In(ActionId, u64, S),
+    }
+    let mut first = Vec::with_capacity(buf.len());
     let mut stop = false;
     for (action, succ) in buf.drain(..) {
         if stop {
@@ -117,74 +109,161 @@ fn expand<W: Spec>(
         let in_model = spec.in_model(&succ).and_then(|b| if b { spec.step_in_model(state, &succ) } else { Ok(false) });
         match in_model {
             Err(error) => {
-                out.push(Succ::Failed { action, error, state: succ });
+                first.push(First::Done(Succ::Failed { action, error, state: succ }));
                 stop = true;
             }
             Ok(false) => {
                 let invariant = spec.violated_invariant(&succ);
                 let keep = !matches!(invariant, Ok(None));
                 stop = keep;
-                out.push(Succ::Outside { action, invariant, state: keep.then_some(succ) });
+                first.push(First::Done(Succ::Outside { action, invariant, state: keep.then_some(succ) }));
             }
-            Ok(true) => {
-                let fp = spec.fingerprint(&succ);
-                if seen.get(fp).is_some() || !local.insert(fp) {
-                    out.push(Succ::Seen { action });
-                } else {
-                    let invariant = spec.violated_invariant(&succ);
-                    out.push(Succ::Maybe { action, fp, state: succ, invariant });
-                }
-            }
+            Ok(true) => first.push(First::In(action, spec.fingerprint(&succ), succ)),
         }
     }
+    let known: Vec<bool> = {
+        let seen = seen.read().unwrap_or_else(|p| p.into_inner());
+        first.iter().map(|f| matches!(f, First::In(_, fp, _) if seen.get(*fp).is_some())).collect()
+    };
+    let out = first
+        .into_iter()
+        .zip(known)
+        .map(|(f, known)| match f {
+            First::Done(s) => s,
+            First::In(action, fp, state) => {
+                if known || local.insert(fp, 0) != Insert::New {
+                    Succ::Seen { action }
+                } else {
+                    let invariant = spec.violated_invariant(&state);
+                    Succ::Maybe { action, fp, state, invariant }
+                }
+            }
+        })
+        .collect();
     (Expanded { succs: Ok(out) }, stop)
 }
 
-/// Expand chunk `c` of the round.
+/// Expand a chunk: up to the first state that ends the run for certain.
 fn expand_chunk<W: Spec>(
     spec: &W,
     check_deadlock: bool,
-    seen: &FpSet,
-    local: &mut HashSet<u64>,
-    round: &Round<W::State, W::Error>,
-    c: usize,
+    seen: &RwLock<FpSet>,
+    local: &mut FpSet,
+    states: Vec<(u32, W::State)>,
     buf: &mut Vec<(ActionId, W::State)>,
-) -> Vec<Expanded<W::State, W::Error>> {
-    let mut out = Vec::with_capacity(round.chunk);
-    for (_, state) in &round.states[round.range(c)] {
-        let (e, stop) = expand(spec, check_deadlock, seen, local, state, buf);
-        out.push(e);
+) -> Vec<(u32, Expanded<W::State, W::Error>)> {
+    if local.len() > LOCAL_LIMIT {
+        *local = FpSet::default();
+    }
+    let mut out = Vec::with_capacity(states.len());
+    for (index, state) in states {
+        let (e, stop) = expand(spec, check_deadlock, seen, local, &state, buf);
+        out.push((index, e));
         if stop {
-            round.stop_at.fetch_min(c, Ordering::Relaxed);
             break;
         }
     }
     out
 }
 
-/// Claim and expand chunks of the round until none is left.
-fn work<W: Spec>(spec: &W, check_deadlock: bool, seen: &RwLock<FpSet>, round: &Round<W::State, W::Error>, buf: &mut Vec<(ActionId, W::State)>) {
-    let seen = seen.read().unwrap_or_else(|p| p.into_inner());
-    let mut local = HashSet::new();
-    loop {
-        let c = round.next.fetch_add(1, Ordering::Relaxed);
-        if c >= round.chunks {
-            return;
+/// The queue and the chunks, shared by the threads under one lock.
+struct Queue<S, E> {
+    /// Stored states not claimed yet, in index order, with their depth.
+    pending: VecDeque<(u32, u32, S)>,
+    /// The id of the next chunk handed out (ids follow queue order).
+    next_chunk: u64,
+    /// Expanded chunks waiting for the merge, by id.
+    done: BTreeMap<u64, Vec<(u32, Expanded<S, E>)>>,
+    /// Chunks handed out and not merged yet.
+    in_flight: usize,
+    /// The run is over: threads stop claiming.
+    finished: bool,
+    /// A thread panicked while expanding.
+    poisoned: bool,
+}
+
+struct Shared<S, E> {
+    queue: Mutex<Queue<S, E>>,
+    /// Signalled when states join the queue or the run ends.
+    work: Condvar,
+    /// Signalled when a chunk is expanded.
+    merged: Condvar,
+    seen: RwLock<FpSet>,
+    check_deadlock: bool,
+    max_depth: Option<u32>,
+    chunk_divisor: usize,
+    max_in_flight: usize,
+}
+
+impl<S, E> Shared<S, E> {
+    fn lock(&self) -> MutexGuard<'_, Queue<S, E>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Hand out the next chunk of the queue: consecutive states whose depth may be expanded.
+    fn claim(&self, q: &mut Queue<S, E>) -> Option<(u64, Vec<(u32, S)>)> {
+        if q.finished || q.in_flight >= self.max_in_flight {
+            return None;
         }
-        if c > round.stop_at.load(Ordering::Relaxed) {
-            continue;
+        let n = (q.pending.len() / self.chunk_divisor).clamp(1, MAX_CHUNK);
+        let mut states = Vec::with_capacity(n.min(q.pending.len()));
+        while states.len() < n {
+            match q.pending.front() {
+                Some((_, depth, _)) if self.max_depth.is_none_or(|m| *depth < m) => {
+                    let (i, _, s) = q.pending.pop_front().unwrap();
+                    states.push((i, s));
+                }
+                _ => break,
+            }
         }
-        let out = expand_chunk(spec, check_deadlock, &seen, &mut local, round, c, buf);
-        round.results.lock().unwrap_or_else(|p| p.into_inner())[c] = Some(out);
+        if states.is_empty() {
+            return None;
+        }
+        let id = q.next_chunk;
+        q.next_chunk += 1;
+        q.in_flight += 1;
+        Some((id, states))
     }
 }
 
-/// Tells the coordinating thread that a worker is through with a round, even if it panicked.
-struct Done<'a>(&'a mpsc::Sender<()>);
+/// Marks the run poisoned if a thread unwinds while expanding, so the merge does not wait for
+/// a chunk that will never come.
+struct PanicGuard<'a, S, E>(&'a Shared<S, E>);
 
-impl Drop for Done<'_> {
+impl<S, E> Drop for PanicGuard<'_, S, E> {
     fn drop(&mut self) {
-        let _ = self.0.send(());
+        if std::thread::panicking() {
+            let mut q = self.0.lock();
+            q.poisoned = true;
+            q.finished = true;
+            drop(q);
+            self.0.merged.notify_all();
+            self.0.work.notify_all();
+        }
+    }
+}
+
+/// A helper thread: claim chunks, expand them, hand them to the merge, until the run is over.
+fn worker<W: Spec>(spec: &W, shared: &Shared<W::State, W::Error>) {
+    let _guard = PanicGuard(shared);
+    let mut local = FpSet::default();
+    let mut buf = Vec::new();
+    loop {
+        let (id, states) = {
+            let mut q = shared.lock();
+            loop {
+                if q.finished {
+                    return;
+                }
+                if let Some(c) = shared.claim(&mut q) {
+                    break c;
+                }
+                q = shared.work.wait(q).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        let out = expand_chunk(spec, shared.check_deadlock, &shared.seen, &mut local, states, &mut buf);
+        shared.lock().done.insert(id, out);
+        shared.merged.notify_one();
     }
 }
 
@@ -224,7 +303,7 @@ impl<S: Clone, E> Tables<S, E> {
         t
     }
 
-    /// The initial states, as [`Explorer`] stores them.
+    /// The initial states, as [`Explorer`] stores them (into `queue`).
     ///
     /// [`Explorer`]: crate::Explorer
     fn start<P: Spec<State = S, Error = E>>(&mut self, spec: &P, seen: &mut FpSet) -> Option<Outcome<S, E>> {
@@ -269,30 +348,18 @@ impl<S: Clone, E> Tables<S, E> {
         None
     }
 
-    /// Take the round's states from the queue: those whose depth may be expanded. `None` when
-    /// the run is over (queue empty, or only states at the depth limit left).
-    fn take_round(&mut self, max: usize) -> Option<Result<Vec<(u32, S)>, Outcome<S, E>>> {
-        let (first, _) = self.queue.front()?;
-        let depth_ok = |t: &Self, i: u32| t.opts.max_depth.is_none_or(|m| depth_in(&t.level_starts, i) < m);
-        if !depth_ok(self, *first) {
-            // Every state left is at the depth limit or deeper (BFS order).
-            self.queue.clear();
-            return Some(Err(Outcome::BudgetExhausted(Budget::Depth(self.opts.max_depth.unwrap_or(0)))));
-        }
-        let mut states = Vec::with_capacity(max.min(self.queue.len()));
-        while states.len() < max {
-            match self.queue.front() {
-                Some((i, _)) if depth_ok(self, *i) => states.push(self.queue.pop_front().unwrap()),
-                _ => break,
-            }
-        }
-        Some(Ok(states))
-    }
-
-    /// Merge one expanded state, as [`Explorer`] would expand it. `Some` ends the run.
+    /// Merge one expanded state, as [`Explorer`] would expand it; new states go to `fresh` with
+    /// their depth. `Some` ends the run.
     ///
     /// [`Explorer`]: crate::Explorer
-    fn merge<P: Spec<State = S, Error = E>>(&mut self, spec: &P, seen: &mut FpSet, index: u32, ex: Expanded<S, E>) -> Option<Outcome<S, E>> {
+    fn merge<P: Spec<State = S, Error = E>>(
+        &mut self,
+        spec: &P,
+        seen: &mut FpSet,
+        index: u32,
+        ex: Expanded<S, E>,
+        fresh: &mut Vec<(u32, u32, S)>,
+    ) -> Option<Outcome<S, E>> {
         let depth = depth_in(&self.level_starts, index);
         let succs = match ex.succs {
             Ok(s) => s,
@@ -344,7 +411,7 @@ impl<S: Clone, E> Tables<S, E> {
                         self.level_starts.push(new_index);
                         self.stats.depth = self.level_starts.len() as u32;
                     }
-                    self.queue.push_back((new_index, state));
+                    fresh.push((new_index, depth + 1, state));
                 }
             }
             if let Some(max) = self.opts.max_states {
@@ -358,9 +425,10 @@ impl<S: Clone, E> Tables<S, E> {
 }
 
 /// Explore `main`'s state space with `workers` threads in all: the calling thread evaluates with
-/// `main`, and each other thread with the spec `make(i)` builds for it (`i` in `1..workers`),
-/// which `finish` receives when the run is over (to collect what it printed, say). A thread
-/// whose `make` fails takes no part. The answers are those of [`Explorer`] with the same options.
+/// `main` (and merges), and each other thread with the spec `make(i)` builds for it (`i` in
+/// `1..workers`), which `finish` receives when the run is over (to collect what it printed, say).
+/// A thread whose `make` fails takes no part. The answers are those of [`Explorer`] with the
+/// same options.
 ///
 /// [`Explorer`]: crate::Explorer
 pub fn explore<P, W, M, F>(main: &P, opts: Options, workers: usize, make: M, finish: F) -> Run<P::State, P::Error>
@@ -382,93 +450,105 @@ where
         coverage: vec![ActionCoverage::default(); main.action_count()],
         _e: std::marker::PhantomData,
     };
-    // The threads read the seen set while a round is expanded; the merge writes it between
-    // expansions. Each thread drops its read guard before it reports the round done.
-    let seen = RwLock::new(FpSet::default());
-    let write = || seen.write().unwrap_or_else(|p| p.into_inner());
     let workers = workers.max(1);
-    let done = |t: Tables<P::State, P::Error>, outcome| Run { outcome, stats: t.stats, coverage: t.coverage };
-    if let Some(out) = t.start(main, &mut write()) {
-        return done(t, out);
+    let mut seen = FpSet::default();
+    if let Some(outcome) = t.start(main, &mut seen) {
+        return Run { outcome, stats: t.stats, coverage: t.coverage };
     }
-    let check_deadlock = opts.check_deadlock;
+    let shared = Shared {
+        queue: Mutex::new(Queue {
+            pending: t.queue.drain(..).map(|(i, s)| (i, 1, s)).collect(),
+            next_chunk: 0,
+            done: BTreeMap::new(),
+            in_flight: 0,
+            finished: false,
+            poisoned: false,
+        }),
+        work: Condvar::new(),
+        merged: Condvar::new(),
+        seen: RwLock::new(seen),
+        check_deadlock: opts.check_deadlock,
+        max_depth: opts.max_depth,
+        chunk_divisor: workers * 4,
+        max_in_flight: workers * MAX_IN_FLIGHT_PER_WORKER,
+    };
     let outcome = std::thread::scope(|scope| {
-        let (done_tx, done_rx) = mpsc::channel::<()>();
-        let mut senders = Vec::new();
         for i in 1..workers {
-            let (tx, rx) = mpsc::channel::<Arc<Round<P::State, P::Error>>>();
-            senders.push(tx);
-            let done_tx = done_tx.clone();
-            let (make, finish, seen) = (&make, &finish, &seen);
+            let (make, finish, shared) = (&make, &finish, &shared);
             scope.spawn(move || {
-                let spec = make(i);
-                let mut buf = Vec::new();
-                while let Ok(round) = rx.recv() {
-                    let _done = Done(&done_tx);
-                    if let Some(spec) = &spec {
-                        work(spec, check_deadlock, seen, &round, &mut buf);
-                    }
-                }
-                if let Some(spec) = spec {
+                if let Some(spec) = make(i) {
+                    worker(&spec, shared);
                     finish(spec);
                 }
             });
         }
-        drop(done_tx);
-        let mut buf = Vec::new();
-        let per_round = ROUND_PER_WORKER * workers;
-        let outcome = loop {
-            let states = match t.take_round(per_round) {
-                None => break Outcome::Success,
-                Some(Err(out)) => break out,
-                Some(Ok(s)) => s,
-            };
-            let chunk = (states.len() / (workers * 8)).clamp(1, MAX_CHUNK);
-            let chunks = states.len().div_ceil(chunk);
-            let round = Arc::new(Round {
-                states,
-                chunk,
-                chunks,
-                next: AtomicUsize::new(0),
-                stop_at: AtomicUsize::new(usize::MAX),
-                results: Mutex::new((0..chunks).map(|_| None).collect()),
-            });
-            let mut helping = 0;
-            for tx in &senders {
-                if tx.send(round.clone()).is_ok() {
-                    helping += 1;
-                }
-            }
-            work(main, check_deadlock, &seen, &round, &mut buf);
-            for _ in 0..helping {
-                if done_rx.recv().is_err() {
-                    break;
-                }
-            }
-            let mut results = std::mem::take(&mut *round.results.lock().unwrap_or_else(|p| p.into_inner()));
-            let mut guard = write();
+        let outcome = coordinate(main, &mut t, &shared);
+        let mut q = shared.lock();
+        q.finished = true;
+        let poisoned = q.poisoned;
+        drop(q);
+        shared.work.notify_all();
+        assert!(!poisoned, "a checking thread panicked");
+        outcome
+    });
+    Run { outcome, stats: t.stats, coverage: t.coverage }
+}
+
+/// The calling thread's part: merge the chunks in order as they are expanded, and expand
+/// chunks itself while the next one to merge is not ready.
+fn coordinate<P: Spec>(main: &P, t: &mut Tables<P::State, P::Error>, shared: &Shared<P::State, P::Error>) -> Outcome<P::State, P::Error> {
+    let _guard = PanicGuard(shared);
+    let mut next_merge = 0u64;
+    let mut local = FpSet::default();
+    let mut buf = Vec::new();
+    let mut fresh = Vec::new();
+    loop {
+        let mut q = shared.lock();
+        if q.poisoned {
+            return Outcome::Success;
+        }
+        if let Some(chunk) = q.done.remove(&next_merge) {
+            drop(q);
+            next_merge += 1;
             let mut end = None;
-            'chunks: for c in 0..chunks {
-                let expanded = match results[c].take() {
-                    Some(e) => e,
-                    // Skipped after a sure stop (so never reached), or lost with a thread. The
-                    // seen set now is the one the sequential run has at this chunk.
-                    None => expand_chunk(main, check_deadlock, &guard, &mut HashSet::new(), &round, c, &mut buf),
-                };
-                for (k, ex) in expanded.into_iter().enumerate() {
-                    let index = round.states[round.range(c).start + k].0;
-                    if let Some(out) = t.merge(main, &mut guard, index, ex) {
+            {
+                let mut seen = shared.seen.write().unwrap_or_else(|p| p.into_inner());
+                for (index, ex) in chunk {
+                    if let Some(out) = t.merge(main, &mut seen, index, ex, &mut fresh) {
                         end = Some(out);
-                        break 'chunks;
+                        break;
                     }
                 }
             }
+            let mut q = shared.lock();
+            q.in_flight -= 1;
             if let Some(out) = end {
-                break out;
+                return out;
             }
-        };
-        drop(senders);
-        outcome
-    });
-    done(t, outcome)
+            q.pending.extend(fresh.drain(..));
+            // New states, or room for a thread held back by the limit on chunks in flight.
+            let wake = !q.pending.is_empty();
+            drop(q);
+            if wake {
+                shared.work.notify_all();
+            }
+            continue;
+        }
+        if let Some((id, states)) = shared.claim(&mut q) {
+            drop(q);
+            let out = expand_chunk(main, shared.check_deadlock, &shared.seen, &mut local, states, &mut buf);
+            shared.lock().done.insert(id, out);
+            continue;
+        }
+        if q.in_flight == 0 {
+            // Nothing to merge, nothing being expanded, nothing that may be: the queue is
+            // empty, or holds only states at the depth limit.
+            return if q.pending.is_empty() {
+                Outcome::Success
+            } else {
+                Outcome::BudgetExhausted(Budget::Depth(t.opts.max_depth.unwrap_or(0)))
+            };
+        }
+        drop(shared.merged.wait(q).unwrap_or_else(|p| p.into_inner()));
+    }
 }
