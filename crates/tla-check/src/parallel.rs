@@ -9,8 +9,11 @@
 //! into *chunks* (consecutive states, in queue order), which the threads claim as they go. To
 //! expand a state, a thread computes its successors, CONSTRAINT and ACTION_CONSTRAINT, the
 //! fingerprints, and the invariants of every successor that may be new: not in the seen set at
-//! that moment, and not found earlier by the same thread (the seen set only grows, and a thread
-//! claims chunks in queue order, so a successor judged "seen" is seen in the sequential run too).
+//! that moment, and not found earlier in queue order by any thread. For the latter, threads
+//! *claim* fingerprints with their chunk's id in a shared table that keeps the smallest id; a
+//! thread that finds its fingerprint claimed by an earlier chunk (or earlier in its own chunk)
+//! judges it seen, since the merge will have stored it by then. The seen set only grows, so a
+//! successor judged "seen" is seen in the sequential run too.
 //! The calling thread *merges* the chunks strictly in queue order, as they complete: for each
 //! state and each successor, in the order the spec produced them, it does exactly what
 //! [`Explorer`] does: counts, stores in the seen set, coverage, level starts, the first error,
@@ -43,8 +46,31 @@ const _: () = {
 pub const MAX_IN_FLIGHT_PER_WORKER: usize = 16;
 /// The most states in a chunk.
 pub const MAX_CHUNK: usize = 64;
-/// A thread forgets the fingerprints it judged possibly new once it holds this many.
-const LOCAL_LIMIT: usize = 1 << 16;
+/// Shards of the table of claimed fingerprints.
+const CLAIM_SHARDS: usize = 16;
+/// A shard of that table is emptied once it holds this many fingerprints (forgetting a claim
+/// only costs an invariant check done twice).
+const CLAIM_SHARD_LIMIT: usize = 1 << 16;
+
+/// Fingerprints of successors that may be new, each with the smallest chunk id that found it.
+struct Claims {
+    shards: Vec<Mutex<FpSet>>,
+}
+
+impl Claims {
+    fn new() -> Claims {
+        Claims { shards: (0..CLAIM_SHARDS).map(|_| Mutex::new(FpSet::default())).collect() }
+    }
+
+    /// Claim `fp` for `chunk`; whether an earlier chunk (or this one) had claimed it.
+    fn earlier(&self, fp: u64, chunk: u32) -> bool {
+        let mut shard = self.shards[(fp >> 60) as usize % CLAIM_SHARDS].lock().unwrap_or_else(|p| p.into_inner());
+        if shard.len() > CLAIM_SHARD_LIMIT {
+            *shard = FpSet::default();
+        }
+        shard.insert_min(fp, chunk).is_some_and(|prev| prev <= chunk)
+    }
+}
 
 /// What a parallel run hands back: the outcome and the figures of [`Explorer`].
 ///
@@ -75,14 +101,14 @@ struct Expanded<S, E> {
     succs: Result<Vec<Succ<S, E>>, E>,
 }
 
-/// Expand one state with `spec`. `seen` is the seen set (it only grows), `local` the
-/// fingerprints this thread already judged possibly new (in earlier states of its chunks, which
-/// come earlier in the queue).
+/// Expand one state of chunk `chunk` with `spec`. `seen` is the seen set (it only grows),
+/// `claims` the fingerprints found possibly new so far.
 fn expand<W: Spec>(
     spec: &W,
     check_deadlock: bool,
     seen: &RwLock<FpSet>,
-    local: &mut FpSet,
+    claims: &Claims,
+    chunk: u32,
     state: &W::State,
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> (Expanded<W::State, W::Error>, bool) {
@@ -131,7 +157,7 @@ fn expand<W: Spec>(
         .map(|(f, known)| match f {
             First::Done(s) => s,
             First::In(action, fp, state) => {
-                if known || local.insert(fp, 0) != Insert::New {
+                if known || claims.earlier(fp, chunk) {
                     Succ::Seen { action }
                 } else {
                     let invariant = spec.violated_invariant(&state);
@@ -143,21 +169,19 @@ fn expand<W: Spec>(
     (Expanded { succs: Ok(out) }, stop)
 }
 
-/// Expand a chunk: up to the first state that ends the run for certain.
+/// Expand chunk `id`: up to the first state that ends the run for certain.
 fn expand_chunk<W: Spec>(
     spec: &W,
-    check_deadlock: bool,
-    seen: &RwLock<FpSet>,
-    local: &mut FpSet,
+    shared: &Shared<W::State, W::Error>,
+    id: u64,
     states: Vec<(u32, W::State)>,
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> Vec<(u32, Expanded<W::State, W::Error>)> {
-    if local.len() > LOCAL_LIMIT {
-        *local = FpSet::default();
-    }
+    // Chunk ids stay below the number of states, so below 2^32.
+    let chunk = id as u32;
     let mut out = Vec::with_capacity(states.len());
     for (index, state) in states {
-        let (e, stop) = expand(spec, check_deadlock, seen, local, &state, buf);
+        let (e, stop) = expand(spec, shared.check_deadlock, &shared.seen, &shared.claims, chunk, &state, buf);
         out.push((index, e));
         if stop {
             break;
@@ -189,6 +213,7 @@ struct Shared<S, E> {
     /// Signalled when a chunk is expanded.
     merged: Condvar,
     seen: RwLock<FpSet>,
+    claims: Claims,
     check_deadlock: bool,
     max_depth: Option<u32>,
     chunk_divisor: usize,
@@ -246,7 +271,6 @@ impl<S, E> Drop for PanicGuard<'_, S, E> {
 /// A helper thread: claim chunks, expand them, hand them to the merge, until the run is over.
 fn worker<W: Spec>(spec: &W, shared: &Shared<W::State, W::Error>) {
     let _guard = PanicGuard(shared);
-    let mut local = FpSet::default();
     let mut buf = Vec::new();
     loop {
         let (id, states) = {
@@ -261,7 +285,7 @@ fn worker<W: Spec>(spec: &W, shared: &Shared<W::State, W::Error>) {
                 q = shared.work.wait(q).unwrap_or_else(|p| p.into_inner());
             }
         };
-        let out = expand_chunk(spec, shared.check_deadlock, &shared.seen, &mut local, states, &mut buf);
+        let out = expand_chunk(spec, shared, id, states, &mut buf);
         shared.lock().done.insert(id, out);
         shared.merged.notify_one();
     }
@@ -467,6 +491,7 @@ where
         work: Condvar::new(),
         merged: Condvar::new(),
         seen: RwLock::new(seen),
+        claims: Claims::new(),
         check_deadlock: opts.check_deadlock,
         max_depth: opts.max_depth,
         chunk_divisor: workers * 4,
@@ -499,7 +524,6 @@ where
 fn coordinate<P: Spec>(main: &P, t: &mut Tables<P::State, P::Error>, shared: &Shared<P::State, P::Error>) -> Outcome<P::State, P::Error> {
     let _guard = PanicGuard(shared);
     let mut next_merge = 0u64;
-    let mut local = FpSet::default();
     let mut buf = Vec::new();
     let mut fresh = Vec::new();
     loop {
@@ -536,7 +560,7 @@ fn coordinate<P: Spec>(main: &P, t: &mut Tables<P::State, P::Error>, shared: &Sh
         }
         if let Some((id, states)) = shared.claim(&mut q) {
             drop(q);
-            let out = expand_chunk(main, shared.check_deadlock, &shared.seen, &mut local, states, &mut buf);
+            let out = expand_chunk(main, shared, id, states, &mut buf);
             shared.lock().done.insert(id, out);
             continue;
         }
