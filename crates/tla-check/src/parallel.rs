@@ -169,6 +169,9 @@ fn expand<W: Spec>(
     (Expanded { succs: Ok(out) }, stop)
 }
 
+/// An expanded chunk: each state's index and expansion, in queue order.
+type ChunkOut<S, E> = Vec<(u32, Expanded<S, E>)>;
+
 /// Expand chunk `id`: up to the first state that ends the run for certain.
 fn expand_chunk<W: Spec>(
     spec: &W,
@@ -176,7 +179,7 @@ fn expand_chunk<W: Spec>(
     id: u64,
     states: Vec<(u32, W::State)>,
     buf: &mut Vec<(ActionId, W::State)>,
-) -> Vec<(u32, Expanded<W::State, W::Error>)> {
+) -> ChunkOut<W::State, W::Error> {
     // Chunk ids stay below the number of states, so below 2^32.
     let chunk = id as u32;
     let mut out = Vec::with_capacity(states.len());
@@ -197,7 +200,7 @@ struct Queue<S, E> {
     /// The id of the next chunk handed out (ids follow queue order).
     next_chunk: u64,
     /// Expanded chunks waiting for the merge, by id.
-    done: BTreeMap<u64, Vec<(u32, Expanded<S, E>)>>,
+    done: BTreeMap<u64, ChunkOut<S, E>>,
     /// Chunks handed out and not merged yet.
     in_flight: usize,
     /// The run is over: threads stop claiming.
@@ -360,10 +363,11 @@ impl<S: Clone, E> Tables<S, E> {
             if let Some(index) = stored {
                 self.queue.push_back((index, s));
             }
-            if let Some(max) = self.opts.max_states {
-                if self.stats.distinct >= max && !self.queue.is_empty() {
-                    return Some(Outcome::BudgetExhausted(Budget::States(max)));
-                }
+            if let Some(max) = self.opts.max_states
+                && self.stats.distinct >= max
+                && !self.queue.is_empty()
+            {
+                return Some(Outcome::BudgetExhausted(Budget::States(max)));
             }
         }
         if !self.parent.is_empty() {
@@ -438,10 +442,10 @@ impl<S: Clone, E> Tables<S, E> {
                     fresh.push((new_index, depth + 1, state));
                 }
             }
-            if let Some(max) = self.opts.max_states {
-                if self.stats.distinct >= max {
-                    return Some(Outcome::BudgetExhausted(Budget::States(max)));
-                }
+            if let Some(max) = self.opts.max_states
+                && self.stats.distinct >= max
+            {
+                return Some(Outcome::BudgetExhausted(Budget::States(max)));
             }
         }
         None

@@ -52,7 +52,7 @@ impl Spec for Graph {
             return Err(format!("cannot expand {s}"));
         }
         let h = mix(s.wrapping_add(self.seed));
-        let n = if h % 97 == 0 { 0 } else { 1 + h % self.fanout };
+        let n = if h.is_multiple_of(97) { 0 } else { 1 + h % self.fanout };
         for i in 0..n {
             let t = mix(h ^ (i + 1)) % self.size;
             out.push(((t % 3) as ActionId, t));
@@ -69,10 +69,10 @@ impl Spec for Graph {
         if Some(*s) == self.failing_constraint {
             return Err(format!("constraint undefined at {s}"));
         }
-        Ok(self.outside.is_none_or(|m| s % m != 0))
+        Ok(self.outside.is_none_or(|m| !s.is_multiple_of(m)))
     }
     fn step_in_model(&self, from: &u64, to: &u64) -> Result<bool, String> {
-        Ok(self.step_outside.is_none_or(|m| (from + to) % m != 0))
+        Ok(self.step_outside.is_none_or(|m| !(from + to).is_multiple_of(m)))
     }
     fn action_count(&self) -> usize {
         3
