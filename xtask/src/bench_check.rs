@@ -1,6 +1,6 @@
-//! `cargo xtask bench check [--models A,B,...] [--timeout SECS] [--no-tlc] [DIR]`: model-check
-//! the same corpus models with `sysmo check` (release build) and with TLC (`-workers 1`), in the
-//! same run, each as a whole process; report distinct states, wall and CPU time, distinct states
+//! `cargo xtask bench check [--models A,B,...] [--timeout SECS] [--workers N] [--no-tlc] [DIR]`:
+//! model-check the same corpus models with `sysmo check --workers N` (release build) and with TLC
+//! (`-workers N`; N is 1 unless given), in the same run, each as a whole process; report distinct states, wall and CPU time, distinct states
 //! per second, peak memory and the ratios. The table is printed and written to
 //! target/bench/check.md.
 //!
@@ -219,6 +219,8 @@ struct Opts {
     dir: PathBuf,
     timeout: Duration,
     tlc: bool,
+    /// Worker threads for both tools.
+    workers: usize,
 }
 
 fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
@@ -227,6 +229,7 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
         dir: default_corpus_dir(root),
         timeout: DEFAULT_TIMEOUT,
         tlc: true,
+        workers: 1,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -246,6 +249,10 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
                 o.timeout = Duration::from_secs(s.max(1));
             }
             "--no-tlc" => o.tlc = false,
+            "--workers" => {
+                let v = it.next().ok_or("--workers needs a number")?;
+                o.workers = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| format!("--workers needs a positive number, not `{v}`"))?;
+            }
             other if !other.starts_with('-') => o.dir = PathBuf::from(other),
             other => return Err(format!("unknown option `{other}` for bench check")),
         }
@@ -258,6 +265,7 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
 
 pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     let o = parse_args(root, args)?;
+    let workers = o.workers.to_string();
     let jar = if o.tlc {
         let tb = tools::ensure_all(root, Need { web: false, browser: false, tla_tools: true })?;
         Some(tb.tla_tools_jar.ok_or("no tla2tools.jar")?)
@@ -279,9 +287,11 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             continue;
         };
         let (module, cfg) = (exp.spec_module.clone().unwrap_or_default(), exp.cfg.clone().unwrap_or_default());
-        step(&format!("{model}: sysmo check {module}.tla --config {cfg}"));
+        step(&format!("{model}: sysmo check {module}.tla --config {cfg} --workers {workers}"));
         let run = measure(
-            Command::new(&sysmo).args(["check", &format!("{module}.tla"), "--config", &cfg, "--json"]).current_dir(&mdir),
+            Command::new(&sysmo)
+                .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--workers", &workers])
+                .current_dir(&mdir),
             o.timeout,
         )?;
         let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
@@ -297,7 +307,7 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
         let mut safety = None;
         let safe_run = measure(
             Command::new(&sysmo)
-                .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--safety-only"])
+                .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--safety-only", "--workers", &workers])
                 .current_dir(&mdir),
             o.timeout,
         )?;
@@ -317,8 +327,8 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
         }
         let mut tlc = None;
         if let Some(jar) = &jar {
-            step(&format!("{model}: TLC -workers 1"));
-            let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout)?;
+            step(&format!("{model}: TLC -workers {workers}"));
+            let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout, &workers)?;
             step(&format!("{model}: TLC {}, {} distinct, {:.2} s, {} MiB", side.result, side.distinct.unwrap_or(0), side.run.wall, side.run.peak_kib / 1024));
             tlc = Some(side);
             if let Some((temporal, _, tlc_safe)) = &mut safety {
@@ -326,8 +336,8 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
                 let safe_cfg = root.join("target/bench").join(format!("{model}-safety.cfg"));
                 std::fs::create_dir_all(root.join("target/bench")).map_err(|e| e.to_string())?;
                 std::fs::write(&safe_cfg, cfg_without_properties(&text, temporal)).map_err(|e| e.to_string())?;
-                step(&format!("{model}: TLC -workers 1, safety-only (without {})", temporal.join(", ")));
-                let side = run_tlc(jar, &scratch, &mdir, &safe_cfg, &module, o.timeout)?;
+                step(&format!("{model}: TLC -workers {workers}, safety-only (without {})", temporal.join(", ")));
+                let side = run_tlc(jar, &scratch, &mdir, &safe_cfg, &module, o.timeout, &workers)?;
                 step(&format!("{model}: TLC safety-only {}, {:.2} s (CPU {:.2} s)", side.result, side.run.wall, side.run.cpu));
                 *tlc_safe = Some(side);
             }
@@ -339,19 +349,20 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     print!("{table}");
     let out = root.join("target/bench/check.md");
     std::fs::create_dir_all(root.join("target/bench")).map_err(|e| e.to_string())?;
-    std::fs::write(&out, format!("# sysmo check vs TLC (1 worker)\n\n{table}")).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(&out, format!("# sysmo check vs TLC ({} worker{})\n\n{table}", o.workers, if o.workers == 1 { "" } else { "s" })).map_err(|e| format!("{}: {e}", out.display()))?;
     step(&format!("wrote {}", out.display()));
     Ok(true)
 }
 
-/// TLC with one worker on `module` in `mdir` with the .cfg `cfg` (relative to `mdir`, or absolute).
-fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, timeout: Duration) -> Result<Side, String> {
+/// TLC with `workers` workers on `module` in `mdir` with the .cfg `cfg` (relative to `mdir`, or
+/// absolute).
+fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, timeout: Duration, workers: &str) -> Result<Side, String> {
     let _ = std::fs::remove_dir_all(scratch);
     let run = measure(
         Command::new("java")
             .args(["-XX:+UseParallelGC", "-cp"])
             .arg(jar)
-            .args(["tlc2.TLC", "-workers", "1", "-metadir"])
+            .args(["tlc2.TLC", "-workers", workers, "-metadir"])
             .arg(scratch)
             .arg("-config")
             .arg(cfg)
@@ -492,6 +503,9 @@ mod tests {
         assert_eq!(o.models, vec!["A", "B"]);
         assert_eq!(o.timeout, Duration::from_secs(5));
         assert!(!o.tlc);
+        assert_eq!(o.workers, 1);
+        assert_eq!(parse_args(root, &["--workers".into(), "2".into()]).unwrap().workers, 2);
+        assert!(parse_args(root, &["--workers".into(), "0".into()]).is_err());
         assert!(parse_args(root, &["--timeout".into(), "x".into()]).is_err());
         assert!(parse_args(root, &["--bogus".into()]).is_err());
     }

@@ -338,6 +338,31 @@ pub struct Explored<S, E> {
     pub coverage: Vec<(u64, u64)>,
 }
 
+/// Explore with `workers` threads: each extra thread evaluates with a model of its own, built from
+/// the same analysis and .cfg. The answers are those of one worker ([`tla_check::parallel`]).
+/// What the extra models printed (`Print`, `PrintT`) goes to `printed`.
+pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut Vec<String>) -> Explored<tla_eval::State, ModelError> {
+    if workers <= 1 {
+        return explore_single(tla, opts);
+    }
+    let out = std::sync::Mutex::new(Vec::new());
+    let run = tla_check::parallel::explore(
+        tla,
+        opts,
+        workers,
+        |_| model::load(tla.analysis, tla.config).ok(),
+        |m: Model<'_>| out.lock().unwrap_or_else(|p| p.into_inner()).extend(m.take_output()),
+    );
+    printed.extend(out.into_inner().unwrap_or_else(|p| p.into_inner()));
+    Explored {
+        outcome: run.outcome,
+        distinct: run.stats.distinct,
+        generated: run.stats.generated,
+        depth: run.stats.depth,
+        coverage: run.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
+    }
+}
+
 /// Explore with one worker (the wasm-clean explorer).
 pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P::Error> {
     let mut ex = Explorer::new(spec, opts);
@@ -597,6 +622,9 @@ pub struct Tla<'m> {
     pub model: &'m Model<'m>,
     pub sources: &'m SourceMap,
     pub vars: Vec<String>,
+    /// What the model was built from: each extra worker builds its own model from them.
+    pub analysis: &'m tla_sema::Analysis,
+    pub config: &'m Config,
 }
 
 impl Spec for Tla<'_> {
@@ -874,7 +902,7 @@ pub fn with_checked_model(
         Ok(m) => m,
         Err(stop) => return report_stop(&stop, Some(&fr.sources), json, started),
     };
-    let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables() };
+    let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables(), analysis: &fr.analysis, config: &config };
     if let Err(e) = model.check_assumptions() {
         let (kind, message) = tla.describe_error(&e);
         let stop = Stop { kind, diagnostics: vec![e.to_diagnostic(Span::default())], message, sources: None };
@@ -892,17 +920,27 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 }
 
 /// Explore, then check temporal properties, and print the report; returns TLC's exit code.
+///
+/// With temporal properties to check (and no `--safety-only`), the liveness checker reads the
+/// state graph while one worker builds it, so such a run explores with one worker and says so.
 fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
     let model = tla.model;
-    if args.workers > 1 {
-        eprintln!("note: multi-worker exploration is not implemented yet; exploring with 1 worker");
-    }
+    let live = !model.live_properties().is_empty() && !args.safety_only;
+    let workers = if live && args.workers > 1 {
+        eprintln!(
+            "note: temporal properties are checked on the state graph of a single worker; exploring with 1 worker \
+             (--safety-only explores with {} workers and leaves them unchecked)",
+            args.workers
+        );
+        1
+    } else {
+        args.workers
+    };
     let opts = Options { check_deadlock: model.check_deadlock(), max_states: args.max_states, max_depth: args.max_depth };
     let source = args.spec.display().to_string();
-    let mut r = if model.live_properties().is_empty() {
-        report_of(tla, &source, explore_single(tla, opts), started, 1)
-    } else if args.safety_only {
-        let mut r = report_of(tla, &source, explore_single(tla, opts), started, 1);
+    let mut printed = Vec::new();
+    let mut r = if !live {
+        let mut r = report_of(tla, &source, explore_tla(tla, opts, workers, &mut printed), started, workers);
         if r.result == ResultKind::Success {
             r.unchecked_properties = model.live_properties().iter().map(|p| p.name.clone()).collect();
         }
@@ -910,7 +948,7 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
     } else {
         explore_with_liveness(tla, &source, opts, args.max_states, started)
     };
-    for line in model.take_output() {
+    for line in model.take_output().into_iter().chain(printed) {
         eprintln!("{line}");
     }
     r.elapsed_seconds = started.elapsed().as_secs_f64();

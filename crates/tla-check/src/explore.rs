@@ -187,7 +187,7 @@ pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
     succ_buf: Vec<(ActionId, P::State)>,
 }
 
-const NO_PARENT: u32 = u32::MAX;
+pub(crate) const NO_PARENT: u32 = u32::MAX;
 
 impl<'a, P: Spec> Explorer<'a, P, NoGraph> {
     pub fn new(spec: &'a P, opts: Options) -> Self {
@@ -236,7 +236,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
 
     /// Depth (1-based BFS level) of a stored state.
     pub fn depth_of(&self, index: u32) -> u32 {
-        self.level_starts.partition_point(|&start| start <= index) as u32
+        depth_in(&self.level_starts, index)
     }
 
     /// Store a state; returns its index and whether it is new.
@@ -458,45 +458,56 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         result
     }
 
-    /// The indices from an initial state to `index`, in order.
-    fn path_to(&self, index: u32) -> Vec<u32> {
-        let mut path = vec![index];
-        let mut i = index;
-        while self.parent[i as usize] != NO_PARENT {
-            i = self.parent[i as usize];
-            path.push(i);
-        }
-        path.reverse();
-        path
-    }
-
     /// Rebuild the states leading to stored state `index` by replaying the recorded actions.
     pub fn trace_to(&self, index: u32) -> Vec<TraceStep<P::State>> {
-        let path = self.path_to(index);
-        let mut trace: Vec<TraceStep<P::State>> = Vec::with_capacity(path.len());
-        let mut inits = Vec::new();
-        if self.spec.initial_states(&mut inits).is_err() {
+        replay_trace(self.spec, &self.seen, &self.parent, &self.action, index)
+    }
+}
+
+/// Depth (1-based BFS level) of state `index`, given the first index of each level.
+pub(crate) fn depth_in(level_starts: &[u32], index: u32) -> u32 {
+    level_starts.partition_point(|&start| start <= index) as u32
+}
+
+/// Rebuild the states leading to stored state `index` by replaying the recorded actions: the
+/// initial state with the right fingerprint, then the successor by the recorded action with the
+/// right fingerprint at each step.
+pub(crate) fn replay_trace<P: Spec>(
+    spec: &P,
+    seen: &FpSet,
+    parent: &[u32],
+    action: &[ActionId],
+    index: u32,
+) -> Vec<TraceStep<P::State>> {
+    let mut path = vec![index];
+    let mut i = index;
+    while parent[i as usize] != NO_PARENT {
+        i = parent[i as usize];
+        path.push(i);
+    }
+    path.reverse();
+    let mut trace: Vec<TraceStep<P::State>> = Vec::with_capacity(path.len());
+    let mut inits = Vec::new();
+    if spec.initial_states(&mut inits).is_err() {
+        return trace;
+    }
+    let first = path[0];
+    let Some(s0) = inits.into_iter().find(|s| seen.get(spec.fingerprint(s)) == Some(first)) else {
+        return trace;
+    };
+    trace.push(TraceStep { action: None, state: s0 });
+    for &i in &path[1..] {
+        let want_action = action[i as usize];
+        let mut succs = Vec::new();
+        if spec.successors(&trace.last().unwrap().state, &mut succs).is_err() {
             return trace;
         }
-        let first = path[0];
-        let Some(s0) = inits.into_iter().find(|s| self.seen.get(self.spec.fingerprint(s)) == Some(first)) else {
+        let Some((a, s)) =
+            succs.into_iter().find(|(a, s)| *a == want_action && seen.get(spec.fingerprint(s)) == Some(i))
+        else {
             return trace;
         };
-        trace.push(TraceStep { action: None, state: s0 });
-        for &i in &path[1..] {
-            let want_action = self.action[i as usize];
-            let mut succs = Vec::new();
-            if self.spec.successors(&trace.last().unwrap().state, &mut succs).is_err() {
-                return trace;
-            }
-            let Some((a, s)) = succs
-                .into_iter()
-                .find(|(a, s)| *a == want_action && self.seen.get(self.spec.fingerprint(s)) == Some(i))
-            else {
-                return trace;
-            };
-            trace.push(TraceStep { action: Some(a), state: s });
-        }
-        trace
+        trace.push(TraceStep { action: Some(a), state: s });
     }
+    trace
 }

@@ -90,6 +90,31 @@ impl FpSet {
         }
     }
 
+    /// Map `fp` to `index` unless it maps to a smaller index already. Returns what `fp` mapped
+    /// to before, if anything.
+    pub fn insert_min(&mut self, fp: u64, index: u32) -> Option<u32> {
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            self.grow();
+        }
+        let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
+        let mut i = self.slot(fp);
+        loop {
+            let k = self.keys[i];
+            if k == 0 {
+                self.keys[i] = fp;
+                self.vals[i] = index;
+                self.len += 1;
+                return None;
+            }
+            if k == fp {
+                let old = self.vals[i];
+                self.vals[i] = old.min(index);
+                return Some(old);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
     fn grow(&mut self) {
         let slots = self.keys.len() * 2;
         let old_keys = std::mem::replace(&mut self.keys, vec![0; slots]);
@@ -126,6 +151,15 @@ mod tests {
             assert_eq!(s.insert(fp, 0), Insert::Seen(i as u32));
         }
         assert_eq!(s.get(12345), None);
+    }
+
+    #[test]
+    fn insert_min_keeps_the_smallest() {
+        let mut s = FpSet::default();
+        assert_eq!(s.insert_min(42, 7), None);
+        assert_eq!(s.insert_min(42, 9), Some(7));
+        assert_eq!(s.insert_min(42, 3), Some(7));
+        assert_eq!(s.get(42), Some(3));
     }
 
     #[test]

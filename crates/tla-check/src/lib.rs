@@ -6,12 +6,15 @@
 //!
 //! Architecture invariant: nothing here does I/O, reads a clock or starts a thread. A run
 //! advances in slices ([`Explorer::run`] with a number of states to expand), so a caller can
-//! report progress and cancel between slices.
+//! report progress and cancel between slices. The one exception is [`parallel`], built only
+//! with the `parallel` feature (native front ends), which explores with several threads.
 
 mod explore;
 pub mod fpset;
 pub mod liveness;
 pub mod model;
+#[cfg(feature = "parallel")]
+pub mod parallel;
 pub mod simulate;
 
 pub use explore::{

@@ -1,0 +1,127 @@
+//! `sysmo check --workers N` gives the answers of one worker: for every configuration of
+//! tests/data (each `.cfg` with its spec: the `.tla` of the same name, or else the longest
+//! `.tla` name that starts the `.cfg`'s name), with no budget, with `--max-states` and with
+//! `--max-depth` (and `--safety-only` where there are temporal properties), runs with 1 and
+//! with 3 workers must print the same JSON report apart from `elapsed_seconds` and `workers`:
+//! result, property, message, counts, depth, counterexample (so its length) and coverage.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Output;
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn sysmo(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sysmo")).args(args).current_dir(data()).output().unwrap()
+}
+
+/// The report, and the `workers` it names (taken out, with the elapsed time).
+fn report(out: &Output) -> (Value, u64) {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut j: Value = serde_json::from_str(text.trim())
+        .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let obj = j.as_object_mut().unwrap();
+    assert!(obj.remove("elapsed_seconds").is_some(), "{text}");
+    let workers = obj.remove("workers").and_then(|w| w.as_u64()).unwrap();
+    (j, workers)
+}
+
+/// (spec, config) for every `.cfg` of tests/data.
+fn configurations() -> Vec<(String, String)> {
+    let names = |ext: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(data())
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension().and_then(|x| x.to_str()) == Some(ext)).then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let specs = names("tla");
+    names("cfg")
+        .into_iter()
+        .map(|cfg| {
+            let spec = specs
+                .iter()
+                .filter(|s| cfg.starts_with(s.as_str()))
+                .max_by_key(|s| s.len())
+                .unwrap_or_else(|| panic!("no spec for {cfg}.cfg"))
+                .clone();
+            (format!("{spec}.tla"), format!("{cfg}.cfg"))
+        })
+        .collect()
+}
+
+#[test]
+fn three_workers_answer_as_one() {
+    let configs = configurations();
+    assert!(configs.len() >= 15, "{configs:?}");
+    let mut compared = 0;
+    let mut large = 0;
+    for (spec, cfg) in &configs {
+        let base = ["check", spec.as_str(), "--config", cfg.as_str(), "--json"];
+        let one = sysmo(&[&base[..], &["--safety-only"]].concat());
+        let (safety_one, _) = report(&one);
+        // Temporal properties left unchecked by --safety-only: the spec has some.
+        let temporal = safety_one["unchecked_properties"].as_array().is_some_and(|a| !a.is_empty());
+        let mut variants: Vec<Vec<&str>> = vec![vec![], vec!["--max-states", "50"], vec!["--max-depth", "4"]];
+        if temporal {
+            variants.push(vec!["--safety-only"]);
+        }
+        for extra in &variants {
+            let args = |w: &'static str| [&base[..], &extra[..], &["--workers", w]].concat();
+            let (a, b) = (sysmo(&args("1")), sysmo(&args("3")));
+            let what = format!("{spec} --config {cfg} {}", extra.join(" "));
+            assert_eq!(a.status.code(), b.status.code(), "exit codes differ: {what}");
+            let ((ra, wa), (rb, wb)) = (report(&a), report(&b));
+            assert_eq!(ra, rb, "reports differ with 3 workers: {what}");
+            assert_eq!(wa, 1, "{what}");
+            let stderr = String::from_utf8_lossy(&b.stderr);
+            let explored = !["assumption_violation", "parse_error", "config_error"].contains(&ra["result"].as_str().unwrap());
+            if !explored {
+                // Stopped before exploring: no worker ran.
+            } else if temporal && !extra.contains(&"--safety-only") {
+                // The liveness checker reads one worker's graph: the run says so and uses one.
+                assert_eq!(wb, 1, "{what}");
+                assert!(stderr.contains("exploring with 1 worker"), "{what}: {stderr}");
+            } else {
+                assert_eq!(wb, 3, "{what}");
+                assert!(!stderr.contains("exploring with 1 worker"), "{what}: {stderr}");
+            }
+            if ra["distinct_states"].as_u64().unwrap_or(0) > 500 {
+                large += 1;
+            }
+            compared += 1;
+        }
+    }
+    // The comparisons above include runs big enough to be cut into many chunks and rounds.
+    assert!(compared >= 45 && large >= 4, "{compared} runs compared, {large} large");
+}
+
+/// The figures of the larger runs, as TLC 2.15 gives them (`-workers 1` and `-workers 3`), so
+/// that a run with 3 workers that agrees with 1 worker cannot be agreeing on a wrong answer.
+#[test]
+fn three_workers_give_tlc_figures() {
+    let cases = [
+        ("Grid.cfg", "success", 2883, 9862, 33, None),
+        ("GridBad.cfg", "safety_violation", 2203, 6322, 13, Some(13)),
+        ("GridStuck.cfg", "deadlock", 827, 1816, 13, Some(12)),
+        ("GridBounded.cfg", "success", 1749, 6619, 33, None),
+    ];
+    for (cfg, result, distinct, generated, depth, len) in cases {
+        let out = sysmo(&["check", "Grid.tla", "--config", cfg, "--json", "--workers", "3"]);
+        let (r, workers) = report(&out);
+        assert_eq!(workers, 3);
+        assert_eq!(r["result"], result, "{cfg}: {r}");
+        assert_eq!(
+            (r["distinct_states"].as_u64(), r["states_generated"].as_u64(), r["depth"].as_u64()),
+            (Some(distinct), Some(generated), Some(depth)),
+            "{cfg}"
+        );
+        assert_eq!(r["counterexample_length"].as_u64(), len, "{cfg}");
+    }
+}
