@@ -15,6 +15,11 @@ mod simulate;
 
 use std::process::ExitCode;
 
+/// The checker allocates and frees many small values per state; mimalloc does that several
+/// times faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit status when the input has errors (distinct from usage and I/O errors, which exit 2).
 pub const EXIT_INPUT_ERRORS: u8 = 150;
 /// Exit status for bad command lines and unreadable files.
