@@ -97,12 +97,30 @@ impl<'a> Env<'a> {
     fn lookup(&self, name: &str) -> Option<&Binding<'a>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
-            if n.name == name {
+            if same_name(n.name, name) {
                 return Some(&n.binding);
             }
             cur = &n.next.0;
         }
         None
+    }
+}
+
+/// Name equality for environment lookups: most names compared differ in length or first byte
+/// (or are the same text in the same place), so those are tested before the bytes.
+#[inline(always)]
+fn same_name(a: &str, b: &str) -> bool {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    if x.len() != y.len() {
+        return false;
+    }
+    if std::ptr::eq(x.as_ptr(), y.as_ptr()) {
+        return true;
+    }
+    match x.len() {
+        0 => true,
+        1 => x[0] == y[0],
+        _ => x[0] == y[0] && x == y,
     }
 }
 

@@ -52,10 +52,20 @@ impl FpHasher {
     /// Length (as u64), then the bytes packed little-endian into words.
     pub fn write_bytes(&mut self, b: &[u8]) {
         self.write_u64(b.len() as u64);
-        for chunk in b.chunks(8) {
+        let mut chunks = b.chunks_exact(8);
+        for chunk in &mut chunks {
             let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
+            w.copy_from_slice(chunk);
             self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // The last partial word, zero-padded, byte by byte (no call to memcpy).
+            let mut w = 0u64;
+            for (i, &c) in rest.iter().enumerate() {
+                w |= (c as u64) << (8 * i);
+            }
+            self.write_u64(w);
         }
     }
     pub fn finish(&self) -> u64 {

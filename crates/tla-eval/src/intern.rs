@@ -57,6 +57,9 @@ impl PartialOrd for Str {
 /// TLC's order: intern rank, then (for unranked strings) text.
 impl Ord for Str {
     fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
         self.0.rank.cmp(&other.0.rank).then_with(|| self.0.text.cmp(&other.0.text))
     }
 }

@@ -431,6 +431,16 @@ fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
     if la != lb {
         return Ok(la.cmp(&lb));
     }
+    if let (Value::Fcn(x), Value::Fcn(y)) = (a, b) {
+        // Records built by the same constructor often share their domain.
+        if !Arc::ptr_eq(&x.domain, &y.domain) {
+            let c = cmp_slices(&x.domain, &y.domain)?;
+            if c != Ordering::Equal {
+                return Ok(c);
+            }
+        }
+        return cmp_slices(&x.values, &y.values);
+    }
     for i in 0..la {
         let c = fcn_dom_at(a, i).tlc_cmp(&fcn_dom_at(b, i))?;
         if c != Ordering::Equal {
