@@ -790,14 +790,36 @@ impl<'a> ConstEval<'a> {
         let Some(((vars, name, set), rest)) = slots.split_first() else {
             return f(env);
         };
-        for v in set.elements()? {
-            let v = v?;
+        let mut step = |v: Value| -> VResult<bool> {
             let env2 = match name {
                 Some(n) => env.bind_value(n, v),
                 None => self.bind_bound(vars, v, env)?,
             };
-            if !self.iterate_slots(rest, &env2, f)? {
-                return Ok(false);
+            self.iterate_slots(rest, &env2, f)
+        };
+        // The two usual kinds of sets are walked in place, in the order of `elements`.
+        match set {
+            Value::Set(s) => {
+                for v in s.elems() {
+                    if !step(v.clone())? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Value::Lazy(l) if l.as_interval().is_some() => {
+                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+                for i in lo..=hi {
+                    if !step(Value::Int(i))? {
+                        return Ok(false);
+                    }
+                }
+            }
+            _ => {
+                for v in set.elements()? {
+                    if !step(v?)? {
+                        return Ok(false);
+                    }
+                }
             }
         }
         Ok(true)

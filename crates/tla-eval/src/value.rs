@@ -129,7 +129,14 @@ impl SetVal {
         let (mut lo, mut hi) = (0usize, self.0.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
-            match self.0[mid].tlc_cmp(v)? {
+            let x = &self.0[mid];
+            // Integers and interned strings compared inline (the same order as `tlc_cmp`).
+            let c = match (x, v) {
+                (Value::Int(a), Value::Int(b)) => a.cmp(b),
+                (Value::Str(a), Value::Str(b)) => a.cmp(b),
+                _ => x.tlc_cmp(v)?,
+            };
+            match c {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Greater => hi = mid,
                 Ordering::Equal => return Ok(true),
