@@ -195,6 +195,24 @@ enum Fast {
     Add,
     Sub,
     Not,
+    Mul,
+    Mod,
+    Div,
+    Range,
+    Cup,
+    Cap,
+    Diff,
+    Subseteq,
+    /// `/\`, `\/` and `=>` written as infix operators (short-circuit, as `builtin`).
+    And,
+    Or,
+    Implies,
+    Len,
+    Append,
+    Head,
+    Tail,
+    Cardinality,
+    Domain,
     /// Any other: by name, through `builtin`.
     Named,
 }
@@ -214,6 +232,23 @@ impl Fast {
             ("+", 2) => Fast::Add,
             ("-", 2) => Fast::Sub,
             ("~", 1) => Fast::Not,
+            ("*", 2) => Fast::Mul,
+            ("%", 2) => Fast::Mod,
+            ("\\div", 2) => Fast::Div,
+            ("..", 2) => Fast::Range,
+            ("\\cup", 2) => Fast::Cup,
+            ("\\cap", 2) => Fast::Cap,
+            ("\\", 2) => Fast::Diff,
+            ("\\subseteq", 2) => Fast::Subseteq,
+            ("/\\", 2) => Fast::And,
+            ("\\/", 2) => Fast::Or,
+            ("=>", 2) => Fast::Implies,
+            ("Len", 1) => Fast::Len,
+            ("Append", 2) => Fast::Append,
+            ("Head", 1) => Fast::Head,
+            ("Tail", 1) => Fast::Tail,
+            ("Cardinality", 1) => Fast::Cardinality,
+            ("DOMAIN", 1) => Fast::Domain,
             _ => Fast::Named,
         }
     }
@@ -1112,8 +1147,17 @@ impl<'a> ConstEval<'a> {
 
     /// The operators of [`Fast`] (the same results and errors as `strict_builtin`).
     fn fast_builtin(&self, f: Fast, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
-        if f == Fast::Not {
-            return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?));
+        match f {
+            Fast::Not => return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?)),
+            Fast::And => return Ok(Value::Bool(self.ev_bool(&args[0], env)? && self.ev_bool(&args[1], env)?)),
+            Fast::Or => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            Fast::Implies => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            Fast::Len => return Ok(Value::Int(self.ev(&args[0], env)?.seq_len()?)),
+            Fast::Head => return self.ev(&args[0], env)?.head(),
+            Fast::Tail => return self.ev(&args[0], env)?.tail(),
+            Fast::Cardinality => return Ok(Value::Int(self.ev(&args[0], env)?.cardinality()?)),
+            Fast::Domain => return self.ev(&args[0], env)?.domain(),
+            _ => {}
         }
         let a = self.ev(&args[0], env)?;
         let b = self.ev(&args[1], env)?;
@@ -1128,7 +1172,32 @@ impl<'a> ConstEval<'a> {
             Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
             Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
             Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
-            Fast::Not | Fast::Named => return self.strict_builtin_pair(f, a, b),
+            Fast::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
+            Fast::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
+            Fast::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
+            Fast::Range => Value::interval(a.as_int()?, b.as_int()?),
+            Fast::Cup => return Value::cup(a, b),
+            Fast::Cap => return Value::cap(a, b),
+            Fast::Diff => return Value::diff(a, b),
+            Fast::Subseteq => {
+                for x in a.elements()? {
+                    if !b.member(&x?)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            Fast::Append => return a.append(b),
+            Fast::Not
+            | Fast::And
+            | Fast::Or
+            | Fast::Implies
+            | Fast::Len
+            | Fast::Head
+            | Fast::Tail
+            | Fast::Cardinality
+            | Fast::Domain
+            | Fast::Named => return self.strict_builtin_pair(f, a, b),
         })
     }
 

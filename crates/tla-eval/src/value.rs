@@ -348,8 +348,16 @@ impl Value {
                 }
                 cmp_sets(self.to_set()?.elems(), other.to_set()?.elems())
             }
-            (Lazy(_), Set(b)) => cmp_sets(self.to_set()?.elems(), b.elems()),
-            (Set(a), Lazy(_)) => cmp_sets(a.elems(), other.to_set()?.elems()),
+            // Sets of different sizes are ordered by size: a lazy set whose size is known
+            // without building it (and which could be built) is not built.
+            (Lazy(l), Set(b)) => match buildable_size(l) {
+                Some(n) if n != b.len() as u64 => Ok(n.cmp(&(b.len() as u64))),
+                _ => cmp_sets(self.to_set()?.elems(), b.elems()),
+            },
+            (Set(a), Lazy(l)) => match buildable_size(l) {
+                Some(n) if n != a.len() as u64 => Ok((a.len() as u64).cmp(&n)),
+                _ => cmp_sets(a.elems(), other.to_set()?.elems()),
+            },
             (Seq(a), Seq(b)) => {
                 let c = a.len().cmp(&b.len());
                 if c != Ordering::Equal {
@@ -400,6 +408,16 @@ fn typed_mv_error(mv: &Value, other: &Value) -> ValueError {
         codes::INCOMPARABLE,
         format!("Attempted to compare the typed model value {} and the non-model value {}", mv, other),
     )
+}
+
+/// The size of a lazy set when it is cheap to know (intervals, `SUBSET`, `[S -> T]`,
+/// `[a : S]`, `\X` over built sets) and the set is small enough to be built, as `to_set` would.
+fn buildable_size(l: &LazySet) -> Option<u64> {
+    let cheap = l.as_interval().is_some() || l.has_cheap_size();
+    if !cheap {
+        return None;
+    }
+    l.size().ok().filter(|n| *n <= crate::set::MAX_MATERIALIZED)
 }
 
 fn cmp_intervals(a: (i32, i32), b: (i32, i32)) -> Ordering {
