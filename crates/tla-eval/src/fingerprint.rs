@@ -9,7 +9,7 @@
 //! order — so a tuple and the equal function built by `[i \in 1..n |-> ...]` agree, as do a
 //! record and the equal function over strings (the constructors make them one layout anyway).
 //! Sets hash their canonical (sorted) elements, so equal sets agree whatever order built them.
-//! Strings hash their text (not their intern rank).
+//! Strings hash the fingerprint of their text (not their intern rank), computed once per string.
 
 use crate::error::VResult;
 use crate::value::{fcn_dom_at, fcn_len, fcn_val_at, Value};
@@ -88,13 +88,14 @@ impl FpHasher {
                 self.write_u64(TAG_INT);
                 self.write_u64(*i as i64 as u64);
             }
+            // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
             Value::Str(s) => {
                 self.write_u64(TAG_STR);
-                self.write_bytes(s.as_str().as_bytes());
+                self.write_u64(s.text_fingerprint());
             }
             Value::Model(m) => {
                 self.write_u64(TAG_MODEL);
-                self.write_bytes(m.name().as_str().as_bytes());
+                self.write_u64(m.name().text_fingerprint());
             }
             Value::Set(s) => {
                 self.write_u64(TAG_SET);

@@ -372,7 +372,19 @@ impl Value {
 
     /// TLC's `equals`: `=` in TLA+. Values of kinds TLC cannot compare are an error; a model
     /// value is unequal to any other kind of value (typed model values: an error).
+    #[inline]
     pub fn tlc_eq(&self, other: &Value) -> VResult<bool> {
+        // The frequent scalar cases first, without a call.
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => return Ok(a == b),
+            (Value::Str(a), Value::Str(b)) => return Ok(a == b),
+            (Value::Bool(a), Value::Bool(b)) => return Ok(a == b),
+            _ => {}
+        }
+        self.tlc_eq_slow(other)
+    }
+
+    fn tlc_eq_slow(&self, other: &Value) -> VResult<bool> {
         match (self, other) {
             (Value::Model(a), Value::Model(b)) => {
                 if let (Some(x), Some(y)) = (a.typ(), b.typ())
