@@ -49,18 +49,37 @@ pub mod codes {
     pub const INCOMPLETE: &str = "E0419";
 }
 
-/// An error raised while computing with values.
+/// An error raised while computing with values. Boxed, so that `VResult<Value>` stays as small
+/// as a `Value` (results are returned at every node of the evaluator); its fields are read
+/// through `Deref` (`e.code`, `e.message`, `e.span`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValueError {
+pub struct ValueError(Box<ValueErrorData>);
+
+/// What a [`ValueError`] says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueErrorData {
     pub code: &'static str,
     pub message: String,
     /// Where the error happened, when the evaluator knows it.
     pub span: Option<Span>,
 }
 
+impl std::ops::Deref for ValueError {
+    type Target = ValueErrorData;
+    fn deref(&self) -> &ValueErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ValueError {
+    fn deref_mut(&mut self) -> &mut ValueErrorData {
+        &mut self.0
+    }
+}
+
 impl ValueError {
     pub fn new(code: &'static str, message: impl Into<String>) -> ValueError {
-        ValueError { code, message: message.into(), span: None }
+        ValueError(Box::new(ValueErrorData { code, message: message.into(), span: None }))
     }
     /// Attach a span unless one is already there (the innermost span wins).
     pub fn at(mut self, span: Span) -> ValueError {
@@ -70,8 +89,9 @@ impl ValueError {
         self
     }
     pub fn into_diagnostic(self, fallback: Span) -> Diagnostic {
-        let span = self.span.unwrap_or(fallback);
-        let hint = match self.code {
+        let ValueErrorData { code, message, span } = *self.0;
+        let span = span.unwrap_or(fallback);
+        let hint = match code {
             codes::OVERFLOW => Some("TLC's integers are 32-bit: keep values between -2147483648 and 2147483647"),
             codes::INCOMPARABLE => {
                 Some("a set may only mix values TLC can compare; use model values for symbolic constants")
@@ -79,7 +99,7 @@ impl ValueError {
             codes::NOT_ENUMERABLE => Some("bound the quantifier or CHOOSE with a finite set"),
             _ => None,
         };
-        let d = Diagnostic::error(self.code, span, self.message);
+        let d = Diagnostic::error(code, span, message);
         match hint {
             Some(h) => d.with_hint(h),
             None => d,

@@ -97,12 +97,30 @@ impl<'a> Env<'a> {
     fn lookup(&self, name: &str) -> Option<&Binding<'a>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
-            if n.name == name {
+            if same_name(n.name, name) {
                 return Some(&n.binding);
             }
             cur = &n.next.0;
         }
         None
+    }
+}
+
+/// Name equality for environment lookups: most names compared differ in length or first byte
+/// (or are the same text in the same place), so those are tested before the bytes.
+#[inline(always)]
+fn same_name(a: &str, b: &str) -> bool {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    if x.len() != y.len() {
+        return false;
+    }
+    if std::ptr::eq(x.as_ptr(), y.as_ptr()) {
+        return true;
+    }
+    match x.len() {
+        0 => true,
+        1 => x[0] == y[0],
+        _ => x[0] == y[0] && x == y,
     }
 }
 
@@ -177,6 +195,24 @@ enum Fast {
     Add,
     Sub,
     Not,
+    Mul,
+    Mod,
+    Div,
+    Range,
+    Cup,
+    Cap,
+    Diff,
+    Subseteq,
+    /// `/\`, `\/` and `=>` written as infix operators (short-circuit, as `builtin`).
+    And,
+    Or,
+    Implies,
+    Len,
+    Append,
+    Head,
+    Tail,
+    Cardinality,
+    Domain,
     /// Any other: by name, through `builtin`.
     Named,
 }
@@ -196,6 +232,23 @@ impl Fast {
             ("+", 2) => Fast::Add,
             ("-", 2) => Fast::Sub,
             ("~", 1) => Fast::Not,
+            ("*", 2) => Fast::Mul,
+            ("%", 2) => Fast::Mod,
+            ("\\div", 2) => Fast::Div,
+            ("..", 2) => Fast::Range,
+            ("\\cup", 2) => Fast::Cup,
+            ("\\cap", 2) => Fast::Cap,
+            ("\\", 2) => Fast::Diff,
+            ("\\subseteq", 2) => Fast::Subseteq,
+            ("/\\", 2) => Fast::And,
+            ("\\/", 2) => Fast::Or,
+            ("=>", 2) => Fast::Implies,
+            ("Len", 1) => Fast::Len,
+            ("Append", 2) => Fast::Append,
+            ("Head", 1) => Fast::Head,
+            ("Tail", 1) => Fast::Tail,
+            ("Cardinality", 1) => Fast::Cardinality,
+            ("DOMAIN", 1) => Fast::Domain,
             _ => Fast::Named,
         }
     }
@@ -772,14 +825,36 @@ impl<'a> ConstEval<'a> {
         let Some(((vars, name, set), rest)) = slots.split_first() else {
             return f(env);
         };
-        for v in set.elements()? {
-            let v = v?;
+        let mut step = |v: Value| -> VResult<bool> {
             let env2 = match name {
                 Some(n) => env.bind_value(n, v),
                 None => self.bind_bound(vars, v, env)?,
             };
-            if !self.iterate_slots(rest, &env2, f)? {
-                return Ok(false);
+            self.iterate_slots(rest, &env2, f)
+        };
+        // The two usual kinds of sets are walked in place, in the order of `elements`.
+        match set {
+            Value::Set(s) => {
+                for v in s.elems() {
+                    if !step(v.clone())? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Value::Lazy(l) if l.as_interval().is_some() => {
+                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+                for i in lo..=hi {
+                    if !step(Value::Int(i))? {
+                        return Ok(false);
+                    }
+                }
+            }
+            _ => {
+                for v in set.elements()? {
+                    if !step(v?)? {
+                        return Ok(false);
+                    }
+                }
             }
         }
         Ok(true)
@@ -1072,8 +1147,17 @@ impl<'a> ConstEval<'a> {
 
     /// The operators of [`Fast`] (the same results and errors as `strict_builtin`).
     fn fast_builtin(&self, f: Fast, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
-        if f == Fast::Not {
-            return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?));
+        match f {
+            Fast::Not => return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?)),
+            Fast::And => return Ok(Value::Bool(self.ev_bool(&args[0], env)? && self.ev_bool(&args[1], env)?)),
+            Fast::Or => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            Fast::Implies => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            Fast::Len => return Ok(Value::Int(self.ev(&args[0], env)?.seq_len()?)),
+            Fast::Head => return self.ev(&args[0], env)?.head(),
+            Fast::Tail => return self.ev(&args[0], env)?.tail(),
+            Fast::Cardinality => return Ok(Value::Int(self.ev(&args[0], env)?.cardinality()?)),
+            Fast::Domain => return self.ev(&args[0], env)?.domain(),
+            _ => {}
         }
         let a = self.ev(&args[0], env)?;
         let b = self.ev(&args[1], env)?;
@@ -1088,7 +1172,32 @@ impl<'a> ConstEval<'a> {
             Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
             Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
             Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
-            Fast::Not | Fast::Named => return self.strict_builtin_pair(f, a, b),
+            Fast::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
+            Fast::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
+            Fast::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
+            Fast::Range => Value::interval(a.as_int()?, b.as_int()?),
+            Fast::Cup => return Value::cup(a, b),
+            Fast::Cap => return Value::cap(a, b),
+            Fast::Diff => return Value::diff(a, b),
+            Fast::Subseteq => {
+                for x in a.elements()? {
+                    if !b.member(&x?)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            Fast::Append => return a.append(b),
+            Fast::Not
+            | Fast::And
+            | Fast::Or
+            | Fast::Implies
+            | Fast::Len
+            | Fast::Head
+            | Fast::Tail
+            | Fast::Cardinality
+            | Fast::Domain
+            | Fast::Named => return self.strict_builtin_pair(f, a, b),
         })
     }
 

@@ -9,7 +9,7 @@
 //! order — so a tuple and the equal function built by `[i \in 1..n |-> ...]` agree, as do a
 //! record and the equal function over strings (the constructors make them one layout anyway).
 //! Sets hash their canonical (sorted) elements, so equal sets agree whatever order built them.
-//! Strings hash their text (not their intern rank).
+//! Strings hash the fingerprint of their text (not their intern rank), computed once per string.
 
 use crate::error::VResult;
 use crate::value::{fcn_dom_at, fcn_len, fcn_val_at, Value};
@@ -52,10 +52,20 @@ impl FpHasher {
     /// Length (as u64), then the bytes packed little-endian into words.
     pub fn write_bytes(&mut self, b: &[u8]) {
         self.write_u64(b.len() as u64);
-        for chunk in b.chunks(8) {
+        let mut chunks = b.chunks_exact(8);
+        for chunk in &mut chunks {
             let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
+            w.copy_from_slice(chunk);
             self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // The last partial word, zero-padded, byte by byte (no call to memcpy).
+            let mut w = 0u64;
+            for (i, &c) in rest.iter().enumerate() {
+                w |= (c as u64) << (8 * i);
+            }
+            self.write_u64(w);
         }
     }
     pub fn finish(&self) -> u64 {
@@ -78,13 +88,14 @@ impl FpHasher {
                 self.write_u64(TAG_INT);
                 self.write_u64(*i as i64 as u64);
             }
+            // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
             Value::Str(s) => {
                 self.write_u64(TAG_STR);
-                self.write_bytes(s.as_str().as_bytes());
+                self.write_u64(s.text_fingerprint());
             }
             Value::Model(m) => {
                 self.write_u64(TAG_MODEL);
-                self.write_bytes(m.name().as_str().as_bytes());
+                self.write_u64(m.name().text_fingerprint());
             }
             Value::Set(s) => {
                 self.write_u64(TAG_SET);

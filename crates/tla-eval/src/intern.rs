@@ -20,7 +20,15 @@ pub const UNRANKED: u32 = u32::MAX;
 #[derive(Debug)]
 struct StrData {
     rank: u32,
+    /// The fingerprint of the text, computed once (see [`crate::fingerprint`]).
+    fp: u64,
     text: Box<str>,
+}
+
+fn text_fp(text: &str) -> u64 {
+    let mut h = crate::fingerprint::FpHasher::new();
+    h.write_bytes(text.as_bytes());
+    h.finish()
 }
 
 /// A TLA+ string (also the name of a model value or a record field). Cheap to clone.
@@ -34,11 +42,15 @@ impl Str {
     pub fn rank(&self) -> u32 {
         self.0.rank
     }
+    /// The fingerprint of the text alone (equal texts, equal fingerprints).
+    pub fn text_fingerprint(&self) -> u64 {
+        self.0.fp
+    }
     /// A string outside any interner (sorts after ranked strings, by text). Only for texts the
     /// run's interner does not hold: use [`Interner::get`] when there is one, so that equal texts
     /// have equal ranks.
     pub fn unranked(text: &str) -> Str {
-        Str(Arc::new(StrData { rank: UNRANKED, text: text.into() }))
+        Str(Arc::new(StrData { rank: UNRANKED, fp: text_fp(text), text: text.into() }))
     }
 }
 
@@ -57,6 +69,9 @@ impl PartialOrd for Str {
 /// TLC's order: intern rank, then (for unranked strings) text.
 impl Ord for Str {
     fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
         self.0.rank.cmp(&other.0.rank).then_with(|| self.0.text.cmp(&other.0.text))
     }
 }
@@ -77,7 +92,7 @@ impl Interner {
             return s.clone();
         }
         let rank = self.map.len() as u32;
-        let s = Str(Arc::new(StrData { rank, text: text.into() }));
+        let s = Str(Arc::new(StrData { rank, fp: text_fp(text), text: text.into() }));
         self.map.insert(text.into(), s.clone());
         s
     }

@@ -492,6 +492,11 @@ impl LazySet {
     }
 
     /// Exact number of elements.
+    /// Whether [`LazySet::size`] computes the size without enumerating the set.
+    pub(crate) fn has_cheap_size(&self) -> bool {
+        matches!(self, LazySet::Interval(..) | LazySet::Subset(_) | LazySet::FcnSet(..) | LazySet::RecordSet(_) | LazySet::Product(_))
+    }
+
     pub fn size(&self) -> VResult<u64> {
         use LazySet::*;
         let card = |v: &Value| -> VResult<u64> { Ok(v.cardinality()? as u64) };

@@ -129,7 +129,14 @@ impl SetVal {
         let (mut lo, mut hi) = (0usize, self.0.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
-            match self.0[mid].tlc_cmp(v)? {
+            let x = &self.0[mid];
+            // Integers and interned strings compared inline (the same order as `tlc_cmp`).
+            let c = match (x, v) {
+                (Value::Int(a), Value::Int(b)) => a.cmp(b),
+                (Value::Str(a), Value::Str(b)) => a.cmp(b),
+                _ => x.tlc_cmp(v)?,
+            };
+            match c {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Greater => hi = mid,
                 Ordering::Equal => return Ok(true),
@@ -341,8 +348,16 @@ impl Value {
                 }
                 cmp_sets(self.to_set()?.elems(), other.to_set()?.elems())
             }
-            (Lazy(_), Set(b)) => cmp_sets(self.to_set()?.elems(), b.elems()),
-            (Set(a), Lazy(_)) => cmp_sets(a.elems(), other.to_set()?.elems()),
+            // Sets of different sizes are ordered by size: a lazy set whose size is known
+            // without building it (and which could be built) is not built.
+            (Lazy(l), Set(b)) => match buildable_size(l) {
+                Some(n) if n != b.len() as u64 => Ok(n.cmp(&(b.len() as u64))),
+                _ => cmp_sets(self.to_set()?.elems(), b.elems()),
+            },
+            (Set(a), Lazy(l)) => match buildable_size(l) {
+                Some(n) if n != a.len() as u64 => Ok((a.len() as u64).cmp(&n)),
+                _ => cmp_sets(a.elems(), other.to_set()?.elems()),
+            },
             (Seq(a), Seq(b)) => {
                 let c = a.len().cmp(&b.len());
                 if c != Ordering::Equal {
@@ -357,7 +372,19 @@ impl Value {
 
     /// TLC's `equals`: `=` in TLA+. Values of kinds TLC cannot compare are an error; a model
     /// value is unequal to any other kind of value (typed model values: an error).
+    #[inline]
     pub fn tlc_eq(&self, other: &Value) -> VResult<bool> {
+        // The frequent scalar cases first, without a call.
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => return Ok(a == b),
+            (Value::Str(a), Value::Str(b)) => return Ok(a == b),
+            (Value::Bool(a), Value::Bool(b)) => return Ok(a == b),
+            _ => {}
+        }
+        self.tlc_eq_slow(other)
+    }
+
+    fn tlc_eq_slow(&self, other: &Value) -> VResult<bool> {
         match (self, other) {
             (Value::Model(a), Value::Model(b)) => {
                 if let (Some(x), Some(y)) = (a.typ(), b.typ())
@@ -395,6 +422,16 @@ fn typed_mv_error(mv: &Value, other: &Value) -> ValueError {
     )
 }
 
+/// The size of a lazy set when it is cheap to know (intervals, `SUBSET`, `[S -> T]`,
+/// `[a : S]`, `\X` over built sets) and the set is small enough to be built, as `to_set` would.
+fn buildable_size(l: &LazySet) -> Option<u64> {
+    let cheap = l.as_interval().is_some() || l.has_cheap_size();
+    if !cheap {
+        return None;
+    }
+    l.size().ok().filter(|n| *n <= crate::set::MAX_MATERIALIZED)
+}
+
 fn cmp_intervals(a: (i32, i32), b: (i32, i32)) -> Ordering {
     let size = |(lo, hi): (i32, i32)| if hi < lo { 0i64 } else { hi as i64 - lo as i64 + 1 };
     let (sa, sb) = (size(a), size(b));
@@ -430,6 +467,16 @@ fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
     let (la, lb) = (fcn_len(a), fcn_len(b));
     if la != lb {
         return Ok(la.cmp(&lb));
+    }
+    if let (Value::Fcn(x), Value::Fcn(y)) = (a, b) {
+        // Records built by the same constructor often share their domain.
+        if !Arc::ptr_eq(&x.domain, &y.domain) {
+            let c = cmp_slices(&x.domain, &y.domain)?;
+            if c != Ordering::Equal {
+                return Ok(c);
+            }
+        }
+        return cmp_slices(&x.values, &y.values);
     }
     for i in 0..la {
         let c = fcn_dom_at(a, i).tlc_cmp(&fcn_dom_at(b, i))?;

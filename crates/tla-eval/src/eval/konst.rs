@@ -88,18 +88,25 @@ impl<'a> ConstEval<'a> {
     #[inline(never)]
     pub(super) fn konst_value(&self, e: &'a Expr, env: &Env<'a>) -> Option<VResult<Value>> {
         let key = e as *const Expr;
-        let known = self.konst.borrow().get(&key).cloned();
-        match known {
-            Some(Konst::Varies) => None,
-            Some(Konst::Fixed(v, free)) => {
-                if free.iter().any(|n| env.lookup(n).is_some()) {
-                    return None;
+        // Looked at in place: only a kept value is cloned (most nodes vary).
+        let pending = {
+            let table = self.konst.borrow();
+            match table.get(&key) {
+                Some(Konst::Varies) => return None,
+                Some(Konst::Fixed(v, free)) => {
+                    if !free.is_empty() && free.iter().any(|n| env.lookup(n).is_some()) {
+                        return None;
+                    }
+                    match v {
+                        Some(v) => return Some(Ok(v.clone())),
+                        None => Some(free.clone()),
+                    }
                 }
-                match v {
-                    Some(v) => Some(Ok(v)),
-                    None => Some(self.konst_fill(e, env, free)),
-                }
+                None => None,
             }
+        };
+        match pending {
+            Some(free) => Some(self.konst_fill(e, env, free)),
             None => {
                 let mut bound = Vec::new();
                 let mut free = Vec::new();
