@@ -10,10 +10,11 @@ fn never() -> bool {
     false
 }
 
-/// Tasks whose reference grade takes minutes, left out of this suite until their grade fits a
-/// test run: etcd's conformance stage replays 2,907 windows, each with up to the task's state
-/// budget of candidate states (about 390 CPU seconds in a release build).
-const TOO_SLOW_FOR_THE_SUITE: &[&str] = &["etcd"];
+/// Tasks graded here only in an optimised build (`cargo test --release`): etcd's grade explores
+/// 20,000 states in each of three runs and replays 2,907 trace lines, about 15 CPU seconds
+/// optimised and many minutes in the debug build of the workspace suite. The browser suite
+/// grades etcd's reference model too (web/tests/etcd.test.mjs).
+const TOO_SLOW_FOR_THE_SUITE: &[&str] = if cfg!(debug_assertions) { &["etcd"] } else { &[] };
 
 #[test]
 fn every_reference_model_scores_one_in_every_stage() {
