@@ -4,8 +4,12 @@
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use web::check_bench::{check_model, handle_check_request, CheckRequest};
-use web::grading::{handle_request, GradeRequest, Scorecard, WorkerMessage};
-use web::share::{decode_fragment, differences, encode_fragment, Scores, ShareError, SharePayload, MAX_LINK_CHARS};
+use web::grading::GradeRequest;
+#[cfg(not(target_arch = "wasm32"))]
+use web::grading::{handle_request, Scorecard, WorkerMessage};
+use web::share::{decode_fragment, encode_fragment, Scores, ShareError, SharePayload, MAX_LINK_CHARS};
+#[cfg(not(target_arch = "wasm32"))]
+use web::share::differences;
 
 fn reference(task: &str, file: &str) -> &'static str {
     sysmo_tasks::task(task).unwrap().folder("reference").into_iter().find(|(n, _)| *n == file).unwrap().1
@@ -89,6 +93,7 @@ fn the_worker_checks_a_model_with_tlc_s_counts() {
     assert!(handle_check_request(r#"{"kind": "check", "run": 1}"#, &clock).unwrap().contains("no model"));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn grade_in_worker(req: &GradeRequest) -> Scorecard {
     match handle_request(&req.to_json(), &mut |_| {}) {
         WorkerMessage::Report { report, .. } => Scorecard::from_report(&report),
