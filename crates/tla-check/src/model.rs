@@ -1263,11 +1263,12 @@ impl<'a> Model<'a> {
     /// Whether every step of `name` with its parameters bound to `args` is a step of Next, as
     /// Next's text shows: Next reaches an application `name(x1, ..., xn)` through disjunctions,
     /// labels, definitions without parameters and `\E x \in S` alone, where the arguments
-    /// are the variables those `\E` bind, in the parameters' order, and each argument value is
-    /// in its set. Then [`Model::successors_by_action`] need not evaluate Next on each step.
+    /// are the variables those `\E` bind and each argument value is in its set in `state`
+    /// (membership, so a big or symbolic set is not enumerated). Then
+    /// [`Model::successors_by_action`] need not evaluate Next on each step.
     /// `false` when this cannot be seen (a guard beside the application, an argument that is
     /// an expression, a variable bound but not passed): the caller evaluates Next.
-    fn next_takes_all_of(&self, name: &str, args: &[(String, Value)]) -> bool {
+    fn next_takes_all_of(&self, state: &State, name: &str, args: &[(String, Value)]) -> bool {
         let Some(d) = self.ev.definition(name) else { return false };
         if d.params.len() != args.len() {
             return false;
@@ -1276,16 +1277,16 @@ impl<'a> Model<'a> {
             d.params.iter().map(|p| args.iter().find(|(n, _)| *n == p.name.name).map(|(_, v)| v)).collect();
         let Some(values) = values else { return false };
         let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
-        self.actions.iter().any(|a| self.reaches_unguarded(a.expr, name, &values, &mut bound, 0))
+        self.actions.iter().any(|a| self.reaches_unguarded(a.expr, state, name, &values, &mut bound, 0))
     }
 
-    fn reaches_unguarded(&self, e: &'a Expr, name: &str, values: &[&Value], bound: &mut Vec<(&'a str, &'a Expr)>, depth: u32) -> bool {
+    fn reaches_unguarded(&self, e: &'a Expr, state: &State, name: &str, values: &[&Value], bound: &mut Vec<(&'a str, &'a Expr)>, depth: u32) -> bool {
         if depth > 30 {
             return false;
         }
         match &*e.kind {
-            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => items.iter().any(|x| self.reaches_unguarded(x, name, values, bound, depth + 1)),
-            ExprKind::Label { body, .. } => self.reaches_unguarded(body, name, values, bound, depth + 1),
+            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => items.iter().any(|x| self.reaches_unguarded(x, state, name, values, bound, depth + 1)),
+            ExprKind::Label { body, .. } => self.reaches_unguarded(body, state, name, values, bound, depth + 1),
             ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
                 let n = bound.len();
                 for b in bounds {
@@ -1297,13 +1298,13 @@ impl<'a> Model<'a> {
                         }
                     }
                 }
-                let r = self.reaches_unguarded(body, name, values, bound, depth + 1);
+                let r = self.reaches_unguarded(body, state, name, values, bound, depth + 1);
                 bound.truncate(n);
                 r
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => {
                 if op.name == "\\/" && args.len() == 2 {
-                    return args.iter().any(|x| self.reaches_unguarded(x, name, values, bound, depth + 1));
+                    return args.iter().any(|x| self.reaches_unguarded(x, state, name, values, bound, depth + 1));
                 }
                 if op.name == name {
                     // Each bound variable is passed as exactly one argument, in binding order.
@@ -1318,8 +1319,8 @@ impl<'a> Model<'a> {
                         if bound[..k].iter().any(|(v, _)| v == var) {
                             return false;
                         }
-                        match self.ev.elements_of(set, &b) {
-                            Ok(vs) if vs.contains(values[pos]) => b = b.bind(var, values[pos].clone()),
+                        match self.ev.eval_with(set, &b, state, None).and_then(|sv| sv.member(values[pos])) {
+                            Ok(true) => b = b.bind(var, values[pos].clone()),
                             _ => return false,
                         }
                     }
@@ -1332,7 +1333,7 @@ impl<'a> Model<'a> {
                     && d.params.is_empty()
                     && self.variable_index(&op.name).is_none()
                 {
-                    return self.reaches_unguarded(&d.body, name, values, bound, depth + 1);
+                    return self.reaches_unguarded(&d.body, state, name, values, bound, depth + 1);
                 }
                 false
             }
@@ -1390,7 +1391,7 @@ impl<'a> Model<'a> {
             for (i, p) in d.params.iter().enumerate() {
                 b = b.bind(&p.name.name, choices[i][idx[i]].clone());
             }
-            let in_next = self.next_takes_all_of(name, &(0..d.params.len()).map(|i| (d.params[i].name.name.clone(), choices[i][idx[i]].clone())).collect::<Vec<_>>());
+            let in_next = self.next_takes_all_of(state, name, &(0..d.params.len()).map(|i| (d.params[i].name.name.clone(), choices[i][idx[i]].clone())).collect::<Vec<_>>());
             self.ev.successors_with(&d.body, &b, state, &mut |s| {
                 if !in_next && !self.step_in_next(state, &s) {
                     return Ok(());

@@ -155,6 +155,29 @@ fn an_action_left_out_of_next_fails_its_windows() {
     assert_eq!(h.first_failure.as_ref().map(|d| d.line), Some(first_line_of(&t, "Release")));
 }
 
+/// Next applies an action only to the arguments its `\E` draws: a step of the action with an
+/// argument outside that set is not a step of the model, and neither is one Next guards away.
+#[test]
+fn steps_next_does_not_draw_or_guards_away_fail_their_windows() {
+    let t = lock_trace(3, 30, 1, HeldAs::Bool);
+    // Release only for threads 0 and 1: thread 2's releases fail.
+    let narrow = LOCK_OK.replace(
+        "Next == \\E t \\in Threads : Request(t) \\/ Acquire(t) \\/ Release(t)",
+        "Next == (\\E t \\in Threads : Request(t) \\/ Acquire(t)) \\/ (\\E t \\in Threads \\ {2} : Release(t))",
+    );
+    assert_ne!(narrow, LOCK_OK);
+    let twos = t.lines().filter(|l| l.contains("\"Release\"") && l.contains("\"t\":2")).count();
+    assert!(twos > 0, "the trace releases thread 2");
+    let (w, _) = both(&narrow, LOCK_CFG, &t, None);
+    let (n, p) = w.per_action["Release"];
+    assert_eq!(n - p, twos, "exactly thread 2's releases fail");
+    // The same set, but written as a guard beside the action.
+    let guarded = LOCK_OK.replace("Acquire(t) \\/ Release(t)", "Acquire(t) \\/ (t # 2 /\\ Release(t))");
+    let (w, _) = both(&guarded, LOCK_CFG, &t, None);
+    let (n, p) = w.per_action["Release"];
+    assert_eq!(n - p, twos, "a guard in Next rejects thread 2's releases too");
+}
+
 #[test]
 fn a_missing_action_is_reported_at_its_first_line() {
     let wrong = LOCK_OK.replace("Release(t) ==", "Leave(t) ==").replace("\\/ Release(t)", "\\/ Leave(t)");
