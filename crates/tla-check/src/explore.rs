@@ -241,16 +241,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
 
     /// Store a state; returns its index and whether it is new.
     fn store(&mut self, fp: u64, parent: u32, action: ActionId) -> (u32, bool) {
-        let index = self.parent.len() as u32;
-        match self.seen.insert(fp, index) {
-            Insert::New => {
-                self.parent.push(parent);
-                self.action.push(action);
-                self.stats.distinct += 1;
-                (index, true)
-            }
-            Insert::Seen(i) => (i, false),
-        }
+        store_in(&mut self.seen, &mut self.parent, &mut self.action, &mut self.stats, fp, parent, action)
     }
 
     /// Run until done or until `max_expansions` states have been expanded.
@@ -465,6 +456,22 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
 }
 
 /// Depth (1-based BFS level) of state `index`, given the first index of each level.
+/// Store a state's fingerprint with its parent and action (the next index), unless seen;
+/// returns its index and whether it is new. Both explorers store this way.
+#[inline]
+pub(crate) fn store_in(seen: &mut FpSet, parents: &mut Vec<u32>, actions: &mut Vec<ActionId>, stats: &mut Stats, fp: u64, parent: u32, action: ActionId) -> (u32, bool) {
+    let index = parents.len() as u32;
+    match seen.insert(fp, index) {
+        Insert::New => {
+            parents.push(parent);
+            actions.push(action);
+            stats.distinct += 1;
+            (index, true)
+        }
+        Insert::Seen(i) => (i, false),
+    }
+}
+
 pub(crate) fn depth_in(level_starts: &[u32], index: u32) -> u32 {
     level_starts.partition_point(|&start| start <= index) as u32
 }

@@ -1268,16 +1268,10 @@ impl<'a> Model<'a> {
     /// [`Model::successors_by_action`] need not evaluate Next on each step.
     /// `false` when this cannot be seen (a guard beside the application, an argument that is
     /// an expression, a variable bound but not passed): the caller evaluates Next.
-    fn next_takes_all_of(&self, state: &State, name: &str, args: &[(String, Value)]) -> bool {
-        let Some(d) = self.ev.definition(name) else { return false };
-        if d.params.len() != args.len() {
-            return false;
-        }
-        let values: Option<Vec<&Value>> =
-            d.params.iter().map(|p| args.iter().find(|(n, _)| *n == p.name.name).map(|(_, v)| v)).collect();
-        let Some(values) = values else { return false };
+    /// `values` are the action's arguments by parameter position.
+    fn next_takes_all_of(&self, state: &State, name: &str, values: &[&Value]) -> bool {
         let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
-        self.actions.iter().any(|a| self.reaches_unguarded(a.expr, state, name, &values, &mut bound, 0))
+        self.actions.iter().any(|a| self.reaches_unguarded(a.expr, state, name, values, &mut bound, 0))
     }
 
     fn reaches_unguarded(&self, e: &'a Expr, state: &State, name: &str, values: &[&Value], bound: &mut Vec<(&'a str, &'a Expr)>, depth: u32) -> bool {
@@ -1391,7 +1385,8 @@ impl<'a> Model<'a> {
             for (i, p) in d.params.iter().enumerate() {
                 b = b.bind(&p.name.name, choices[i][idx[i]].clone());
             }
-            let in_next = self.next_takes_all_of(state, name, &(0..d.params.len()).map(|i| (d.params[i].name.name.clone(), choices[i][idx[i]].clone())).collect::<Vec<_>>());
+            let values: Vec<&Value> = (0..choices.len()).map(|i| &choices[i][idx[i]]).collect();
+            let in_next = self.next_takes_all_of(state, name, &values);
             self.ev.successors_with(&d.body, &b, state, &mut |s| {
                 if !in_next && !self.step_in_next(state, &s) {
                     return Ok(());

@@ -28,8 +28,8 @@
 //! [`MAX_IN_FLIGHT_PER_WORKER`] chunks a thread are expanded ahead of the merge, so a budget or
 //! an error costs little extra work and the memory held by finished chunks stays bounded.
 
-use crate::explore::{depth_in, replay_trace, NO_PARENT};
-use crate::fpset::{FpSet, Insert};
+use crate::explore::{depth_in, replay_trace, store_in, NO_PARENT};
+use crate::fpset::FpSet;
 use crate::{ActionCoverage, ActionId, Budget, Options, Outcome, Spec, Stats, TraceStep};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
@@ -308,16 +308,7 @@ struct Tables<S, E> {
 
 impl<S: Clone, E> Tables<S, E> {
     fn store(&mut self, seen: &mut FpSet, fp: u64, parent: u32, action: ActionId) -> (u32, bool) {
-        let index = self.parent.len() as u32;
-        match seen.insert(fp, index) {
-            Insert::New => {
-                self.parent.push(parent);
-                self.action.push(action);
-                self.stats.distinct += 1;
-                (index, true)
-            }
-            Insert::Seen(i) => (i, false),
-        }
+        store_in(seen, &mut self.parent, &mut self.action, &mut self.stats, fp, parent, action)
     }
 
     fn trace_to<P: Spec<State = S, Error = E>>(&self, spec: &P, seen: &FpSet, index: u32) -> Vec<TraceStep<S>> {
