@@ -17,6 +17,7 @@ use tla_syntax::Span;
 use crate::arith;
 use crate::error::{codes, VResult, ValueError};
 use crate::intern::Interner;
+use crate::ptrcache::PtrCache;
 use crate::value::{kind_name, Value};
 
 mod action;
@@ -30,6 +31,9 @@ pub type State = std::sync::Arc<[Value]>;
 /// error instead of exhausting the stack (wasm32's stack is small). Adjustable with
 /// [`ConstEval::set_max_depth`]. Measured: about 0.7 KB of stack per level in release builds
 /// and 3.5 KB in debug builds, against wasm32's 1 MiB stack and a 2 MiB test thread.
+/// Slots of the evaluator's direct-mapped caches (2^FAST_BITS each).
+const FAST_BITS: u32 = 12;
+
 pub const DEFAULT_MAX_DEPTH: u32 = if cfg!(debug_assertions) { 250 } else { 1000 };
 
 #[derive(Clone)]
@@ -169,6 +173,10 @@ pub struct ConstEval<'a> {
     next_reads: Cell<u64>,
     /// What a name applied at a node means outside instances, when no local binds it.
     resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
+    /// The last answers of `resolved`, looked up first (see `ptrcache`).
+    resolved_fast: PtrCache<Resolved<'a>>,
+    /// Nodes `konst` found not constant, looked up first (see `ptrcache`).
+    varies_fast: PtrCache<()>,
 }
 
 #[derive(Clone, Copy)]
@@ -385,6 +393,8 @@ impl<'a> ConstEval<'a> {
             konst_defs: RefCell::new(HashMap::default()),
             next_reads: Cell::new(0),
             resolved: RefCell::new(HashMap::default()),
+            resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
+            varies_fast: PtrCache::new(FAST_BITS, ()),
         }
     }
 
@@ -477,11 +487,14 @@ impl<'a> ConstEval<'a> {
         self.konst.get_mut().clear();
         self.konst_defs.get_mut().clear();
         self.resolved.get_mut().clear();
+        self.resolved_fast.clear(Resolved::Other);
+        self.varies_fast.clear(());
     }
 
     #[inline]
     fn ev(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
         if konst::worth_keeping(e)
+            && self.varies_fast.get(e as *const Expr as usize).is_none()
             && self.ctx.borrow().is_empty()
             && let Some(r) = self.konst_value(e, env)
         {
@@ -587,7 +600,7 @@ impl<'a> ConstEval<'a> {
                     && op.path.is_empty() && fargs.is_empty() {
                         // A variable (the usual `pc[self]`), known from an earlier evaluation.
                         if self.ctx.borrow().is_empty()
-                            && let Some(Resolved::Var(slot)) = self.resolved.borrow().get(&(op as *const OpName)).copied()
+                            && let Some(Resolved::Var(slot)) = self.resolved_at(op)
                             && env.lookup(&op.name).is_none()
                         {
                             return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
@@ -1031,6 +1044,25 @@ impl<'a> ConstEval<'a> {
         r
     }
 
+    /// What `op` means at its node outside instances, if known (see `resolved`).
+    #[inline]
+    fn resolved_at(&self, op: &'a OpName) -> Option<Resolved<'a>> {
+        let key = op as *const OpName as usize;
+        if let Some(r) = self.resolved_fast.get(key) {
+            return Some(r);
+        }
+        let r = self.resolved.borrow().get(&(op as *const OpName)).copied();
+        if let Some(r) = r {
+            self.resolved_fast.put(key, r);
+        }
+        r
+    }
+
+    fn set_resolved(&self, op: &'a OpName, r: Resolved<'a>) {
+        self.resolved.borrow_mut().insert(op as *const OpName, r);
+        self.resolved_fast.put(op as *const OpName as usize, r);
+    }
+
     #[inline(never)]
     fn op_app(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, span: Span) -> VResult<Value> {
         if !op.path.is_empty() {
@@ -1056,7 +1088,7 @@ impl<'a> ConstEval<'a> {
         // found once and remembered.
         let top = self.ctx.borrow().is_empty();
         if top {
-            let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            let known = self.resolved_at(op);
             // A name is checked against the locals first: model loading may evaluate a formula
             // out of context, where a name a quantifier binds reads as a variable or definition.
             let local = |n: &str| n.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(n).is_some();
@@ -1076,7 +1108,7 @@ impl<'a> ConstEval<'a> {
                     } else {
                         Resolved::Other
                     };
-                    self.resolved.borrow_mut().insert(op as *const OpName, r);
+                    self.set_resolved(op, r);
                 }
             }
         }
@@ -1133,7 +1165,7 @@ impl<'a> ConstEval<'a> {
             }
             Some(Global::Op(d)) => {
                 if top {
-                    self.resolved.borrow_mut().insert(op as *const OpName, Resolved::Def(d));
+                    self.set_resolved(op, Resolved::Def(d));
                 }
                 return self.call_def(d, args, env, name);
             }

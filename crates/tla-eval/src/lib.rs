@@ -73,6 +73,7 @@ pub mod eval;
 pub mod fcn;
 pub mod fingerprint;
 mod fxhash;
+mod ptrcache;
 pub mod intern;
 pub mod set;
 pub mod stdnames;

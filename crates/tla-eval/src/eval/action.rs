@@ -657,7 +657,7 @@ impl<'a> ConstEval<'a> {
         // Outside instances, what the name means at this node is found once (see `op_app`).
         let top = self.ctx.borrow().is_empty();
         if top {
-            let known = self.resolved.borrow().get(&(op as *const OpName)).copied();
+            let known = self.resolved_at(op);
             let local = name.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(name).is_some();
             match known {
                 Some(Resolved::Def(d)) if !local => return self.act_def(d, args, env, k, name),
@@ -695,7 +695,7 @@ impl<'a> ConstEval<'a> {
         }
         if let Some(Global::Op(d)) = self.global(name) {
             if top && d.params.len() == args.len() {
-                self.resolved.borrow_mut().insert(op as *const OpName, Resolved::Def(d));
+                self.set_resolved(op, Resolved::Def(d));
             }
             return self.act_def(d, args, env, k, name);
         }

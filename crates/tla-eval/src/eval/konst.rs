@@ -92,7 +92,10 @@ impl<'a> ConstEval<'a> {
         let pending = {
             let table = self.konst.borrow();
             match table.get(&key) {
-                Some(Konst::Varies) => return None,
+                Some(Konst::Varies) => {
+                    self.varies_fast.put(key as usize, ());
+                    return None;
+                }
                 Some(Konst::Fixed(v, free)) => {
                     if !free.is_empty() && free.iter().any(|n| env.lookup(n).is_some()) {
                         return None;
@@ -113,6 +116,9 @@ impl<'a> ConstEval<'a> {
                 let c = self.is_const(e, env, &mut bound, &mut free, 0);
                 let free: std::rc::Rc<[&'a str]> = free.into();
                 self.konst.borrow_mut().insert(key, if c { Konst::Fixed(None, free.clone()) } else { Konst::Varies });
+                if !c {
+                    self.varies_fast.put(key as usize, ());
+                }
                 if c { Some(self.konst_fill(e, env, free)) } else { None }
             }
         }
