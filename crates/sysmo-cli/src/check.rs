@@ -945,6 +945,19 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
             r.unchecked_properties = model.live_properties().iter().map(|p| p.name.clone()).collect();
         }
         r
+    } else if opts.max_states.is_some() || opts.max_depth.is_some() {
+        // A budget that runs out leaves the temporal properties unchecked (they need the whole
+        // graph), so the graph is not kept on the way: explore without it first, and only when
+        // that run explored everything, explore again keeping the graph.
+        let first = report_of(tla, &source, explore_tla(tla, opts.clone(), workers, &mut printed), started, workers);
+        if first.result != ResultKind::Success {
+            first
+        } else {
+            // The second run prints what the first printed: keep one copy.
+            let _ = model.take_output();
+            printed.clear();
+            explore_with_liveness(tla, &source, opts, args.max_states, started)
+        }
     } else {
         explore_with_liveness(tla, &source, opts, args.max_states, started)
     };

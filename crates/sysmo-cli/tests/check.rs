@@ -208,6 +208,31 @@ fn enabled_inside_an_instance_reads_the_instance_variables() {
     assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(7), Some(7)));
 }
 
+/// Under a budget the temporal properties are checked only when the budget covers the whole
+/// state space (SubstEnabled has 7 states): then the answer is the unbudgeted one; otherwise
+/// the run ends "budget exhausted" (a budget of 7 is used up by the 7th state) and says nothing
+/// of them.
+#[test]
+fn a_budget_checks_temporal_properties_only_when_it_covers_the_state_space() {
+    for budget in ["8", "100"] {
+        let out = sysmo(&["check", "SubstEnabled.tla", "--json", "--max-states", budget]);
+        let r = json(&out);
+        assert_eq!(r["result"], "liveness_violation", "--max-states {budget}: {r}");
+        assert_eq!(out.status.code(), Some(13));
+        assert_eq!(r["counterexample_length"], 8, "{r}");
+        assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(7), Some(7)));
+        let out = sysmo(&["check", "SubstEnabled.tla", "--config", "SubstEnabledBump.cfg", "--json", "--max-states", budget]);
+        assert_eq!(json(&out)["result"], "success", "--max-states {budget}");
+    }
+    let out = sysmo(&["check", "SubstEnabled.tla", "--json", "--max-states", "7"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "budget_exhausted", "{r}");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(r["distinct_states"], 7, "{r}");
+    let out = sysmo(&["check", "SubstEnabled.tla", "--json", "--max-depth", "3"]);
+    assert_eq!(json(&out)["result"], "budget_exhausted");
+}
+
 /// A name an instance declares and leaves to the same name one module out reads what that name
 /// means there, in that module's context: in Hallway, `D!L!Now` is Light's `lit`, which Dimmer
 /// defines as `level > 0` (with `level <- k % 3`), not Hallway's own `lit == k`. TLC 2.15: no
