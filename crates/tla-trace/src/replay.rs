@@ -788,6 +788,11 @@ impl<'m, 'a> Replayer<'m, 'a> {
                     // them can take the step, the window passes on them alone, as in a whole-trace
                     // replay. Only otherwise are the reachable states that agree with the observed
                     // state drawn in, so that one failure does not fail the windows after it.
+                    // What the carried states gave when none of their successors agreed: their
+                    // number of successors, so that the fallback below need not advance them
+                    // again (only without internal actions, whose closure is taken over all the
+                    // candidates at once).
+                    let mut carried_total: Option<usize> = None;
                     if !p.full && !carried.is_empty() {
                         match self.advance(&p, &carried, i) {
                             Ok((next, _)) if !next.is_empty() => {
@@ -805,7 +810,13 @@ impl<'m, 'a> Replayer<'m, 'a> {
                             }
                             // No successor agrees, or evaluating failed on one of them: decide the
                             // window on every candidate below.
-                            _ => {
+                            Ok((_, total)) => {
+                                whole.get_or_insert("fail");
+                                if self.mapping.internal.is_empty() {
+                                    carried_total = Some(total);
+                                }
+                            }
+                            Err(_) => {
                                 whole.get_or_insert("fail");
                             }
                         }
@@ -855,7 +866,18 @@ impl<'m, 'a> Replayer<'m, 'a> {
                         carried.clear();
                         continue;
                     }
-                    match self.advance(&p, &pres, i) {
+                    // When the carried states were advanced above with no agreeing successor,
+                    // only the other candidates are advanced now: the carried ones would add
+                    // their successors to the count and nothing to the states that agree.
+                    let advanced = match carried_total {
+                        Some(t0) => {
+                            let old: BTreeSet<u64> = carried.iter().map(|s| fp(s)).collect();
+                            let fresh: Vec<State> = pres.iter().filter(|s| !old.contains(&fp(s))).cloned().collect();
+                            self.advance(&p, &fresh, i).map(|(next, total)| (next, total + t0))
+                        }
+                        None => self.advance(&p, &pres, i),
+                    };
+                    match advanced {
                         Err(e) => {
                             eval_fail(&mut r, i, e, &pres);
                             carried.clear();
