@@ -68,8 +68,11 @@ impl FpSet {
         }
     }
 
-    /// Insert `fp ↦ index` unless `fp` is present.
-    pub fn insert(&mut self, fp: u64, index: u32) -> Insert {
+    /// The slot of `fp` (stored under its substitute if 0), growing the table first if one more
+    /// key would pass the load factor: `(slot, true)` when `fp` is there, `(slot, false)` for
+    /// the empty slot where it goes.
+    #[inline(always)]
+    fn probe_for_insert(&mut self, fp: u64) -> (u64, usize, bool) {
         if (self.len + 1) * 4 > self.keys.len() * 3 {
             self.grow();
         }
@@ -77,41 +80,44 @@ impl FpSet {
         let mut i = self.slot(fp);
         loop {
             let k = self.keys[i];
-            if k == 0 {
-                self.keys[i] = fp;
-                self.vals[i] = index;
-                self.len += 1;
-                return Insert::New;
-            }
-            if k == fp {
-                return Insert::Seen(self.vals[i]);
+            if k == 0 || k == fp {
+                return (fp, i, k != 0);
             }
             i = (i + 1) & self.mask;
+        }
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, i: usize, fp: u64, index: u32) {
+        self.keys[i] = fp;
+        self.vals[i] = index;
+        self.len += 1;
+    }
+
+    /// Insert `fp ↦ index` unless `fp` is present.
+    pub fn insert(&mut self, fp: u64, index: u32) -> Insert {
+        match self.probe_for_insert(fp) {
+            (_, i, true) => Insert::Seen(self.vals[i]),
+            (fp, i, false) => {
+                self.fill(i, fp, index);
+                Insert::New
+            }
         }
     }
 
     /// Map `fp` to `index` unless it maps to a smaller index already. Returns what `fp` mapped
     /// to before, if anything.
     pub fn insert_min(&mut self, fp: u64, index: u32) -> Option<u32> {
-        if (self.len + 1) * 4 > self.keys.len() * 3 {
-            self.grow();
-        }
-        let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
-        let mut i = self.slot(fp);
-        loop {
-            let k = self.keys[i];
-            if k == 0 {
-                self.keys[i] = fp;
-                self.vals[i] = index;
-                self.len += 1;
-                return None;
-            }
-            if k == fp {
+        match self.probe_for_insert(fp) {
+            (_, i, true) => {
                 let old = self.vals[i];
                 self.vals[i] = old.min(index);
-                return Some(old);
+                Some(old)
             }
-            i = (i + 1) & self.mask;
+            (fp, i, false) => {
+                self.fill(i, fp, index);
+                None
+            }
         }
     }
 
