@@ -719,6 +719,10 @@ impl<'a> ConstEval<'a> {
                         out.push(v);
                     }
                 }
+                // A part of a canonical set, in its order, is canonical.
+                if let Value::Set(_) = base {
+                    return Ok(Value::Set(crate::value::SetVal::from_sorted(out)));
+                }
                 Value::set(out)
             }
 

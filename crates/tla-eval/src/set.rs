@@ -151,6 +151,9 @@ impl Value {
     pub fn cup(a: Value, b: Value) -> VResult<Value> {
         check_set(&a)?;
         check_set(&b)?;
+        if let (Value::Set(x), Value::Set(y)) = (&a, &b) {
+            return Ok(Value::Set(SetVal::from_sorted(merge_union(x.elems(), y.elems())?)));
+        }
         if a.is_reducible() && b.is_reducible() {
             let mut all: Vec<Value> = a.to_set()?.elems().to_vec();
             all.extend(b.to_set()?.elems().iter().cloned());
@@ -310,6 +313,32 @@ impl Value {
             _ => Err(not_set(self)),
         }
     }
+}
+
+/// The union of two canonical element lists (sorted, unique), by one merge.
+fn merge_union(x: &[Value], y: &[Value]) -> VResult<Vec<Value>> {
+    let mut out = Vec::with_capacity(x.len() + y.len());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].tlc_cmp(&y[j])? {
+            std::cmp::Ordering::Less => {
+                out.push(x[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(y[j].clone());
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(x[i].clone());
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend(x[i..].iter().cloned());
+    out.extend(y[j..].iter().cloned());
+    Ok(out)
 }
 
 fn check_set(v: &Value) -> VResult<()> {

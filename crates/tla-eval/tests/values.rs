@@ -281,6 +281,25 @@ fn union_intersection_difference() {
     // Finite sets are combined at once: \E v \in {1,2} \cup {2,3} fans out 3 ways
     // (TLC: 13 states generated, 4 distinct, from x = 0).
     assert_eq!(elements(&Value::cup(ints(&[1, 2]), ints(&[2, 3])).unwrap()).len(), 3);
+    // The union of two finite sets is canonical, whatever their overlap: the same bytes and
+    // fingerprint as the set of all elements built at once.
+    let mut tt = Interner::new();
+    let (a, b) = (s(&mut tt, "a"), s(&mut tt, "b"));
+    let pair = |x: i32, y: &Value| tup(vec![i(x), y.clone()]);
+    let cases: Vec<(Vec<Value>, Vec<Value>)> = vec![
+        (vec![i(5), i(1), i(3)], vec![i(4), i(3), i(0), i(9)]),
+        (vec![], vec![i(2)]),
+        (vec![i(2), i(1)], vec![]),
+        (vec![pair(2, &a), pair(1, &b)], vec![pair(1, &b), pair(1, &a), pair(3, &a)]),
+        (vec![ints(&[1, 2]), ints(&[])], vec![ints(&[2]), ints(&[1, 2])]),
+    ];
+    for (x, y) in cases {
+        let whole = set(x.iter().chain(y.iter()).cloned().collect());
+        let u = Value::cup(set(x.clone()), set(y.clone())).unwrap();
+        assert_eq!(u.to_string(), whole.to_string(), "{x:?} with {y:?}");
+        assert!(u.tlc_eq(&whole).unwrap());
+        assert_eq!(u.fingerprint().unwrap(), whole.fingerprint().unwrap());
+    }
     // Symbolic operands stay symbolic, and TLC enumerates S then T without removing duplicates:
     // \E v \in (SUBSET {1, 2}) \cup (SUBSET {2, 3}) : x' = v  gives 49 states generated,
     // 6 distinct (1 initial + 6 × 8 successors).
