@@ -32,6 +32,10 @@
 //! - a zero-argument LET definition keeps its value for the life of its environment when
 //!   computing it read nothing of the next state (TLC's LazyValue).
 //!
+//! The first two are looked up at almost every node, so their latest answers are also kept in
+//! small direct-mapped caches keyed by node address (`ptrcache.rs`): a hit costs a multiply and
+//! a compare instead of a hash-table probe, and a miss falls back to the memo.
+//!
 //! The planned lowering, with the same semantics:
 //!
 //! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
