@@ -106,6 +106,9 @@ enum Succ<S, E> {
 struct Expanded<S, E> {
     succs: Vec<Succ<S, E>>,
     failed: Option<E>,
+    /// The action batches of all the successors, those left out after a certain end included
+    /// (a batch counts whole).
+    batches: Batches,
 }
 
 /// Expand one state of chunk `chunk` with `spec`. `seen` is the seen set (it only grows),
@@ -121,9 +124,10 @@ fn expand<W: Spec>(
 ) -> (Expanded<W::State, W::Error>, bool) {
     buf.clear();
     let failed = spec.successors(state, buf).err();
+    let batches = Batches::new(buf.iter().map(|(a, _)| *a));
     if buf.is_empty() {
         let stop = failed.is_some() || check_deadlock;
-        return (Expanded { succs: Vec::new(), failed }, stop);
+        return (Expanded { succs: Vec::new(), failed, batches }, stop);
     }
     // First the model's constraints and the fingerprints, then one look at the seen set for
     // all of them, then the invariants of those that may be new.
@@ -182,7 +186,7 @@ fn expand<W: Spec>(
             }
         })
         .collect();
-    (Expanded { succs: out, failed }, stop)
+    (Expanded { succs: out, failed, batches }, stop)
 }
 
 /// An expanded chunk: each state's index and expansion, in queue order.
@@ -404,11 +408,10 @@ impl<S: Clone, E> Tables<S, E> {
         fresh: &mut Vec<(u32, u32, S)>,
     ) -> Option<Outcome<S, E>> {
         let depth = depth_in(&self.level_starts, index);
-        let Expanded { succs, failed } = ex;
+        let Expanded { succs, failed, mut batches } = ex;
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             return Some(Outcome::Deadlock { trace: self.trace_to(spec, seen, index) });
         }
-        let mut batches = Batches::new(succs.iter().map(succ_action));
         for succ in succs {
             let action = succ_action(&succ);
             if let Some(n) = batches.enter(action) {
