@@ -16,8 +16,8 @@
 //! PROPERTY, [`Spec::check_step`]); finally a new state in the model joins the queue. When an
 //! action fails to evaluate, the successors of the actions before it are processed first (one
 //! of them may violate an invariant, which is then the answer), and then the error is reported;
-//! the failing action's own successors are dropped. A state with no successor at all is a
-//! deadlock (a step back to the same state is a successor). States get indices in BFS order, so
+//! the failing action's own successors are dropped. A state with no successor at all, every
+//! action evaluated, is a deadlock (a step back to the same state is a successor). States get indices in BFS order, so
 //! each BFS level is a contiguous range of indices and the depth of a state needs no storage.
 
 use crate::fpset::{FpSet, Insert};
