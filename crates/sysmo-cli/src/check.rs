@@ -648,6 +648,9 @@ impl Spec for Tla<'_> {
     fn step_in_model(&self, from: &Self::State, to: &Self::State) -> Result<bool, ModelError> {
         self.model.step_in_model(from, to)
     }
+    fn check_step(&self, from: &Self::State, to: &Self::State) -> Result<(), ModelError> {
+        self.model.check_step(from, to)
+    }
     fn action_count(&self) -> usize {
         self.model.action_count()
     }

@@ -207,6 +207,9 @@ impl Spec for Covered<'_, '_> {
     fn step_in_model(&self, from: &State, to: &State) -> Result<bool, ModelError> {
         self.model.step_in_model(from, to)
     }
+    fn check_step(&self, from: &State, to: &State) -> Result<(), ModelError> {
+        self.model.check_step(from, to)
+    }
     fn action_count(&self) -> usize {
         self.model.action_count()
     }

@@ -5,12 +5,20 @@
 //! rebuilt by replaying: the initial state with the right fingerprint, then at each step the
 //! successor by the recorded action with the right fingerprint.
 //!
-//! Counting follows TLC: *generated* counts every state computed (initial states included, and
-//! every successor, seen or not); *distinct* counts the states added to the seen set. A successor
-//! outside the model (CONSTRAINT false, or ACTION_CONSTRAINT false on its step) is checked against
-//! the invariants but neither added nor explored. A state with no successor at all is a deadlock
-//! (a step back to the same state is a successor). States get indices in BFS order, so each BFS
-//! level is a contiguous range of indices and the depth of a state needs no storage.
+//! Counting and order of checks follow TLC. A state is expanded action by action (the
+//! disjuncts of Next in order): each action's successors form a *batch*, and *generated* grows
+//! by the batch's size when its first successor is reached (initial states count one each).
+//! Then, for each successor in order: CONSTRAINT and ACTION_CONSTRAINT decide whether it is in
+//! the model; if it is, its fingerprint goes to the seen set (it is stored and counted
+//! *distinct*, with its parent link, even if a check below fails); if it was not seen before, or
+//! is outside the model, it is checked against the invariants; on *every* successor, seen or
+//! not, in the model or not, the step is checked against the action properties (`[][A]_v` of
+//! PROPERTY, [`Spec::check_step`]); finally a new state in the model joins the queue. When an
+//! action fails to evaluate, the successors of the actions before it are processed first (one
+//! of them may violate an invariant, which is then the answer), and then the error is reported;
+//! the failing action's own successors are dropped. A state with no successor at all, every
+//! action evaluated, is a deadlock (a step back to the same state is a successor). States get indices in BFS order, so
+//! each BFS level is a contiguous range of indices and the depth of a state needs no storage.
 
 use crate::fpset::{FpSet, Insert};
 
@@ -27,7 +35,9 @@ pub trait Spec {
     fn fingerprint(&self, state: &Self::State) -> u64;
     /// Every initial state, in the order TLC would generate them.
     fn initial_states(&self, out: &mut Vec<Self::State>) -> Result<(), Self::Error>;
-    /// Every successor of `state` with the action that produced it, in TLC's order.
+    /// Every successor of `state` with the action that produced it, in TLC's order: action by
+    /// action, each action's successors consecutive. On `Err`, `out` holds the complete
+    /// successors of the actions before the failing one, and none of the failing action's.
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
@@ -38,6 +48,11 @@ pub trait Spec {
     /// ACTION_CONSTRAINT: whether the step `from → to` is inside the model.
     fn step_in_model(&self, _from: &Self::State, _to: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
+    }
+    /// The action properties (`[][A]_v` of PROPERTY) on the step `from → to`: checked on every
+    /// successor, whether new, seen or outside the model; an `Err` is the violation.
+    fn check_step(&self, _from: &Self::State, _to: &Self::State) -> Result<(), Self::Error> {
+        Ok(())
     }
     /// Number of actions, for coverage.
     fn action_count(&self) -> usize;
@@ -349,12 +364,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
-        if let Err(error) = self.spec.successors(&state, &mut succs) {
-            self.succ_buf = succs;
-            let trace = self.trace_to(index);
-            return Some(Outcome::Error { error, trace });
-        }
-        if succs.is_empty() && self.opts.check_deadlock {
+        // On an error, `succs` holds the successors of the actions before the failing one: they
+        // are processed first, as TLC does, and the error is reported after them.
+        let failed = self.spec.successors(&state, &mut succs).err();
+        if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             self.succ_buf = succs;
             return Some(Outcome::Deadlock { trace: self.trace_to(index) });
         }
@@ -362,20 +375,21 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             self.succ_buf = succs;
             return Some(Outcome::Error { error, trace: self.trace_to(index) });
         }
+        let mut batches = Batches::new(succs.iter().map(|(a, _)| *a));
         let mut result = None;
         for (action, succ) in succs.drain(..) {
-            self.stats.generated += 1;
-            if let Some(c) = self.coverage.get_mut(action as usize) {
-                c.generated += 1;
+            if let Some(n) = batches.enter(action) {
+                self.stats.generated += n;
+                if let Some(c) = self.coverage.get_mut(action as usize) {
+                    c.generated += n;
+                }
             }
             let in_model = match self.spec.in_model(&succ).and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
             }) {
                 Ok(b) => b,
                 Err(error) => {
-                    let mut trace = self.trace_to(index);
-                    trace.push(TraceStep { action: Some(action), state: succ });
-                    result = Some(Outcome::Error { error, trace });
+                    result = Some(self.error_at(index, action, succ, error));
                     break;
                 }
             };
@@ -397,33 +411,36 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             }
             .and_then(|()| self.sink.successor(index, &state, &succ, target));
             if let Err(error) = sunk {
-                let mut trace = self.trace_to(index);
-                trace.push(TraceStep { action: Some(action), state: succ });
-                result = Some(Outcome::Error { error, trace });
+                result = Some(self.error_at(index, action, succ, error));
+                break;
+            }
+            if new {
+                if let Some(c) = self.coverage.get_mut(action as usize) {
+                    if stored.is_some() {
+                        c.distinct += 1;
+                    }
+                }
+                match self.spec.violated_invariant(&succ) {
+                    Ok(None) => {}
+                    Ok(Some(invariant)) => {
+                        let mut trace = self.trace_to(index);
+                        trace.push(TraceStep { action: Some(action), state: succ });
+                        result = Some(Outcome::InvariantViolated { invariant, trace });
+                        break;
+                    }
+                    Err(error) => {
+                        result = Some(self.error_at(index, action, succ, error));
+                        break;
+                    }
+                }
+            }
+            // The action properties, on every step (new, seen or outside the model).
+            if let Err(error) = self.spec.check_step(&state, &succ) {
+                result = Some(self.error_at(index, action, succ, error));
                 break;
             }
             if !new {
                 continue;
-            }
-            if let Some(c) = self.coverage.get_mut(action as usize) {
-                if stored.is_some() {
-                    c.distinct += 1;
-                }
-            }
-            match self.spec.violated_invariant(&succ) {
-                Ok(None) => {}
-                Ok(Some(invariant)) => {
-                    let mut trace = self.trace_to(index);
-                    trace.push(TraceStep { action: Some(action), state: succ });
-                    result = Some(Outcome::InvariantViolated { invariant, trace });
-                    break;
-                }
-                Err(error) => {
-                    let mut trace = self.trace_to(index);
-                    trace.push(TraceStep { action: Some(action), state: succ });
-                    result = Some(Outcome::Error { error, trace });
-                    break;
-                }
             }
             if let Some(new_index) = stored {
                 if depth as usize == self.level_starts.len() {
@@ -440,13 +457,24 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
                 }
             }
         }
+        succs.clear();
         self.succ_buf = succs;
         if result.is_none() {
+            if let Some(error) = failed {
+                return Some(Outcome::Error { error, trace: self.trace_to(index) });
+            }
             if let Err(error) = self.sink.end(index, &state) {
                 return Some(Outcome::Error { error, trace: self.trace_to(index) });
             }
         }
         result
+    }
+
+    /// An error on the step from stored state `index` to `succ`: the trace to `index`, then `succ`.
+    fn error_at(&self, index: u32, action: ActionId, succ: P::State, error: P::Error) -> Outcome<P::State, P::Error> {
+        let mut trace = self.trace_to(index);
+        trace.push(TraceStep { action: Some(action), state: succ });
+        Outcome::Error { error, trace }
     }
 
     /// Rebuild the states leading to stored state `index` by replaying the recorded actions.
@@ -455,7 +483,45 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
     }
 }
 
-/// Depth (1-based BFS level) of state `index`, given the first index of each level.
+/// TLC's count of generated states: the successors of one action (a run of consecutive
+/// successors with the same [`ActionId`]) are counted together, when the first is reached.
+pub(crate) struct Batches {
+    /// The size of each batch, in order.
+    sizes: Vec<u64>,
+    next: usize,
+    current: Option<ActionId>,
+}
+
+impl Batches {
+    /// The batches of the successors by these actions, in order.
+    pub(crate) fn new(actions: impl Iterator<Item = ActionId>) -> Batches {
+        let mut sizes = Vec::new();
+        let mut prev = None;
+        for a in actions {
+            if prev == Some(a) {
+                if let Some(n) = sizes.last_mut() {
+                    *n += 1;
+                }
+            } else {
+                sizes.push(1);
+                prev = Some(a);
+            }
+        }
+        Batches { sizes, next: 0, current: None }
+    }
+
+    /// The next successor is by `action`: the size of its batch when it starts one.
+    pub(crate) fn enter(&mut self, action: ActionId) -> Option<u64> {
+        if self.current == Some(action) {
+            return None;
+        }
+        self.current = Some(action);
+        let n = self.sizes.get(self.next).copied();
+        self.next += 1;
+        n
+    }
+}
+
 /// Store a state's fingerprint with its parent and action (the next index), unless seen;
 /// returns its index and whether it is new. Both explorers store this way.
 #[inline]
@@ -472,6 +538,7 @@ pub(crate) fn store_in(seen: &mut FpSet, parents: &mut Vec<u32>, actions: &mut V
     }
 }
 
+/// Depth (1-based BFS level) of state `index`, given the first index of each level.
 pub(crate) fn depth_in(level_starts: &[u32], index: u32) -> u32 {
     level_starts.partition_point(|&start| start <= index) as u32
 }
@@ -506,9 +573,8 @@ pub(crate) fn replay_trace<P: Spec>(
     for &i in &path[1..] {
         let want_action = action[i as usize];
         let mut succs = Vec::new();
-        if spec.successors(&trace.last().unwrap().state, &mut succs).is_err() {
-            return trace;
-        }
+        // When a later action fails, the step may still be one of the earlier actions'.
+        let _ = spec.successors(&trace.last().unwrap().state, &mut succs);
         let Some((a, s)) =
             succs.into_iter().find(|(a, s)| *a == want_action && seen.get(spec.fingerprint(s)) == Some(i))
         else {

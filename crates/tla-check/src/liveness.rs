@@ -510,10 +510,8 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         }
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
-        if let Err(error) = self.spec.successors(&state, &mut succs) {
-            self.succ_buf = succs;
-            return Some(LiveOutcome::Error { error, trace: self.trace_to(index) });
-        }
+        // On an error, the successors of the actions before the failing one come first.
+        let failed = self.spec.successors(&state, &mut succs).err();
         let mut result = None;
         for (action, succ) in succs.drain(..) {
             let inside = self
@@ -536,7 +534,11 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                     break;
                 }
             };
-            if let Err(error) = self.successor_edge(index, &state, &succ, target.map(|t| t.0)) {
+            // The action properties, on every step (new, seen or outside the model).
+            let checked = self
+                .successor_edge(index, &state, &succ, target.map(|t| t.0))
+                .and_then(|()| self.spec.check_step(&state, &succ));
+            if let Err(error) = checked {
                 let mut trace = self.trace_to(index);
                 trace.push(TraceStep { action: Some(action), state: succ });
                 result = Some(LiveOutcome::Error { error, trace });
@@ -550,8 +552,12 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                 }
             }
         }
+        succs.clear();
         self.succ_buf = succs;
         if result.is_none() {
+            if let Some(error) = failed {
+                return Some(LiveOutcome::Error { error, trace: self.trace_to(index) });
+            }
             self.end_row(index);
         }
         result
@@ -576,7 +582,8 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                 continue;
             }
             let mut succs = Vec::new();
-            self.spec.successors(cur, &mut succs).ok()?;
+            // When a later action fails, the step may still be one of the earlier actions'.
+            let _ = self.spec.successors(cur, &mut succs);
             let (a, s) =
                 succs.into_iter().find(|(_, s)| self.g.seen.get(self.spec.fingerprint(s)) == Some(i))?;
             out.push(LassoStep { step: Step::Action(a), state: s });

@@ -1032,10 +1032,16 @@ impl<'a> Spec for Model<'a> {
 
     fn successors(&self, state: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
         for (i, a) in self.actions.iter().enumerate() {
-            self.ev.successors(a.expr, state, &mut |s| {
+            let before = out.len();
+            let r = self.ev.successors(a.expr, state, &mut |s| {
                 out.push((i as ActionId, s));
                 Ok(())
-            })?;
+            });
+            if let Err(e) = r {
+                // The earlier actions' successors stay; the failing action's partial ones go.
+                out.truncate(before);
+                return Err(e.into());
+            }
         }
         Ok(())
     }
@@ -1064,12 +1070,16 @@ impl<'a> Spec for Model<'a> {
                 return Ok(false);
             }
         }
+        Ok(true)
+    }
+
+    fn check_step(&self, from: &State, to: &State) -> Result<(), ModelError> {
         for (name, e, b) in &self.action_props {
             if !self.eval_bool(e, b, from, Some(to))? {
                 return Err(ModelError::ActionProperty { name: name.clone() });
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     fn action_count(&self) -> usize {

@@ -8,16 +8,19 @@
 //! has its final index at once, so it can be expanded as soon as it is stored: the queue is cut
 //! into *chunks* (consecutive states, in queue order), which the threads claim as they go. To
 //! expand a state, a thread computes its successors, CONSTRAINT and ACTION_CONSTRAINT, the
-//! fingerprints, and the invariants of every successor that may be new: not in the seen set at
-//! that moment, and not found earlier in queue order by any thread. For the latter, threads
+//! fingerprints, the action properties of every step, and the invariants of every successor
+//! that may be new: not in the seen set at that moment, and not found earlier in queue order by
+//! any thread. For the latter, threads
 //! *claim* fingerprints with their chunk's id in a shared table that keeps the smallest id; a
 //! thread that finds its fingerprint claimed by an earlier chunk (or earlier in its own chunk)
 //! judges it seen, since the merge will have stored it by then. The seen set only grows, so a
 //! successor judged "seen" is seen in the sequential run too.
 //! The calling thread *merges* the chunks strictly in queue order, as they complete: for each
 //! state and each successor, in the order the spec produced them, it does exactly what
-//! [`Explorer`] does: counts, stores in the seen set, coverage, level starts, the first error,
-//! invariant violation, deadlock, the budgets; the new states join the queue. So the state
+//! [`Explorer`] does: counts (by action batch), stores in the seen set, coverage, level starts,
+//! the first error, invariant or action property violation, deadlock, the budgets (and an action
+//! that failed to evaluate, after the successors of the actions before it); the new states join
+//! the queue. So the state
 //! indices, the counts, the depth, the coverage and the counterexample (rebuilt by the same
 //! replay from the initial states) are those of one worker: the parallel run is the sequential
 //! run with the evaluation done ahead of time. When the next chunk to merge is not ready, the
@@ -28,7 +31,7 @@
 //! [`MAX_IN_FLIGHT_PER_WORKER`] chunks a thread are expanded ahead of the merge, so a budget or
 //! an error costs little extra work and the memory held by finished chunks stays bounded.
 
-use crate::explore::{depth_in, replay_trace, store_in, NO_PARENT};
+use crate::explore::{depth_in, replay_trace, store_in, Batches, NO_PARENT};
 use crate::fpset::FpSet;
 use crate::{ActionCoverage, ActionId, Budget, Options, Outcome, Spec, Stats, TraceStep};
 use std::collections::{BTreeMap, VecDeque};
@@ -82,23 +85,30 @@ pub struct Run<S, E> {
 }
 
 /// One successor, as a thread found it.
+///
+/// `step` is the check of the action properties on the step to it; a state is kept whenever a
+/// check on it failed, for the counterexample.
 enum Succ<S, E> {
     /// In the model, and its fingerprint was seen (before the round, or earlier in the thread's
-    /// part of the round): the merge only counts it.
-    Seen { action: ActionId },
+    /// part of the round): the merge counts it and reports a failed step check.
+    Seen { action: ActionId, step: Result<(), E>, state: Option<S> },
     /// In the model and possibly new; `invariant` is the first violated invariant.
-    Maybe { action: ActionId, fp: u64, state: S, invariant: Result<Option<usize>, E> },
-    /// Outside the model (CONSTRAINT or ACTION_CONSTRAINT false); the state is kept only when
-    /// its invariant check failed.
-    Outside { action: ActionId, invariant: Result<Option<usize>, E>, state: Option<S> },
-    /// CONSTRAINT, ACTION_CONSTRAINT or an action property failed to evaluate.
+    Maybe { action: ActionId, fp: u64, state: S, invariant: Result<Option<usize>, E>, step: Result<(), E> },
+    /// Outside the model (CONSTRAINT or ACTION_CONSTRAINT false).
+    Outside { action: ActionId, invariant: Result<Option<usize>, E>, step: Result<(), E>, state: Option<S> },
+    /// CONSTRAINT or ACTION_CONSTRAINT failed to evaluate.
     Failed { action: ActionId, error: E, state: S },
 }
 
-/// A state, expanded: its successors (up to the first that ends the run for certain), or the
-/// error computing them.
+/// A state, expanded: its successors (up to the first that ends the run for certain), and the
+/// error of the action that failed to evaluate, if one did (`succs` then holds the successors
+/// of the actions before it).
 struct Expanded<S, E> {
-    succs: Result<Vec<Succ<S, E>>, E>,
+    succs: Vec<Succ<S, E>>,
+    failed: Option<E>,
+    /// The action batches of all the successors, those left out after a certain end included
+    /// (a batch counts whole).
+    batches: Batches,
 }
 
 /// Expand one state of chunk `chunk` with `spec`. `seen` is the seen set (it only grows),
@@ -113,17 +123,17 @@ fn expand<W: Spec>(
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> (Expanded<W::State, W::Error>, bool) {
     buf.clear();
-    if let Err(e) = spec.successors(state, buf) {
-        return (Expanded { succs: Err(e) }, true);
-    }
+    let failed = spec.successors(state, buf).err();
+    let batches = Batches::new(buf.iter().map(|(a, _)| *a));
     if buf.is_empty() {
-        return (Expanded { succs: Ok(Vec::new()) }, check_deadlock);
+        let stop = failed.is_some() || check_deadlock;
+        return (Expanded { succs: Vec::new(), failed, batches }, stop);
     }
     // First the model's constraints and the fingerprints, then one look at the seen set for
     // all of them, then the invariants of those that may be new.
     enum First<S, E> {
         Done(Succ<S, E>),
-        In(ActionId, u64, S),
+        In(ActionId, u64, S, Result<(), E>),
     }
     let mut first = Vec::with_capacity(buf.len());
     let mut stop = false;
@@ -139,34 +149,44 @@ fn expand<W: Spec>(
                 stop = true;
             }
             Ok(false) => {
+                // The invariants first: when they fail, the step is never checked.
                 let invariant = spec.violated_invariant(&succ);
-                let keep = !matches!(invariant, Ok(None));
+                let step = if matches!(invariant, Ok(None)) { spec.check_step(state, &succ) } else { Ok(()) };
+                let keep = !matches!((&invariant, &step), (Ok(None), Ok(())));
                 stop = keep;
-                first.push(First::Done(Succ::Outside { action, invariant, state: keep.then_some(succ) }));
+                first.push(First::Done(Succ::Outside { action, invariant, step, state: keep.then_some(succ) }));
             }
-            Ok(true) => first.push(First::In(action, spec.fingerprint(&succ), succ)),
+            Ok(true) => {
+                // The step is checked whether the successor is new or not: a failure ends the
+                // run here for certain (unless an invariant of a new successor fails first).
+                let step = spec.check_step(state, &succ);
+                stop = step.is_err();
+                first.push(First::In(action, spec.fingerprint(&succ), succ, step));
+            }
         }
     }
+    let stop = stop || failed.is_some();
     let known: Vec<bool> = {
         let seen = seen.read().unwrap_or_else(|p| p.into_inner());
-        first.iter().map(|f| matches!(f, First::In(_, fp, _) if seen.get(*fp).is_some())).collect()
+        first.iter().map(|f| matches!(f, First::In(_, fp, _, _) if seen.get(*fp).is_some())).collect()
     };
     let out = first
         .into_iter()
         .zip(known)
         .map(|(f, known)| match f {
             First::Done(s) => s,
-            First::In(action, fp, state) => {
+            First::In(action, fp, state, step) => {
                 if known || claims.earlier(fp, chunk) {
-                    Succ::Seen { action }
+                    let state = step.is_err().then_some(state);
+                    Succ::Seen { action, step, state }
                 } else {
                     let invariant = spec.violated_invariant(&state);
-                    Succ::Maybe { action, fp, state, invariant }
+                    Succ::Maybe { action, fp, state, invariant, step }
                 }
             }
         })
         .collect();
-    (Expanded { succs: Ok(out) }, stop)
+    (Expanded { succs: out, failed, batches }, stop)
 }
 
 /// An expanded chunk: each state's index and expansion, in queue order.
@@ -321,6 +341,14 @@ impl<S: Clone, E> Tables<S, E> {
         t
     }
 
+    /// A check failed on the step from `index` to a successor (whose state a failed check keeps).
+    fn failed_on<P: Spec<State = S, Error = E>>(&self, spec: &P, seen: &FpSet, index: u32, action: ActionId, error: E, state: Option<S>) -> Outcome<S, E> {
+        match state {
+            Some(state) => Outcome::Error { error, trace: self.trace_plus(spec, seen, index, action, state) },
+            None => Outcome::Error { error, trace: self.trace_to(spec, seen, index) },
+        }
+    }
+
     /// The initial states, as [`Explorer`] stores them (into `queue`).
     ///
     /// [`Explorer`]: crate::Explorer
@@ -380,41 +408,41 @@ impl<S: Clone, E> Tables<S, E> {
         fresh: &mut Vec<(u32, u32, S)>,
     ) -> Option<Outcome<S, E>> {
         let depth = depth_in(&self.level_starts, index);
-        let succs = match ex.succs {
-            Ok(s) => s,
-            Err(error) => return Some(Outcome::Error { error, trace: self.trace_to(spec, seen, index) }),
-        };
-        if succs.is_empty() && self.opts.check_deadlock {
+        let Expanded { succs, failed, mut batches } = ex;
+        if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             return Some(Outcome::Deadlock { trace: self.trace_to(spec, seen, index) });
         }
         for succ in succs {
-            self.stats.generated += 1;
-            let action = match &succ {
-                Succ::Seen { action } | Succ::Maybe { action, .. } | Succ::Outside { action, .. } | Succ::Failed { action, .. } => *action,
-            };
-            if let Some(c) = self.coverage.get_mut(action as usize) {
-                c.generated += 1;
+            let action = succ_action(&succ);
+            if let Some(n) = batches.enter(action) {
+                self.stats.generated += n;
+                if let Some(c) = self.coverage.get_mut(action as usize) {
+                    c.generated += n;
+                }
             }
             match succ {
-                Succ::Seen { .. } => continue,
-                Succ::Failed { error, state, .. } => {
-                    return Some(Outcome::Error { error, trace: self.trace_plus(spec, seen, index, action, state) });
-                }
-                Succ::Outside { invariant, state, .. } => match (invariant, state) {
-                    (Ok(None), _) => {}
-                    (Ok(Some(invariant)), Some(state)) => {
-                        return Some(Outcome::InvariantViolated { invariant, trace: self.trace_plus(spec, seen, index, action, state) });
-                    }
-                    (Err(error), Some(state)) => {
-                        return Some(Outcome::Error { error, trace: self.trace_plus(spec, seen, index, action, state) });
-                    }
-                    // A failed check always keeps its state.
-                    (_, None) => unreachable!("a failed invariant check keeps its state"),
+                Succ::Seen { step, state, .. } => match step {
+                    Ok(()) => continue,
+                    Err(error) => return Some(self.failed_on(spec, seen, index, action, error, state)),
                 },
-                Succ::Maybe { fp, state, invariant, .. } => {
+                Succ::Failed { error, state, .. } => return Some(self.failed_on(spec, seen, index, action, error, Some(state))),
+                Succ::Outside { invariant, step, state, .. } => match (invariant, step) {
+                    (Ok(None), Ok(())) => {}
+                    (Ok(None), Err(error)) | (Err(error), _) => return Some(self.failed_on(spec, seen, index, action, error, state)),
+                    (Ok(Some(invariant)), _) => {
+                        let mut trace = self.trace_to(spec, seen, index);
+                        trace.extend(state.map(|state| TraceStep { action: Some(action), state }));
+                        return Some(Outcome::InvariantViolated { invariant, trace });
+                    }
+                },
+                Succ::Maybe { fp, state, invariant, step, .. } => {
                     let (new_index, is_new) = self.store(seen, fp, index, action);
                     if !is_new {
-                        continue;
+                        // Seen after all: only the step is checked.
+                        match step {
+                            Ok(()) => continue,
+                            Err(error) => return Some(self.failed_on(spec, seen, index, action, error, Some(state))),
+                        }
                     }
                     if let Some(c) = self.coverage.get_mut(action as usize) {
                         c.distinct += 1;
@@ -424,7 +452,10 @@ impl<S: Clone, E> Tables<S, E> {
                         Ok(Some(invariant)) => {
                             return Some(Outcome::InvariantViolated { invariant, trace: self.trace_plus(spec, seen, index, action, state) });
                         }
-                        Err(error) => return Some(Outcome::Error { error, trace: self.trace_plus(spec, seen, index, action, state) }),
+                        Err(error) => return Some(self.failed_on(spec, seen, index, action, error, Some(state))),
+                    }
+                    if let Err(error) = step {
+                        return Some(self.failed_on(spec, seen, index, action, error, Some(state)));
                     }
                     if depth as usize == self.level_starts.len() {
                         self.level_starts.push(new_index);
@@ -439,7 +470,17 @@ impl<S: Clone, E> Tables<S, E> {
                 return Some(Outcome::BudgetExhausted(Budget::States(max)));
             }
         }
+        if let Some(error) = failed {
+            return Some(Outcome::Error { error, trace: self.trace_to(spec, seen, index) });
+        }
         None
+    }
+}
+
+/// The action that produced a successor.
+fn succ_action<S, E>(succ: &Succ<S, E>) -> ActionId {
+    match succ {
+        Succ::Seen { action, .. } | Succ::Maybe { action, .. } | Succ::Outside { action, .. } | Succ::Failed { action, .. } => *action,
     }
 }
 

@@ -6,8 +6,9 @@
 //! an error when deadlock checking is on), or when the chosen successor lies outside the model
 //! (CONSTRAINT or ACTION_CONSTRAINT false: it is still checked against the invariants, as in
 //! the explorer, and then the behaviour ends). Every initial state is checked against the
-//! invariants first, as TLC does, and every state a behaviour visits after that. An error ends
-//! the whole run with the behaviour that led to it.
+//! invariants first, as TLC does, and every state a behaviour visits after that; every step
+//! taken is checked against the action properties (after the invariants, as in the explorer).
+//! An error ends the whole run with the behaviour that led to it.
 //!
 //! Architecture invariant: the same seed gives the same behaviours on every platform. The
 //! generator is written here (SplitMix64 to seed xoshiro256**, fixed-width 64-bit arithmetic
@@ -269,6 +270,15 @@ impl<'a, P: Spec> Simulator<'a, P> {
                 }
             });
             let violated = self.spec.violated_invariant(&next);
+            // The action properties, on the step taken (inside the model or not), after the
+            // invariants as in the explorer.
+            let step = match (&violated, &in_model) {
+                (Ok(None), Ok(_)) => {
+                    let from = &self.current.last().expect("non-empty behaviour").state;
+                    self.spec.check_step(from, &next)
+                }
+                _ => Ok(()),
+            };
             self.current.push(TraceStep { action: Some(action), state: next });
             self.stats.max_length = self.stats.max_length.max(self.current.len() as u32);
             match violated {
@@ -281,6 +291,10 @@ impl<'a, P: Spec> Simulator<'a, P> {
                     let trace = std::mem::take(&mut self.current);
                     return self.fail(SimOutcome::Error { error, behaviour, trace });
                 }
+            }
+            if let Err(error) = step {
+                let trace = std::mem::take(&mut self.current);
+                return self.fail(SimOutcome::Error { error, behaviour, trace });
             }
             match in_model {
                 Ok(true) => {}

@@ -174,3 +174,220 @@ fn errors_carry_the_trace_and_slices_resume() {
     assert_eq!(trace.last().unwrap().state, 7);
     assert_eq!(trace.len(), 8);
 }
+
+/// A counter over `0..=3` with two actions, in this order: `Up` (s + 1, below 3) and `Down`
+/// (s - 2, from 2 on: a step back to a state already seen). The action property, when set,
+/// rejects the steps into `bad_target`, or the steps that go down; CONSTRAINT, when set, keeps
+/// the states up to `inside`.
+#[derive(Clone)]
+struct Steps {
+    bad_target: Option<i64>,
+    no_descent: bool,
+    inside: Option<i64>,
+}
+
+impl Steps {
+    /// The action property on the step `from → to`.
+    fn property(&self, from: &i64, to: &i64) -> Result<(), String> {
+        if Some(*to) == self.bad_target || (self.no_descent && to < from) {
+            return Err(format!("step {from} -> {to}"));
+        }
+        Ok(())
+    }
+}
+
+impl Spec for Steps {
+    type State = i64;
+    type Error = String;
+    fn fingerprint(&self, s: &i64) -> u64 {
+        fp(&[*s])
+    }
+    fn initial_states(&self, out: &mut Vec<i64>) -> Result<(), String> {
+        out.push(0);
+        Ok(())
+    }
+    fn successors(&self, s: &i64, out: &mut Vec<(ActionId, i64)>) -> Result<(), String> {
+        if *s < 3 {
+            out.push((0, s + 1));
+        }
+        if *s >= 2 {
+            out.push((1, s - 2));
+        }
+        Ok(())
+    }
+    fn violated_invariant(&self, _: &i64) -> Result<Option<usize>, String> {
+        Ok(None)
+    }
+    fn in_model(&self, s: &i64) -> Result<bool, String> {
+        Ok(self.inside.is_none_or(|m| *s <= m))
+    }
+    fn check_step(&self, from: &i64, to: &i64) -> Result<(), String> {
+        self.property(from, to)
+    }
+    fn action_count(&self) -> usize {
+        2
+    }
+}
+
+fn states<S: Copy>(trace: &[tla_check::TraceStep<S>]) -> Vec<S> {
+    trace.iter().map(|t| t.state).collect()
+}
+
+/// Run the explorer on `spec`, and the parallel explorer with 1 and 3 threads, which must give
+/// the same outcome, counts and coverage; returns the explorer, done.
+fn explore<P>(spec: &P, opts: Options) -> (Outcome<i64, String>, Explorer<'_, P>)
+where
+    P: Spec<State = i64, Error = String> + Clone + Sync,
+{
+    let mut ex = Explorer::new(spec, opts.clone());
+    let out = ex.run_to_end();
+    for workers in [1, 3] {
+        let run = tla_check::parallel::explore(spec, opts.clone(), workers, |_| Some(spec.clone()), |_| {});
+        assert_eq!(format!("{:?}", run.outcome), format!("{out:?}"), "{workers} workers");
+        assert_eq!(run.stats.clone(), tla_check::Stats { queued: run.stats.queued, ..ex.stats() }, "{workers} workers");
+        assert_eq!(run.coverage, ex.coverage().to_vec(), "{workers} workers");
+    }
+    (out, ex)
+}
+
+#[test]
+fn action_properties_are_checked_on_seen_new_and_outside_steps() {
+    // A step back to a state already seen (2 → 0): reported, with the trace to 2 and then 0.
+    let spec = Steps { bad_target: None, no_descent: true, inside: None };
+    let (out, ex) = explore(&spec, Options { check_deadlock: false, ..Options::default() });
+    let Outcome::Error { error, trace } = out else { panic!("expected the step to be rejected") };
+    assert_eq!(error, "step 2 -> 0");
+    assert_eq!(states(&trace), vec![0, 1, 2, 0]);
+    assert_eq!(trace[3].action, Some(1));
+    // Expanding 2: Up's batch (3, stored) then Down's (0, seen).
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (5, 4));
+
+    // A step to a new state (2 → 3): the state is stored and counted before the step is
+    // checked, as TLC counts it.
+    let spec = Steps { bad_target: Some(3), no_descent: false, inside: None };
+    let (out, ex) = explore(&spec, Options { check_deadlock: false, ..Options::default() });
+    let Outcome::Error { error, trace } = out else { panic!("expected the step to be rejected") };
+    assert_eq!(error, "step 2 -> 3");
+    assert_eq!(states(&trace), vec![0, 1, 2, 3]);
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (4, 4));
+    assert_eq!((ex.coverage()[0].generated, ex.coverage()[0].distinct), (3, 3));
+
+    // A step leaving the model (CONSTRAINT false at 3): still checked, and reported.
+    let spec = Steps { bad_target: Some(3), no_descent: false, inside: Some(2) };
+    let (out, ex) = explore(&spec, Options { check_deadlock: false, ..Options::default() });
+    let Outcome::Error { error, trace } = out else { panic!("expected the step to be rejected") };
+    assert_eq!(error, "step 2 -> 3");
+    assert_eq!(states(&trace), vec![0, 1, 2, 3]);
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (4, 3));
+
+    // Without a violation the same system runs to the end.
+    let spec = Steps { bad_target: None, no_descent: false, inside: Some(2) };
+    let (out, ex) = explore(&spec, Options { check_deadlock: false, ..Options::default() });
+    assert!(matches!(out, Outcome::Success));
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (5, 3));
+}
+
+/// Two actions, in this order: `Inc` (s + 1 and s + 2, below 5) and `Check`, which fails to
+/// evaluate at `fails_at` and has no successor elsewhere. The invariant rejects `bad`.
+#[derive(Clone)]
+struct FailsLater {
+    fails_at: i64,
+    bad: Option<i64>,
+}
+
+impl Spec for FailsLater {
+    type State = i64;
+    type Error = String;
+    fn fingerprint(&self, s: &i64) -> u64 {
+        fp(&[*s])
+    }
+    fn initial_states(&self, out: &mut Vec<i64>) -> Result<(), String> {
+        out.push(0);
+        Ok(())
+    }
+    fn successors(&self, s: &i64, out: &mut Vec<(ActionId, i64)>) -> Result<(), String> {
+        if *s < 5 {
+            out.push((0, s + 1));
+            out.push((0, s + 2));
+        }
+        // The contract on an error: the earlier actions' successors are complete in `out`.
+        if *s == self.fails_at {
+            return Err(format!("Check fails at {s}"));
+        }
+        Ok(())
+    }
+    fn violated_invariant(&self, s: &i64) -> Result<Option<usize>, String> {
+        Ok((Some(*s) == self.bad).then_some(0))
+    }
+    fn action_count(&self) -> usize {
+        2
+    }
+}
+
+#[test]
+fn an_action_that_fails_comes_after_the_earlier_actions_successors() {
+    // Expanding 1: Inc gives 2 (seen) and 3 (new, stored), then Check fails. TLC counts both
+    // successors and stores 3 before it reports the error, with the trace to 1.
+    let spec = FailsLater { fails_at: 1, bad: None };
+    let (out, ex) = explore(&spec, Options::default());
+    let Outcome::Error { error, trace } = out else { panic!("expected the error") };
+    assert_eq!(error, "Check fails at 1");
+    assert_eq!(states(&trace), vec![0, 1]);
+    let st = ex.stats();
+    assert_eq!((st.generated, st.distinct, st.queued), (5, 4, 2));
+    assert_eq!((ex.coverage()[0].generated, ex.coverage()[0].distinct), (4, 3));
+    assert_eq!(ex.coverage()[1].generated, 0);
+
+    // An invariant violated by one of those earlier successors is the answer, not the error.
+    let spec = FailsLater { fails_at: 1, bad: Some(3) };
+    let (out, ex) = explore(&spec, Options::default());
+    let Outcome::InvariantViolated { invariant, trace } = out else { panic!("expected the violation") };
+    assert_eq!(invariant, 0);
+    assert_eq!(states(&trace), vec![0, 1, 3]);
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (5, 4));
+
+    // A state whose only action fails has no successor, yet it is an error, not a deadlock.
+    let spec = FailsLater { fails_at: 5, bad: None };
+    let (out, _) = explore(&spec, Options::default());
+    let Outcome::Error { error, trace } = out else { panic!("expected the error") };
+    assert_eq!(error, "Check fails at 5");
+    assert_eq!(trace.last().unwrap().state, 5);
+}
+
+/// One action with three successors of 0 (1, 2, 3); the invariant rejects 1.
+#[derive(Clone)]
+struct Fan;
+
+impl Spec for Fan {
+    type State = i64;
+    type Error = String;
+    fn fingerprint(&self, s: &i64) -> u64 {
+        fp(&[*s])
+    }
+    fn initial_states(&self, out: &mut Vec<i64>) -> Result<(), String> {
+        out.push(0);
+        Ok(())
+    }
+    fn successors(&self, s: &i64, out: &mut Vec<(ActionId, i64)>) -> Result<(), String> {
+        if *s == 0 {
+            out.extend([(0, 1), (0, 2), (0, 3)]);
+        }
+        Ok(())
+    }
+    fn violated_invariant(&self, s: &i64) -> Result<Option<usize>, String> {
+        Ok((*s == 1).then_some(0))
+    }
+    fn action_count(&self) -> usize {
+        1
+    }
+}
+
+#[test]
+fn an_action_batch_is_counted_whole() {
+    // TLC adds the action's 3 successors to "generated" before it looks at the first.
+    let (out, ex) = explore(&Fan, Options::default());
+    let Outcome::InvariantViolated { trace, .. } = out else { panic!("expected the violation") };
+    assert_eq!(states(&trace), vec![0, 1]);
+    assert_eq!((ex.stats().generated, ex.stats().distinct), (4, 2));
+    assert_eq!((ex.coverage()[0].generated, ex.coverage()[0].distinct), (3, 1));
+}

@@ -601,3 +601,96 @@ fn strong_fairness_splits_a_component_into_the_part_where_the_action_is_disabled
     let lasso = run(&sys, &[wf_go, wf_move], &eventually(at_c)).expect("cycle a, b");
     assert!(lasso.steps[lasso.cycle_start..].iter().any(|s| s.state == 'b'));
 }
+
+/// A counter over `0..=3`: `Up` (s + 1, below 3), then `Down` (s - 2, from 2 on, back to a state
+/// already seen), then `Stop`, which fails to evaluate at `fails_at`. The action property rejects
+/// the steps into `bad_target` and, with `no_descent`, the steps down; CONSTRAINT keeps the states
+/// up to `inside`. Its one state atom is `s = 3`.
+struct Ladder {
+    bad_target: Option<i64>,
+    no_descent: bool,
+    inside: i64,
+    fails_at: Option<i64>,
+}
+
+impl Spec for Ladder {
+    type State = i64;
+    type Error = String;
+    fn fingerprint(&self, s: &i64) -> u64 {
+        let mut h = DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    }
+    fn initial_states(&self, out: &mut Vec<i64>) -> Result<(), String> {
+        out.push(0);
+        Ok(())
+    }
+    fn successors(&self, s: &i64, out: &mut Vec<(ActionId, i64)>) -> Result<(), String> {
+        if *s < 3 {
+            out.push((0, s + 1));
+        }
+        if *s >= 2 {
+            out.push((1, s - 2));
+        }
+        if Some(*s) == self.fails_at {
+            return Err(format!("Stop fails at {s}"));
+        }
+        Ok(())
+    }
+    fn violated_invariant(&self, _: &i64) -> Result<Option<usize>, String> {
+        Ok(None)
+    }
+    fn in_model(&self, s: &i64) -> Result<bool, String> {
+        Ok(*s <= self.inside)
+    }
+    fn check_step(&self, from: &i64, to: &i64) -> Result<(), String> {
+        if Some(*to) == self.bad_target || (self.no_descent && to < from) {
+            return Err(format!("step {from} -> {to}"));
+        }
+        Ok(())
+    }
+    fn action_count(&self) -> usize {
+        3
+    }
+}
+
+impl LiveSpec for Ladder {
+    fn state_atom(&self, s: &i64, _: AtomId) -> Result<bool, String> {
+        Ok(*s == 3)
+    }
+    fn action_atom(&self, _: &i64, _: &i64, _: AtomId) -> Result<bool, String> {
+        Ok(false)
+    }
+    fn next_atom(&self, _: AtomId, _: bool) -> bool {
+        false
+    }
+    fn changes_subscript(&self, _: AtomId, s: &i64, t: &i64) -> Result<bool, String> {
+        Ok(s != t)
+    }
+}
+
+/// The liveness checker's own exploration checks the action properties on every step, as the
+/// explorer does, and processes the successors of the actions before one that fails.
+#[test]
+fn own_exploration_checks_every_step_and_earlier_actions_first() {
+    let prop = Temporal::Eventually(Box::new(Temporal::State(0)));
+    let error_of = |l: &Ladder| match check(l, &[], &prop, LiveOptions::default()).expect("formula accepted") {
+        LiveOutcome::Error { error, trace } => (error, trace.iter().map(|t| t.state).collect::<Vec<_>>()),
+        _ => panic!("expected an error"),
+    };
+    // A step back to a state already seen.
+    let l = Ladder { bad_target: None, no_descent: true, inside: 3, fails_at: None };
+    assert_eq!(error_of(&l), ("step 2 -> 0".to_string(), vec![0, 1, 2, 0]));
+    // A step leaving the model.
+    let l = Ladder { bad_target: Some(3), no_descent: false, inside: 2, fails_at: None };
+    assert_eq!(error_of(&l), ("step 2 -> 3".to_string(), vec![0, 1, 2, 3]));
+    // Stop fails at 2 after Up's 3 and Down's 0: 3 is stored before the error is reported.
+    let l = Ladder { bad_target: None, no_descent: false, inside: 3, fails_at: Some(2) };
+    let mut c = LivenessChecker::new(&l, &[], &prop, LiveOptions::default()).unwrap();
+    let LiveOutcome::Error { error, trace } = c.run_to_end() else { panic!("expected the error") };
+    assert_eq!((error.as_str(), trace.len()), ("Stop fails at 2", 3));
+    assert_eq!(c.stats().states, 4);
+    // And with the step into 3 rejected as well, the rejection comes first.
+    let l = Ladder { bad_target: Some(3), no_descent: false, inside: 3, fails_at: Some(2) };
+    assert_eq!(error_of(&l), ("step 2 -> 3".to_string(), vec![0, 1, 2, 3]));
+}

@@ -1,7 +1,8 @@
 //! The multi-threaded explorer against the single-threaded one, on generated state graphs: with
 //! 1 to 4 threads it must give the same outcome (kind, invariant, trace, error), the same counts,
-//! depth and coverage, under every budget, with CONSTRAINT and ACTION_CONSTRAINT, deadlocks,
-//! evaluation errors, and fingerprints that merge different states (as VIEW does).
+//! depth and coverage, under every budget, with CONSTRAINT and ACTION_CONSTRAINT, action
+//! properties, deadlocks, evaluation errors, and fingerprints that merge different states (as
+//! VIEW does).
 
 use tla_check::{parallel, ActionId, Explorer, Options, Outcome, Spec};
 
@@ -15,8 +16,9 @@ fn mix(mut x: u64) -> u64 {
 
 /// A pseudo-random graph over `0..size`: each state has 0 to `fanout` successors (fewer than
 /// one on average only for rare states, which deadlock); `bad` states violate invariant 1,
-/// `broken` states fail to expand, the invariant fails to evaluate on `failing_invariant`, states ≡ 0 mod `outside` are outside the model, and steps
-/// whose sum ≡ 0 mod `step_outside` are outside it; `view` merges states with equal `n % view`.
+/// `broken` states fail to expand after the first half of their successors, the invariant fails to evaluate on `failing_invariant`, states ≡ 0 mod `outside` are outside the model, and steps
+/// whose sum ≡ 0 mod `step_outside` are outside it; steps with `7 × from + to ≡ 0 mod bad_step`
+/// violate an action property; `view` merges states with equal `n % view`.
 #[derive(Clone)]
 struct Graph {
     seed: u64,
@@ -28,12 +30,13 @@ struct Graph {
     step_outside: Option<u64>,
     failing_constraint: Option<u64>,
     failing_invariant: Option<u64>,
+    bad_step: Option<u64>,
     view: Option<u64>,
 }
 
 impl Graph {
     fn new(seed: u64, size: u64) -> Graph {
-        Graph { seed, size, fanout: 4, bad: None, broken: None, outside: None, step_outside: None, failing_constraint: None, failing_invariant: None, view: None }
+        Graph { seed, size, fanout: 4, bad: None, broken: None, outside: None, step_outside: None, failing_constraint: None, failing_invariant: None, bad_step: None, view: None }
     }
 }
 
@@ -48,14 +51,18 @@ impl Spec for Graph {
         Ok(())
     }
     fn successors(&self, s: &u64, out: &mut Vec<(ActionId, u64)>) -> Result<(), String> {
-        if Some(*s) == self.broken {
-            return Err(format!("cannot expand {s}"));
-        }
         let h = mix(s.wrapping_add(self.seed));
         let n = if h.is_multiple_of(97) { 0 } else { 1 + h % self.fanout };
         for i in 0..n {
+            if Some(*s) == self.broken && 2 * i >= n {
+                // The successors before the failing part are handed over, as the contract says.
+                return Err(format!("cannot expand {s}"));
+            }
             let t = mix(h ^ (i + 1)) % self.size;
             out.push(((t % 3) as ActionId, t));
+        }
+        if Some(*s) == self.broken {
+            return Err(format!("cannot expand {s}"));
         }
         Ok(())
     }
@@ -73,6 +80,12 @@ impl Spec for Graph {
     }
     fn step_in_model(&self, from: &u64, to: &u64) -> Result<bool, String> {
         Ok(self.step_outside.is_none_or(|m| !(from + to).is_multiple_of(m)))
+    }
+    fn check_step(&self, from: &u64, to: &u64) -> Result<(), String> {
+        match self.bad_step {
+            Some(m) if (7 * from + to).is_multiple_of(m) => Err(format!("step {from} -> {to}")),
+            _ => Ok(()),
+        }
     }
     fn action_count(&self) -> usize {
         3
@@ -129,14 +142,22 @@ fn same_answers_on_generated_graphs() {
             Options { check_deadlock: false, ..Options::default() },
         ));
         cases.push((Graph { view: Some(size / 4 + 1), bad: Some(pick(5)), ..base.clone() }, Options { check_deadlock: false, ..Options::default() }));
+        cases.push((Graph { bad_step: Some(size + seed), ..base.clone() }, Options { check_deadlock: false, ..Options::default() }));
+        cases.push((
+            Graph { bad_step: Some(size / 2 + 1), outside: Some(3), bad: Some(pick(7)), broken: Some(pick(8)), ..base.clone() },
+            Options { check_deadlock: false, ..Options::default() },
+        ));
         cases.push((Graph { fanout: 9, ..base.clone() }, Options { check_deadlock: false, max_states: Some(size / 2), max_depth: Some(6) }));
         for (g, opts) in cases {
             let (d, _) = agree(&g, opts);
             *kinds.entry(d.split([' ', ':']).next().unwrap().to_string()).or_insert(0) += 1;
+            if d.starts_with("error step") {
+                *kinds.entry("action property".to_string()).or_insert(0) += 1;
+            }
         }
     }
     // Every kind of outcome was compared.
-    for k in ["success", "invariant", "deadlock", "error", "budget"] {
+    for k in ["success", "invariant", "deadlock", "error", "budget", "action property"] {
         assert!(kinds.get(k).is_some_and(|n| *n >= 2), "{kinds:?}");
     }
 }

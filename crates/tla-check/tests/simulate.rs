@@ -214,3 +214,56 @@ fn constraint_ends_a_behaviour_and_coverage_adds_up() {
     assert!(cov.iter().all(|c| c.generated == cov[0].generated));
     assert_eq!(st.generated, 3 + cov.iter().map(|c| c.generated).sum::<u64>());
 }
+
+/// The counter with an action property that rejects the steps into `bad`.
+struct Rejecting(Counter, i64);
+
+impl Spec for Rejecting {
+    type State = i64;
+    type Error = String;
+    fn fingerprint(&self, s: &i64) -> u64 {
+        self.0.fingerprint(s)
+    }
+    fn initial_states(&self, out: &mut Vec<i64>) -> Result<(), String> {
+        self.0.initial_states(out)
+    }
+    fn successors(&self, s: &i64, out: &mut Vec<(ActionId, i64)>) -> Result<(), String> {
+        self.0.successors(s, out)
+    }
+    fn violated_invariant(&self, s: &i64) -> Result<Option<usize>, String> {
+        self.0.violated_invariant(s)
+    }
+    fn in_model(&self, s: &i64) -> Result<bool, String> {
+        self.0.in_model(s)
+    }
+    fn check_step(&self, from: &i64, to: &i64) -> Result<(), String> {
+        if *to == self.1 {
+            return Err(format!("step {from} -> {to}"));
+        }
+        Ok(())
+    }
+    fn action_count(&self) -> usize {
+        3
+    }
+}
+
+#[test]
+fn action_properties_are_checked_on_every_step_taken_even_out_of_the_model() {
+    // CONSTRAINT x <= 4, and the property rejects steps into 5: only steps leaving the model.
+    let spec = Rejecting(Counter { limit: i64::MAX, stuck_at: None, bound: Some(4) }, 5);
+    let mut found = 0;
+    for seed in 0..10 {
+        match Simulator::new(&spec, opts(50, 40, seed)).run_to_end() {
+            SimOutcome::Error { error, trace, .. } => {
+                let n = trace.len();
+                assert!(n >= 2);
+                assert_eq!(error, format!("step {} -> 5", trace[n - 2].state));
+                assert_eq!(trace[n - 1].state, 5);
+                found += 1;
+            }
+            SimOutcome::Success => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(found >= 5, "{found} of 10 runs reached 5");
+}
