@@ -164,6 +164,8 @@ pub struct Report {
     pub property: Option<String>,
     pub message: Option<String>,
     pub distinct_states: u64,
+    /// States stored but not expanded when the run ended (TLC's "states left on queue").
+    pub states_left: u64,
     pub states_generated: u64,
     pub depth: u32,
     pub trace: Vec<ShownState>,
@@ -185,6 +187,7 @@ impl Report {
             property: None,
             message: Some(message),
             distinct_states: 0,
+            states_left: 0,
             states_generated: 0,
             depth: 0,
             trace: vec![],
@@ -204,6 +207,7 @@ impl Report {
             "message": self.message,
             "distinct_states": self.distinct_states,
             "states_generated": self.states_generated,
+            "states_left_on_queue": self.states_left,
             "depth": self.depth,
             "counterexample": self.counterexample,
             "counterexample_length": self.counterexample.as_ref().map(|_| self.counterexample_length()),
@@ -297,8 +301,8 @@ impl Report {
             }
         }
         s += &format!(
-            "{} states generated, {} distinct states found.\n",
-            self.states_generated, self.distinct_states
+            "{} states generated, {} distinct states found, {} states left on queue.\n",
+            self.states_generated, self.distinct_states, self.states_left
         );
         s += &format!("The depth of the complete state graph search is {}.\n", self.depth);
         s += &format!(
@@ -334,6 +338,8 @@ pub struct Explored<S, E> {
     pub distinct: u64,
     pub generated: u64,
     pub depth: u32,
+    /// States left on the queue when the run ended.
+    pub queued: u64,
     /// (generated, distinct) per action.
     pub coverage: Vec<(u64, u64)>,
 }
@@ -357,6 +363,7 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
     Explored {
         outcome: run.outcome,
         distinct: run.stats.distinct,
+        queued: run.stats.queued,
         generated: run.stats.generated,
         depth: run.stats.depth,
         coverage: run.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
@@ -371,6 +378,7 @@ pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P:
     Explored {
         outcome,
         distinct: st.distinct,
+        queued: st.queued,
         generated: st.generated,
         depth: st.depth,
         coverage: ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect(),
@@ -386,6 +394,7 @@ pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::
         property: None,
         message: None,
         distinct_states: ex.distinct,
+        states_left: ex.queued,
         states_generated: ex.generated,
         depth: ex.depth,
         trace: vec![],
@@ -568,7 +577,7 @@ pub(crate) mod tests {
         assert_eq!((r.distinct_states, r.states_generated, r.depth), (11, 12, 11));
         assert_eq!(r.coverage[0], CoverageRow { action: "Inc".into(), generated: 10, distinct: 10 });
         assert_eq!(r.coverage[1], CoverageRow { action: "Reset".into(), generated: 1, distinct: 0 });
-        assert!(r.to_text().contains("12 states generated, 11 distinct states found."));
+        assert!(r.to_text().contains("12 states generated, 11 distinct states found, 0 states left on queue."));
     }
 
     /// A lasso whose cycle is its last state alone ends in stuttering: TLC prints one more state,
@@ -865,7 +874,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
     let outcome = ex.run_to_end();
     let st = ex.stats();
     let coverage = ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect();
-    let explored = Explored { outcome, distinct: st.distinct, generated: st.generated, depth: st.depth, coverage };
+    let explored = Explored { outcome, distinct: st.distinct, generated: st.generated, depth: st.depth, queued: st.queued, coverage };
     let mut r = report_of(tla, source, explored, started, 1);
     if r.result != ResultKind::Success {
         return r;

@@ -49,7 +49,7 @@ fn success_exits_0_with_tlc_counts_and_coverage() {
         assert!(r.get(key).is_some(), "{key} missing");
     }
     let text = String::from_utf8_lossy(&sysmo(&["check", "Counter.tla"]).stdout).into_owned();
-    assert!(text.contains("7 states generated, 6 distinct states found."), "{text}");
+    assert!(text.contains("7 states generated, 6 distinct states found, 0 states left on queue."), "{text}");
 }
 
 #[test]

@@ -110,19 +110,20 @@ fn three_workers_answer_as_one() {
 #[test]
 fn three_workers_give_tlc_figures() {
     let cases = [
-        ("Grid.cfg", "success", 2883, 9862, Some(33), None),
-        ("GridBad.cfg", "safety_violation", 2203, 6322, Some(13), Some(13)),
-        ("GridStuck.cfg", "deadlock", 827, 1816, Some(13), Some(12)),
-        ("GridBounded.cfg", "success", 1749, 6619, Some(33), None),
+        ("Grid.cfg", "success", 2883, 9862, 0, Some(33), None),
+        ("GridBad.cfg", "safety_violation", 2203, 6322, 380, Some(13), Some(13)),
+        ("GridStuck.cfg", "deadlock", 827, 1816, 73, Some(13), Some(12)),
+        ("GridBounded.cfg", "success", 1749, 6619, 0, Some(33), None),
         // `[][A]_v` is checked on every step after the successor is stored: TLC counts the
         // violating state among the distinct ones.
-        ("GridJumps.cfg", "safety_violation", 131, 248, Some(7), Some(7)),
+        ("GridJumps.cfg", "safety_violation", 131, 248, 68, Some(7), Some(7)),
         // The failing action's state: the successors of the actions before it are counted and
         // stored first. TLC prints no behaviour for this error; ours leads to the state whose
         // successors failed (x + y = N), at depth 7.
-        ("GridFails.cfg", "eval_error", 268, 630, None, Some(7)),
+        ("GridFails.cfg", "eval_error", 268, 630, 141, None, Some(7)),
     ];
-    for (cfg, result, distinct, generated, depth, len) in cases {
+    // Each figure is TLC 2.15's with `-workers 1`, states left on queue included.
+    for (cfg, result, distinct, generated, left, depth, len) in cases {
         for workers in ["1", "3"] {
             let out = sysmo(&["check", "Grid.tla", "--config", cfg, "--json", "--workers", workers]);
             let (r, used) = report(&out);
@@ -130,6 +131,7 @@ fn three_workers_give_tlc_figures() {
             assert_eq!(used.to_string(), workers, "{what}");
             assert_eq!(r["result"], result, "{what}: {r}");
             assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(distinct), Some(generated)), "{what}");
+            assert_eq!(r["states_left_on_queue"].as_u64(), Some(left), "{what}");
             if let Some(depth) = depth {
                 assert_eq!(r["depth"].as_u64(), Some(depth), "{what}");
             }

@@ -323,6 +323,10 @@ struct Tables<S, E> {
     queue: VecDeque<(u32, S)>,
     stats: Stats,
     coverage: Vec<ActionCoverage>,
+    /// The length one worker's queue would have now: states that joined it, less those whose
+    /// expansion was merged (what [`Stats::queued`] reports at the end, as TLC's "states left
+    /// on queue").
+    one_queue: u64,
     _e: std::marker::PhantomData<E>,
 }
 
@@ -381,6 +385,7 @@ impl<S: Clone, E> Tables<S, E> {
             }
             if let Some(index) = stored {
                 self.queue.push_back((index, s));
+                self.one_queue += 1;
             }
             if let Some(max) = self.opts.max_states
                 && self.stats.distinct >= max
@@ -407,6 +412,8 @@ impl<S: Clone, E> Tables<S, E> {
         ex: Expanded<S, E>,
         fresh: &mut Vec<(u32, u32, S)>,
     ) -> Option<Outcome<S, E>> {
+        // One worker takes this state off its queue now.
+        self.one_queue -= 1;
         let depth = depth_in(&self.level_starts, index);
         let Expanded { succs, failed, mut batches } = ex;
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
@@ -462,6 +469,7 @@ impl<S: Clone, E> Tables<S, E> {
                         self.stats.depth = self.level_starts.len() as u32;
                     }
                     fresh.push((new_index, depth + 1, state));
+                    self.one_queue += 1;
                 }
             }
             if let Some(max) = self.opts.max_states
@@ -508,12 +516,13 @@ where
         queue: VecDeque::new(),
         stats: Stats::default(),
         coverage: vec![ActionCoverage::default(); main.action_count()],
+        one_queue: 0,
         _e: std::marker::PhantomData,
     };
     let workers = workers.max(1);
     let mut seen = FpSet::default();
     if let Some(outcome) = t.start(main, &mut seen) {
-        return Run { outcome, stats: t.stats, coverage: t.coverage };
+        return Run { outcome, stats: Stats { queued: t.one_queue, ..t.stats }, coverage: t.coverage };
     }
     let shared = Shared {
         queue: Mutex::new(Queue {
@@ -552,7 +561,13 @@ where
         assert!(!poisoned, "a checking thread panicked");
         outcome
     });
-    Run { outcome, stats: t.stats, coverage: t.coverage }
+    // One worker takes every state off its queue before it ends without an error, those at
+    // the depth limit included.
+    let queued = match outcome {
+        Outcome::Success | Outcome::BudgetExhausted(Budget::Depth(_)) => 0,
+        _ => t.one_queue,
+    };
+    Run { outcome, stats: Stats { queued, ..t.stats }, coverage: t.coverage }
 }
 
 /// The calling thread's part: merge the chunks in order as they are expanded, and expand

@@ -114,7 +114,7 @@ fn agree(g: &Graph, opts: Options) -> (String, u64) {
         let run = parallel::explore(g, opts.clone(), workers, |_| Some(g.clone()), |_| {});
         let what = format!("seed {} size {} workers {workers} {opts:?}", g.seed, g.size);
         assert_eq!(describe(&run.outcome), want, "{what}");
-        assert_eq!((run.stats.distinct, run.stats.generated, run.stats.depth), (stats.distinct, stats.generated, stats.depth), "{what}");
+        assert_eq!((run.stats.distinct, run.stats.generated, run.stats.depth, run.stats.queued), (stats.distinct, stats.generated, stats.depth, stats.queued), "{what}");
         assert_eq!(run.coverage, coverage, "{what}");
     }
     (want, stats.distinct)
