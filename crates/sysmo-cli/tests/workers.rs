@@ -139,3 +139,18 @@ fn three_workers_give_tlc_figures() {
         }
     }
 }
+
+/// TLC counts the states generated at a stop by its own actions, one per value of `p` in
+/// `\E p \in 1..3` (and per disjunct, through calls whose arguments read no state): the
+/// violation at `Jump(1)` from x = 3 counts that action's one successor, not all six of Next's
+/// first disjunct. TLC 2.15, `-workers 1`: 6 states generated, 6 distinct, 3 left on queue.
+#[test]
+fn generated_states_at_a_stop_are_counted_by_tlcs_actions() {
+    for workers in ["1", "3"] {
+        let out = sysmo(&["check", "Split.tla", "--json", "--workers", workers]);
+        let (r, _) = report(&out);
+        assert_eq!(r["result"], "safety_violation", "{r}");
+        let figures = ["distinct_states", "states_generated", "states_left_on_queue", "counterexample_length"].map(|k| r[k].as_u64());
+        assert_eq!(figures, [Some(6), Some(6), Some(3), Some(3)], "{workers} workers: {r}");
+    }
+}

@@ -6,8 +6,10 @@
 //! successor by the recorded action with the right fingerprint.
 //!
 //! Counting and order of checks follow TLC. A state is expanded action by action (the
-//! disjuncts of Next in order): each action's successors form a *batch*, and *generated* grows
-//! by the batch's size when its first successor is reached (initial states count one each).
+//! disjuncts of Next in order); the successors of each of *TLC's* actions (finer: TLC also
+//! splits `\E` over constant sets per value, see [`Spec::successors_in_batches`]) form a
+//! *batch*, and *generated* grows by the batch's size when its first successor is reached
+//! (initial states count one each).
 //! Then, for each successor in order: CONSTRAINT and ACTION_CONSTRAINT decide whether it is in
 //! the model; if it is, its fingerprint goes to the seen set (it is stored and counted
 //! *distinct*, with its parent link, even if a check below fails); if it was not seen before, or
@@ -39,6 +41,17 @@ pub trait Spec {
     /// action, each action's successors consecutive. On `Err`, `out` holds the complete
     /// successors of the actions before the failing one, and none of the failing action's.
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
+    /// [`Spec::successors`], with the sizes of the batches they come in, in order: the
+    /// successors of each of *TLC's* actions, which TLC counts as generated together (TLC splits
+    /// Next finer than our actions, e.g. `\E p \in Proc` into one action per process). By
+    /// default, one batch per action (a run of successors with the same [`ActionId`]). On `Err`,
+    /// `out` holds the complete batches before the failing one.
+    fn successors_in_batches(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>, batches: &mut Vec<u64>) -> Result<(), Self::Error> {
+        let r = self.successors(state, out);
+        batches.clear();
+        batches.extend(Batches::runs(out.iter().map(|(a, _)| *a)));
+        r
+    }
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
     /// CONSTRAINT: whether `state` is inside the model.
@@ -200,6 +213,7 @@ pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
     depth_cut: bool,
     done: bool,
     succ_buf: Vec<(ActionId, P::State)>,
+    batch_buf: Vec<u64>,
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -228,6 +242,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             depth_cut: false,
             done: false,
             succ_buf: Vec::new(),
+            batch_buf: Vec::new(),
         }
     }
 
@@ -366,7 +381,8 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         succs.clear();
         // On an error, `succs` holds the successors of the actions before the failing one: they
         // are processed first, as TLC does, and the error is reported after them.
-        let failed = self.spec.successors(&state, &mut succs).err();
+        let mut sizes = std::mem::take(&mut self.batch_buf);
+        let failed = self.spec.successors_in_batches(&state, &mut succs, &mut sizes).err();
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             self.succ_buf = succs;
             return Some(Outcome::Deadlock { trace: self.trace_to(index) });
@@ -375,10 +391,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             self.succ_buf = succs;
             return Some(Outcome::Error { error, trace: self.trace_to(index) });
         }
-        let mut batches = Batches::new(succs.iter().map(|(a, _)| *a));
+        let mut batches = Batches::new(sizes);
         let mut result = None;
         for (action, succ) in succs.drain(..) {
-            if let Some(n) = batches.enter(action) {
+            if let Some(n) = batches.next_successor() {
                 self.stats.generated += n;
                 if let Some(c) = self.coverage.get_mut(action as usize) {
                     c.generated += n;
@@ -459,6 +475,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         succs.clear();
         self.succ_buf = succs;
+        self.batch_buf = batches.into_sizes();
         if result.is_none() {
             if let Some(error) = failed {
                 return Some(Outcome::Error { error, trace: self.trace_to(index) });
@@ -483,42 +500,56 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
     }
 }
 
-/// TLC's count of generated states: the successors of one action (a run of consecutive
-/// successors with the same [`ActionId`]) are counted together, when the first is reached.
+/// TLC's count of generated states: the successors of one of TLC's actions (a batch, see
+/// [`Spec::successors_in_batches`]) are counted together, when the first is reached.
 pub(crate) struct Batches {
     /// The size of each batch, in order.
     sizes: Vec<u64>,
     next: usize,
-    current: Option<ActionId>,
+    /// Successors of the current batch still to come.
+    left: u64,
 }
 
 impl Batches {
-    /// The batches of the successors by these actions, in order.
-    pub(crate) fn new(actions: impl Iterator<Item = ActionId>) -> Batches {
-        let mut sizes = Vec::new();
-        let mut prev = None;
-        for a in actions {
-            if prev == Some(a) {
-                if let Some(n) = sizes.last_mut() {
-                    *n += 1;
-                }
-            } else {
-                sizes.push(1);
-                prev = Some(a);
-            }
-        }
-        Batches { sizes, next: 0, current: None }
+    pub(crate) fn new(sizes: Vec<u64>) -> Batches {
+        Batches { sizes, next: 0, left: 0 }
     }
 
-    /// The next successor is by `action`: the size of its batch when it starts one.
-    pub(crate) fn enter(&mut self, action: ActionId) -> Option<u64> {
-        if self.current == Some(action) {
+    /// The sizes of the runs of equal actions.
+    pub(crate) fn runs(actions: impl Iterator<Item = ActionId>) -> Vec<u64> {
+        let mut sizes: Vec<u64> = Vec::new();
+        let mut prev = None;
+        for a in actions {
+            match sizes.last_mut() {
+                Some(n) if prev == Some(a) => *n += 1,
+                _ => {
+                    sizes.push(1);
+                    prev = Some(a);
+                }
+            }
+        }
+        sizes
+    }
+
+    /// The next successor, in order: the size of its batch when it is the batch's first.
+    pub(crate) fn next_successor(&mut self) -> Option<u64> {
+        if self.left > 0 {
+            self.left -= 1;
             return None;
         }
-        self.current = Some(action);
-        let n = self.sizes.get(self.next).copied();
-        self.next += 1;
-        n
+        while let Some(&n) = self.sizes.get(self.next) {
+            self.next += 1;
+            if n > 0 {
+                self.left = n - 1;
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// The sizes, for reuse.
+    pub(crate) fn into_sizes(self) -> Vec<u64> {
+        self.sizes
     }
 }
 

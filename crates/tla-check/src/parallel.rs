@@ -123,8 +123,9 @@ fn expand<W: Spec>(
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> (Expanded<W::State, W::Error>, bool) {
     buf.clear();
-    let failed = spec.successors(state, buf).err();
-    let batches = Batches::new(buf.iter().map(|(a, _)| *a));
+    let mut sizes = Vec::new();
+    let failed = spec.successors_in_batches(state, buf, &mut sizes).err();
+    let batches = Batches::new(sizes);
     if buf.is_empty() {
         let stop = failed.is_some() || check_deadlock;
         return (Expanded { succs: Vec::new(), failed, batches }, stop);
@@ -421,7 +422,7 @@ impl<S: Clone, E> Tables<S, E> {
         }
         for succ in succs {
             let action = succ_action(&succ);
-            if let Some(n) = batches.enter(action) {
+            if let Some(n) = batches.next_successor() {
                 self.stats.generated += n;
                 if let Some(c) = self.coverage.get_mut(action as usize) {
                     c.generated += n;
