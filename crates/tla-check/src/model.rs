@@ -1052,8 +1052,9 @@ impl<'a> Spec for Model<'a> {
                 Ok(())
             });
             if let Err((e, leaf)) = r {
-                // The batches before the failing one stay; the failing one's successors go.
-                if leaf == last && last != 0 {
+                // The batches before the failing one stay; the failing one's successors go
+                // (none when it failed before any of TLC's actions in it began, or between them).
+                if leaf != 0 && leaf == last {
                     if let Some(n) = batches.pop() {
                         out.truncate(out.len() - n as usize);
                     }

@@ -182,6 +182,8 @@ pub struct ConstEval<'a> {
     /// the number of those actions entered so far.
     split_prefix: Cell<bool>,
     split_leaf: Cell<u32>,
+    /// The action that failed to evaluate (0: none, or the failure was outside them).
+    split_failed: Cell<u32>,
     /// Whether a quantifier's sets or a call's arguments read no state (see `splits_here`).
     split_ok: RefCell<HashMap<*const Expr, bool>>,
     split_fast: PtrCache<bool>,
@@ -405,6 +407,7 @@ impl<'a> ConstEval<'a> {
             varies_fast: PtrCache::new(FAST_BITS, ()),
             split_prefix: Cell::new(false),
             split_leaf: Cell::new(0),
+            split_failed: Cell::new(0),
             split_ok: RefCell::new(HashMap::default()),
             split_fast: PtrCache::new(8, false),
         }

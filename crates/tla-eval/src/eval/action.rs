@@ -235,13 +235,15 @@ impl<'a> ConstEval<'a> {
     /// Next into actions through disjunctions, LET, labels, `\E` whose sets it can evaluate
     /// without a state (one action per binding) and calls of definitions whose arguments read
     /// no state (the body, split the same way); the explorer counts generated states by these
-    /// actions, as TLC does. On an error, the number of the action that failed is returned.
+    /// actions, as TLC does. On an error, the number of the action that failed is returned (0
+    /// when it failed outside them, splitting: the actions before it are complete).
     pub fn successors_split(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State, u32) -> VResult<()>) -> Result<(), (crate::error::ValueError, u32)> {
         self.split_leaf.set(0);
+        self.split_failed.set(0);
         self.split_prefix.set(true);
         let r = self.successors(a, state, &mut |s| emit(s, self.split_leaf.get()));
         self.split_prefix.set(false);
-        r.map_err(|e| (e, self.split_leaf.get()))
+        r.map_err(|e| (e, self.split_failed.get()))
     }
 
     /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
@@ -499,6 +501,9 @@ impl<'a> ConstEval<'a> {
             self.split_prefix.set(false);
             self.split_leaf.set(self.split_leaf.get() + 1);
             let r = self.act(e, env, k);
+            if r.is_err() {
+                self.split_failed.set(self.split_leaf.get());
+            }
             self.split_prefix.set(true);
             return r;
         }
