@@ -905,6 +905,13 @@ impl<'a> Model<'a> {
         self.action_props.iter().map(|(n, _, _)| n.clone()).collect()
     }
 
+    /// Whether the evaluator compiles the expressions it evaluates often (on by default; see
+    /// tla-eval's `compile`). Off, everything is interpreted: the same answers, slower. Tests
+    /// compare the two.
+    pub fn set_compiling(&mut self, on: bool) {
+        self.ev.set_compiling(on);
+    }
+
     pub fn check_deadlock(&self) -> bool {
         self.check_deadlock
     }

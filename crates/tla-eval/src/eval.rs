@@ -21,6 +21,7 @@ use crate::ptrcache::PtrCache;
 use crate::value::{kind_name, Value};
 
 mod action;
+mod compile;
 mod konst;
 pub use action::{Bindings, SplitAction};
 
@@ -187,6 +188,16 @@ pub struct ConstEval<'a> {
     /// Whether a quantifier's sets or a call's arguments read no state (see `splits_here`).
     split_ok: RefCell<HashMap<*const Expr, bool>>,
     split_fast: PtrCache<bool>,
+    /// Compiled expressions (see `compile`): on or off; each node's entry in `roots` (0: not
+    /// compiled), the first answers of which are kept in `roots_fast`; compiled definitions;
+    /// definitions known to read no next state and have no effect; the value stack.
+    compiling: Cell<bool>,
+    roots: RefCell<Vec<Rc<compile::Root<'a>>>>,
+    roots_index: RefCell<HashMap<usize, u32>>,
+    roots_fast: PtrCache<u32>,
+    units: RefCell<HashMap<usize, Option<Rc<compile::Unit<'a>>>>>,
+    pure_defs: RefCell<HashMap<usize, bool>>,
+    stack: RefCell<Vec<Value>>,
 }
 
 #[derive(Clone, Copy)]
@@ -410,6 +421,13 @@ impl<'a> ConstEval<'a> {
             split_failed: Cell::new(0),
             split_ok: RefCell::new(HashMap::default()),
             split_fast: PtrCache::new(8, false),
+            compiling: Cell::new(true),
+            roots: RefCell::default(),
+            roots_index: RefCell::default(),
+            roots_fast: PtrCache::new(FAST_BITS, 0),
+            units: RefCell::default(),
+            pure_defs: RefCell::default(),
+            stack: RefCell::default(),
         }
     }
 
@@ -506,18 +524,37 @@ impl<'a> ConstEval<'a> {
         self.varies_fast.clear(());
         self.split_ok.get_mut().clear();
         self.split_fast.clear(false);
+        self.roots.get_mut().clear();
+        self.roots_index.get_mut().clear();
+        self.roots_fast.clear(0);
+        self.units.get_mut().clear();
+        self.pure_defs.get_mut().clear();
     }
 
     #[inline]
     fn ev(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
-        if konst::worth_keeping(e)
-            && self.varies_fast.get(e as *const Expr as usize).is_none()
-            && self.ctx.borrow().is_empty()
-            && let Some(r) = self.konst_value(e, env)
-        {
-            return r;
+        if konst::worth_keeping(e) && self.ctx.borrow().is_empty() {
+            if self.varies_fast.get(e as *const Expr as usize).is_none()
+                && let Some(r) = self.konst_value(e, env)
+            {
+                return r;
+            }
+            // Compiled once when it reads only the current state (see `compile`).
+            if self.compiling.get()
+                && !self.primed.get()
+                && !self.init_mode.get()
+                && let Some(root) = self.root(e, env)
+            {
+                return self.run_root(&root, e, env);
+            }
         }
         self.ev_uncached(e, env)
+    }
+
+    /// Whether expressions are compiled (on by default). Off, the interpreter evaluates
+    /// everything: the same answers, slower (tests compare the two).
+    pub fn set_compiling(&mut self, on: bool) {
+        self.compiling.set(on);
     }
 
     fn ev_uncached(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
@@ -1214,6 +1251,12 @@ impl<'a> ConstEval<'a> {
         }
         let a = self.ev(&args[0], env)?;
         let b = self.ev(&args[1], env)?;
+        fast_pair(f, a, b)
+    }
+}
+
+/// The two-argument operators of [`Fast`] on their values.
+fn fast_pair(f: Fast, a: Value, b: Value) -> VResult<Value> {
         Ok(match f {
             Fast::Eq => Value::Bool(a.tlc_eq(&b)?),
             Fast::Neq => Value::Bool(!a.tlc_eq(&b)?),
@@ -1250,14 +1293,11 @@ impl<'a> ConstEval<'a> {
             | Fast::Tail
             | Fast::Cardinality
             | Fast::Domain
-            | Fast::Named => return self.strict_builtin_pair(f, a, b),
+            | Fast::Named => return Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator")),
         })
-    }
+}
 
-    #[cold]
-    fn strict_builtin_pair(&self, _f: Fast, _a: Value, _b: Value) -> VResult<Value> {
-        Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator"))
-    }
+impl<'a> ConstEval<'a> {
 
     #[inline(never)]
     fn builtin(&self, name: &str, args: &'a [Expr], env: &Env<'a>, _span: Span) -> VResult<Value> {

@@ -36,7 +36,17 @@
 //! small direct-mapped caches keyed by node address (`ptrcache.rs`): a hit costs a multiply and
 //! a compare instead of a hash-table probe, and a miss falls back to the memo.
 //!
-//! The planned lowering, with the same semantics:
+//! Expressions that read only the current state (invariants, constraints, guards, the right
+//! sides of `x' = e`) are also compiled once, outside instances, into a tree whose names are
+//! resolved (`eval/compile.rs`): bound names become slots of a value stack, variables their
+//! index in the state, constants and constant subexpressions values, calls of definitions
+//! with value parameters calls of their compiled bodies. What it does not compile it leaves
+//! to the interpreter, node by node; when a compiled expression fails, the interpreter
+//! evaluates it again and its answer (and error) stands. The actions themselves are still
+//! enumerated by the interpreter (`eval/action.rs`); tla-check's `compiled` test explores
+//! every model of the project and of the corpus both ways and compares the outcomes.
+//!
+//! The planned lowering of whole actions, with the same semantics:
 //!
 //! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
 //!    `.cfg` (Init, Next, invariants, constraints, properties) is lowered into a compact IR: a

@@ -168,7 +168,7 @@ impl<'a> ConstEval<'a> {
 
     /// Whether `e` is constant given that the names in `bound` (bound inside the expression
     /// being analysed) are. `bound` is restored on return.
-    fn is_const(&self, e: &'a Expr, env: &Env<'a>, bound: &mut Vec<&'a str>, free: &mut Vec<&'a str>, depth: u32) -> bool {
+    pub(super) fn is_const(&self, e: &'a Expr, env: &Env<'a>, bound: &mut Vec<&'a str>, free: &mut Vec<&'a str>, depth: u32) -> bool {
         if depth > 64 {
             return false;
         }

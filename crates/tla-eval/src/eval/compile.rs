@@ -1,0 +1,903 @@
+//! Expressions compiled once into a tree whose names are resolved to slots.
+//!
+//! The interpreter (`ev`) looks up what every name means, checks whether every node is
+//! constant and counts its depth at every node it evaluates. For an expression evaluated
+//! many times outside instances (an invariant, a guard, the right side of `x' = e`), this
+//! module resolves all of that once: a name bound inside the expression becomes a slot of a
+//! value stack, a state variable its index in the state, a `.cfg` constant its value, a
+//! constant subexpression a value computed once, a call of a definition whose parameters are
+//! values a call of the definition's own compiled body, and the usual standard operators
+//! direct calls on values.
+//!
+//! Anything else (LET, CHOOSE, instances, operators passed as arguments, recursive
+//! definitions, ...) stays with the interpreter: the node is evaluated by `ev_uncached` in an
+//! environment that binds the names in scope, and its subexpressions may be compiled in turn.
+//!
+//! The interpreter remains the reference semantics, and two rules keep the compiled tree
+//! from ever giving another answer:
+//! - only expressions that read nothing of the next state, call no operator with an effect
+//!   (`Print`, `Assert`, `TLCSet`, ...) and are evaluated with the current state, outside
+//!   instances and outside ENABLED, are compiled (see `ConstEval::ev`);
+//! - when a compiled expression fails, it is evaluated again by the interpreter, whose error
+//!   (message, code and span) is the one reported. Errors end a run, so they are rare; the
+//!   compiled tree does not have to reproduce them.
+
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+use tla_syntax::ast::*;
+
+use super::{ConstEval, Env, Fast, Global, err};
+use crate::error::{VResult, codes};
+use crate::intern::Str;
+use crate::value::{SetVal, Value};
+
+/// One node of a compiled expression.
+pub(super) enum C<'a> {
+    Lit(Value),
+    /// A constant subexpression, evaluated by the interpreter on first use and kept.
+    Konst(&'a Expr, OnceCell<Value>),
+    /// A variable of the current state.
+    Var(usize),
+    /// A name bound inside the compiled expression (a slot above the frame's base).
+    Local(u32),
+    /// A name without arguments bound around the compiled expression (by an enclosing
+    /// quantifier, operator call or LET), read from the environment.
+    Outer(&'a OpName, tla_syntax::Span),
+    /// Evaluated by the interpreter, with the names in scope bound to their slots.
+    Interp(&'a Expr, Box<[(&'a str, u32)]>),
+    Not(Box<C<'a>>),
+    And(Box<[C<'a>]>),
+    Or(Box<[C<'a>]>),
+    Implies(Box<C<'a>>, Box<C<'a>>),
+    Equiv(Box<C<'a>>, Box<C<'a>>),
+    If(Box<C<'a>>, Box<C<'a>>, Box<C<'a>>),
+    Case(Box<[(C<'a>, C<'a>)]>, Option<Box<C<'a>>>),
+    /// One of the two-argument operators of `Fast`.
+    Bin(Fast, Box<C<'a>>, Box<C<'a>>),
+    /// One of the one-argument operators of `Fast`.
+    Un(Fast, Box<C<'a>>),
+    /// Any other standard operator that evaluates all its arguments (`strict_builtin`).
+    Strict(&'a str, Box<[C<'a>]>),
+    /// `f[x]`.
+    App(Box<C<'a>>, Box<C<'a>>),
+    /// `v[x]` for a state variable `v` (read in place).
+    AppVar(usize, Box<C<'a>>),
+    Field(Box<C<'a>>, Str),
+    /// `\A` / `\E` over one or more names, each with its set, the last turning fastest.
+    Quant { exists: bool, slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
+    SetEnum(Box<[C<'a>]>),
+    Tuple(Box<[C<'a>]>),
+    Record(Box<[(Str, C<'a>)]>),
+    /// `{x \in S : P}`.
+    Filter { slot: u32, set: Box<C<'a>>, pred: Box<C<'a>> },
+    /// `{e : x \in S, ...}`.
+    Map { slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
+    /// `[x \in S |-> e]`.
+    FunCons { slot: u32, set: Box<C<'a>>, body: Box<C<'a>> },
+    /// `[f EXCEPT !.a[k] = e, ...]`: each update's path, and the slot `@` is kept in.
+    Except(Box<C<'a>>, Box<[Update<'a>]>),
+    /// A call of a definition whose compiled body is `Unit`.
+    Call(Rc<Unit<'a>>, Box<[C<'a>]>),
+}
+
+/// One update of an EXCEPT: its path, the slot `@` is kept in, the new value.
+pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, C<'a>);
+
+pub(super) enum Step<'a> {
+    Index(C<'a>),
+    Field(Str),
+}
+
+/// The compiled body of a definition whose parameters are all values.
+pub(super) struct Unit<'a> {
+    body: C<'a>,
+    /// Slots of one call: the parameters first, then the names bound in the body.
+    slots: u32,
+}
+
+/// A compiled expression evaluated from the interpreter.
+pub(super) struct Root<'a> {
+    code: C<'a>,
+    slots: u32,
+    /// The names it took for variables, constants or definitions: a local binding of one of
+    /// them where it is evaluated (a formula seen out of its context) sends it back to the
+    /// interpreter.
+    globals: Box<[&'a str]>,
+}
+
+/// Compilation context: the names bound inside the expression so far (innermost last).
+struct Cx<'a> {
+    scope: Vec<(&'a str, u32)>,
+    next: u32,
+    max: u32,
+    globals: Vec<&'a str>,
+    /// Definitions being compiled (a call of one of them is left to the interpreter).
+    open: Vec<*const OpDef>,
+    /// Nesting of the compilation (expressions and calls), bounded to spare the stack.
+    depth: u32,
+}
+
+impl<'a> Cx<'a> {
+    fn new() -> Cx<'a> {
+        Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0 }
+    }
+    fn bind(&mut self, name: &'a str) -> u32 {
+        let s = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        self.scope.push((name, s));
+        s
+    }
+    fn lookup(&self, name: &str) -> Option<u32> {
+        self.scope.iter().rev().find(|(n, _)| *n == name).map(|&(_, s)| s)
+    }
+    fn mark(&self) -> (usize, u32) {
+        (self.scope.len(), self.next)
+    }
+    fn reset(&mut self, m: (usize, u32)) {
+        self.scope.truncate(m.0);
+        self.next = m.1;
+    }
+}
+
+/// Standard operators that read the next state, have an effect or are not values.
+fn effectful(name: &str) -> bool {
+    matches!(
+        name,
+        "'" | "UNCHANGED"
+            | "ENABLED"
+            | "[]"
+            | "<>"
+            | "~>"
+            | "-+->"
+            | "\\cdot"
+            | "Print"
+            | "PrintT"
+            | "TLCGet"
+            | "TLCSet"
+            | "RandomElement"
+            | "Assert"
+            | "JavaTime"
+            | "TLCEval"
+    )
+}
+
+/// Operators `builtin` treats before evaluating their arguments.
+fn lazy_builtin(name: &str, n: usize) -> bool {
+    matches!((name, n), ("/\\" | "\\/" | "=>" | "SelectSeq" | "\\in" | "\\notin", 2))
+}
+
+impl<'a> ConstEval<'a> {
+    /// Whether `e` (and every definition it calls, transitively) reads no next state and has no
+    /// effect. Memoised per definition.
+    fn pure_expr(&self, e: &'a Expr, depth: u32) -> bool {
+        if depth > 200 {
+            return false;
+        }
+        let mut ok = true;
+        walk(e, &mut |x| {
+            if !ok {
+                return;
+            }
+            match &*x.kind {
+                ExprKind::OpApp { op, .. } => {
+                    let name = op.name.as_str();
+                    if effectful(name) || !op.path.is_empty() {
+                        ok = false;
+                    } else {
+                        match self.global(name) {
+                            Some(Global::Op(d)) => ok = self.pure_def(d as *const OpDef as usize, &d.body, depth + 1),
+                            Some(Global::Fun(d)) => ok = self.pure_def(d as *const FunDef as usize, &d.body, depth + 1),
+                            _ => {}
+                        }
+                    }
+                }
+                ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. } => ok = false,
+                ExprKind::Let { defs, .. } if defs.iter().any(|d| matches!(d, LetDef::ModuleDef(_))) => ok = false,
+                _ => {}
+            }
+        });
+        ok
+    }
+
+    fn pure_def(&self, key: usize, body: &'a Expr, depth: u32) -> bool {
+        if let Some(&p) = self.pure_defs.borrow().get(&key) {
+            return p;
+        }
+        // A definition being examined counts as pure (recursion adds nothing new).
+        self.pure_defs.borrow_mut().insert(key, true);
+        let p = self.pure_expr(body, depth);
+        self.pure_defs.borrow_mut().insert(key, p);
+        p
+    }
+
+    /// The compiled form of `e` as evaluated in `env`, compiled on first use; `None`: the
+    /// interpreter evaluates it.
+    pub(super) fn root(&self, e: &'a Expr, env: &Env<'a>) -> Option<Rc<Root<'a>>> {
+        let key = e as *const Expr as usize;
+        let idx = match self.roots_fast.get(key) {
+            Some(i) => i,
+            None => {
+                let known = self.roots_index.borrow().get(&key).copied();
+                let i = match known {
+                    Some(i) => i,
+                    None => {
+                        let i = self.compile_root(e, env);
+                        self.roots_index.borrow_mut().insert(key, i);
+                        i
+                    }
+                };
+                self.roots_fast.put(key, i);
+                i
+            }
+        };
+        if idx == 0 {
+            return None;
+        }
+        let r = self.roots.borrow()[idx as usize - 1].clone();
+        if env.0.is_some() && r.globals.iter().any(|n| env.lookup(n).is_some()) {
+            return None;
+        }
+        Some(r)
+    }
+
+    fn compile_root(&self, e: &'a Expr, env: &Env<'a>) -> u32 {
+        if !self.pure_expr(e, 0) {
+            return 0;
+        }
+        let mut cx = Cx::new();
+        let code = self.comp(e, &mut cx, env);
+        if matches!(code, C::Interp(..) | C::Konst(..) | C::Lit(_)) {
+            return 0;
+        }
+        let mut roots = self.roots.borrow_mut();
+        roots.push(Rc::new(Root { code, slots: cx.max, globals: cx.globals.into() }));
+        roots.len() as u32
+    }
+
+    /// Runs a compiled expression; on failure the interpreter evaluates it again and its
+    /// answer stands.
+    pub(super) fn run_root(&self, root: &Root<'a>, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        // The value stack is taken out while the expression runs (a nested compiled
+        // expression, reached through the interpreter, starts a stack of its own).
+        let mut st = std::mem::take(&mut *self.stack.borrow_mut());
+        st.clear();
+        st.resize(root.slots as usize, Value::Bool(false));
+        let r = self.run(&root.code, env, &mut st, 0);
+        st.clear();
+        *self.stack.borrow_mut() = st;
+        match r {
+            Ok(v) => Ok(v),
+            Err(_) => {
+                // Interpreted all the way down: a failing expression nested in this one would
+                // otherwise fail and be evaluated again at every level (twice per level).
+                let was = self.compiling.replace(false);
+                let r = self.ev_uncached(e, env);
+                self.compiling.set(was);
+                r
+            }
+        }
+    }
+
+    fn unit(&self, d: &'a OpDef, cx: &mut Cx<'a>) -> Option<Rc<Unit<'a>>> {
+        let key = d as *const OpDef;
+        if cx.open.contains(&key) || d.params.iter().any(|p| p.arity > 0) {
+            return None;
+        }
+        if let Some(u) = self.units.borrow().get(&(key as usize)) {
+            return u.clone();
+        }
+        let mut inner = Cx::new();
+        inner.open = cx.open.clone();
+        inner.open.push(key);
+        for p in &d.params {
+            inner.bind(&p.name.name);
+        }
+        inner.depth = cx.depth;
+        let body = self.comp(&d.body, &mut inner, &Env::default());
+        let u = Some(Rc::new(Unit { body, slots: inner.max }));
+        self.units.borrow_mut().insert(key as usize, u.clone());
+        u
+    }
+
+    fn interp(&self, e: &'a Expr, cx: &Cx<'a>) -> C<'a> {
+        C::Interp(e, cx.scope.clone().into())
+    }
+
+    fn comp_all(&self, xs: &'a [Expr], cx: &mut Cx<'a>, env: &Env<'a>) -> Box<[C<'a>]> {
+        xs.iter().map(|x| self.comp(x, cx, env)).collect()
+    }
+
+    /// Compile the bounds `x, y \in S, z \in T`: the sets (in the scope outside them), then
+    /// the names, one slot each. `None` for tuple patterns or unbounded names.
+    fn comp_bounds(&self, bounds: &'a [Bound], cx: &mut Cx<'a>, env: &Env<'a>) -> Option<Vec<(u32, C<'a>)>> {
+        let mut sets = Vec::new();
+        for b in bounds {
+            let (BoundVars::Names(ns), Some(s)) = (&b.vars, &b.set) else { return None };
+            sets.push((ns, self.comp(s, cx, env)));
+        }
+        let mut out = Vec::new();
+        for (ns, set) in sets {
+            // Each name of `x, y \in S` ranges over S (evaluated once).
+            let mut set = Some(set);
+            for n in ns.iter() {
+                let slot = cx.bind(&n.name);
+                let s = match set.take() {
+                    Some(s) => s,
+                    None => C::Local(u32::MAX), // the set of the name before (see `run_quant`)
+                };
+                out.push((slot, s));
+            }
+        }
+        Some(out)
+    }
+
+    fn comp(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+        if cx.depth > 150 {
+            return self.interp(e, cx);
+        }
+        cx.depth += 1;
+        let c = self.comp_node(e, cx, env);
+        cx.depth -= 1;
+        c
+    }
+
+    fn comp_node(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+        // A constant subexpression: computed once (by the interpreter, which keeps it too).
+        if super::konst::worth_keeping(e) && !matches!(&*e.kind, ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Bool(_)) {
+            // Names bound inside the compiled expression are neither bound in `env` nor
+            // definitions: `is_const` sees them as unknown names, hence not constant.
+            let mut bound: Vec<&'a str> = Vec::new();
+            let mut free: Vec<&'a str> = Vec::new();
+            if self.is_const(e, env, &mut bound, &mut free, 0) && !free.iter().any(|n| cx.lookup(n).is_some()) {
+                cx.globals.extend(free.iter().copied());
+                return C::Konst(e, OnceCell::new());
+            }
+        }
+        match &*e.kind {
+            ExprKind::Num(n) => match crate::arith::literal(*n) {
+                Ok(i) => C::Lit(Value::Int(i)),
+                Err(_) => self.interp(e, cx),
+            },
+            ExprKind::Str(s) => C::Lit(Value::Str(self.interner.get(s))),
+            ExprKind::Bool(b) => C::Lit(Value::Bool(*b)),
+            ExprKind::Label { body, .. } => self.comp(body, cx, env),
+            ExprKind::OpApp { op, args } => self.comp_op(e, op, args, cx, env),
+            ExprKind::FunApp { fun, args } if args.len() == 1 => {
+                if let ExprKind::OpApp { op, args: fa } = &*fun.kind
+                    && op.path.is_empty()
+                    && fa.is_empty()
+                    && cx.lookup(&op.name).is_none()
+                {
+                    let name = op.name.as_str();
+                    if env.lookup(name).is_some() {
+                        return self.interp(e, cx);
+                    }
+                    if let Some(&slot) = self.vars.get(name) {
+                        cx.globals.push(name);
+                        return C::AppVar(slot, Box::new(self.comp(&args[0], cx, env)));
+                    }
+                    if let Some(Global::Fun(_)) = self.global(name) {
+                        return self.interp(e, cx);
+                    }
+                }
+                let arg = self.comp(&args[0], cx, env);
+                C::App(Box::new(self.comp(fun, cx, env)), Box::new(arg))
+            }
+            ExprKind::Field { record, field } => C::Field(Box::new(self.comp(record, cx, env)), self.interner.get(&field.name)),
+            ExprKind::Junction { kind, items, .. } => {
+                let items = self.comp_all(items, cx, env);
+                match kind {
+                    JunctionKind::And => C::And(items),
+                    JunctionKind::Or => C::Or(items),
+                }
+            }
+            ExprKind::If { cond, then, els } => {
+                C::If(Box::new(self.comp(cond, cx, env)), Box::new(self.comp(then, cx, env)), Box::new(self.comp(els, cx, env)))
+            }
+            ExprKind::Case { arms, other } => {
+                let arms = arms.iter().map(|a| (self.comp(&a.guard, cx, env), self.comp(&a.body, cx, env))).collect();
+                C::Case(arms, other.as_ref().map(|o| Box::new(self.comp(o, cx, env))))
+            }
+            ExprKind::Quant { kind, bounds, body } => {
+                let m = cx.mark();
+                let Some(slots) = self.comp_bounds(bounds, cx, env) else {
+                    cx.reset(m);
+                    return self.interp(e, cx);
+                };
+                let body = self.comp(body, cx, env);
+                cx.reset(m);
+                C::Quant { exists: matches!(kind, QuantKind::Exists), slots: slots.into(), body: Box::new(body) }
+            }
+            ExprKind::SetMap { body, bounds } => {
+                let m = cx.mark();
+                let Some(slots) = self.comp_bounds(bounds, cx, env) else {
+                    cx.reset(m);
+                    return self.interp(e, cx);
+                };
+                let body = self.comp(body, cx, env);
+                cx.reset(m);
+                C::Map { slots: slots.into(), body: Box::new(body) }
+            }
+            ExprKind::SetFilter { bound, pred } => match (&bound.vars, &bound.set) {
+                (BoundVars::Names(ns), Some(s)) if ns.len() == 1 => {
+                    let set = self.comp(s, cx, env);
+                    let m = cx.mark();
+                    let slot = cx.bind(&ns[0].name);
+                    let pred = self.comp(pred, cx, env);
+                    cx.reset(m);
+                    C::Filter { slot, set: Box::new(set), pred: Box::new(pred) }
+                }
+                _ => self.interp(e, cx),
+            },
+            ExprKind::FunCons { bounds, body } => match bounds.as_slice() {
+                [Bound { vars: BoundVars::Names(ns), set: Some(s) }] if ns.len() == 1 => {
+                    let set = self.comp(s, cx, env);
+                    let m = cx.mark();
+                    let slot = cx.bind(&ns[0].name);
+                    let body = self.comp(body, cx, env);
+                    cx.reset(m);
+                    C::FunCons { slot, set: Box::new(set), body: Box::new(body) }
+                }
+                _ => self.interp(e, cx),
+            },
+            ExprKind::SetEnum(items) => C::SetEnum(self.comp_all(items, cx, env)),
+            ExprKind::Tuple(items) => C::Tuple(self.comp_all(items, cx, env)),
+            ExprKind::Record(fields) => {
+                C::Record(fields.iter().map(|(n, x)| (self.interner.get(&n.name), self.comp(x, cx, env))).collect())
+            }
+            ExprKind::Except { base, updates } => {
+                let b = self.comp(base, cx, env);
+                let mut ups = Vec::new();
+                for u in updates {
+                    let mut path = Vec::new();
+                    for st in &u.path {
+                        match st {
+                            ExceptStep::Index(xs) if xs.len() == 1 => path.push(Step::Index(self.comp(&xs[0], cx, env))),
+                            ExceptStep::Index(_) => return self.interp(e, cx),
+                            ExceptStep::Field(id) => path.push(Step::Field(self.interner.get(&id.name))),
+                        }
+                    }
+                    let m = cx.mark();
+                    let at = cx.bind("@");
+                    let v = self.comp(&u.value, cx, env);
+                    cx.reset(m);
+                    ups.push((path.into_boxed_slice(), at, v));
+                }
+                C::Except(Box::new(b), ups.into())
+            }
+            ExprKind::At => match cx.lookup("@") {
+                Some(s) => C::Local(s),
+                None => self.interp(e, cx),
+            },
+            _ => self.interp(e, cx),
+        }
+    }
+
+    fn comp_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+        if !op.path.is_empty() {
+            return self.interp(e, cx);
+        }
+        let name = op.name.as_str();
+        if let Some(s) = cx.lookup(name) {
+            return if args.is_empty() { C::Local(s) } else { self.interp(e, cx) };
+        }
+        if env.lookup(name).is_some() {
+            return if args.is_empty() { C::Outer(op, e.span) } else { self.interp(e, cx) };
+        }
+        if args.is_empty()
+            && let Some(&slot) = self.vars.get(name)
+        {
+            cx.globals.push(name);
+            return C::Var(slot);
+        }
+        match self.global(name) {
+            Some(Global::Value(v)) if args.is_empty() => {
+                cx.globals.push(name);
+                return C::Lit(v);
+            }
+            Some(Global::Op(d)) => {
+                if d.params.len() != args.len() {
+                    return self.interp(e, cx);
+                }
+                if args.is_empty() && self.cacheable.contains(&(d as *const OpDef)) {
+                    // A constant-level definition: the interpreter computes and keeps it.
+                    cx.globals.push(name);
+                    return C::Konst(e, OnceCell::new());
+                }
+                let Some(u) = self.unit(d, cx) else { return self.interp(e, cx) };
+                cx.globals.push(name);
+                return C::Call(u, self.comp_all(args, cx, env));
+            }
+            Some(_) => return self.interp(e, cx),
+            None => {}
+        }
+        if !super::konst::known_builtin(name, args.len()) || effectful(name) {
+            return self.interp(e, cx);
+        }
+        match Fast::of(name, args) {
+            Fast::Named => {
+                if lazy_builtin(name, args.len()) {
+                    return self.interp(e, cx);
+                }
+                if name == "<=>" && args.len() == 2 {
+                    return C::Equiv(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env)));
+                }
+                C::Strict(name, self.comp_all(args, cx, env))
+            }
+            Fast::Not => C::Not(Box::new(self.comp(&args[0], cx, env))),
+            Fast::And => C::And(self.comp_all(args, cx, env)),
+            Fast::Or => C::Or(self.comp_all(args, cx, env)),
+            Fast::Implies => C::Implies(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
+            f @ (Fast::Len | Fast::Head | Fast::Tail | Fast::Cardinality | Fast::Domain) => C::Un(f, Box::new(self.comp(&args[0], cx, env))),
+            f => C::Bin(f, Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
+        }
+    }
+
+    fn run_bool(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<bool> {
+        match self.run(c, env, st, base)? {
+            Value::Bool(b) => Ok(b),
+            _ => Err(err(codes::TYPE, "expected a boolean")),
+        }
+    }
+
+    /// Every element of `set`, in the order of `elements` (TLC's), until `f` says stop.
+    fn each(set: &Value, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+        match set {
+            Value::Set(s) => {
+                for v in s.elems() {
+                    if !f(v.clone())? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Value::Lazy(l) if l.as_interval().is_some() => {
+                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+                for i in lo..=hi {
+                    if !f(Value::Int(i))? {
+                        return Ok(false);
+                    }
+                }
+            }
+            _ => {
+                for v in set.elements()? {
+                    if !f(v?)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Binds the names of `slots` (from `k` on) to every combination of their sets' elements.
+    fn bind_each(
+        &self,
+        slots: &[(u32, C<'a>)],
+        sets: &[Value],
+        k: usize,
+        st: &mut Vec<Value>,
+        base: usize,
+        f: &mut dyn FnMut(&Self, &mut Vec<Value>) -> VResult<bool>,
+    ) -> VResult<bool> {
+        if k == slots.len() {
+            return f(self, st);
+        }
+        let slot = slots[k].0 as usize;
+        Self::each(&sets[k], &mut |v| {
+            st[base + slot] = v;
+            self.bind_each(slots, sets, k + 1, st, base, f)
+        })
+    }
+
+    fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Vec<Value>> {
+        let mut sets: Vec<Value> = Vec::with_capacity(slots.len());
+        for (_, s) in slots {
+            let v = match s {
+                C::Local(u32::MAX) => sets.last().cloned().ok_or_else(|| err(codes::UNKNOWN, "internal: no set"))?,
+                s => self.run(s, env, st, base)?,
+            };
+            sets.push(v);
+        }
+        Ok(sets)
+    }
+
+    fn run(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+        Ok(match c {
+            C::Lit(v) => v.clone(),
+            C::Konst(e, cell) => {
+                if let Some(v) = cell.get() {
+                    return Ok(v.clone());
+                }
+                let v = self.ev(e, env)?;
+                let _ = cell.set(v.clone());
+                v
+            }
+            C::Var(slot) => self.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
+            C::Local(s) => st[base + *s as usize].clone(),
+            C::Outer(op, span) => match env.lookup(&op.name) {
+                Some(super::Binding::Value(v)) => v.clone(),
+                // A LET definition: computed (and kept) as the interpreter does.
+                Some(super::Binding::Op(cl)) if cl.memo.is_some() => self.op_app(op, &[], env, *span)?,
+                // An argument passed by name, a LAMBDA, a function definition: the whole
+                // expression goes back to the interpreter.
+                _ => return Err(err(codes::UNSUPPORTED, "not compiled")),
+            },
+            C::Interp(e, names) => {
+                let mut env2 = env.clone();
+                for (n, s) in names.iter() {
+                    env2 = env2.bind_value(n, st[base + *s as usize].clone());
+                }
+                self.ev_uncached(e, &env2)?
+            }
+            C::Not(a) => Value::Bool(!self.run_bool(a, env, st, base)?),
+            C::And(xs) => {
+                for x in xs.iter() {
+                    if !self.run_bool(x, env, st, base)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            C::Or(xs) => {
+                for x in xs.iter() {
+                    if self.run_bool(x, env, st, base)? {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Value::Bool(false)
+            }
+            C::Implies(a, b) => Value::Bool(!self.run_bool(a, env, st, base)? || self.run_bool(b, env, st, base)?),
+            C::Equiv(a, b) => Value::Bool(self.run_bool(a, env, st, base)? == self.run_bool(b, env, st, base)?),
+            C::If(c, t, f) => {
+                if self.run_bool(c, env, st, base)? {
+                    self.run(t, env, st, base)?
+                } else {
+                    self.run(f, env, st, base)?
+                }
+            }
+            C::Case(arms, other) => {
+                for (g, b) in arms.iter() {
+                    if self.run_bool(g, env, st, base)? {
+                        return self.run(b, env, st, base);
+                    }
+                }
+                match other {
+                    Some(o) => self.run(o, env, st, base)?,
+                    None => return Err(err(codes::CASE_NONE, "no CASE arm applies")),
+                }
+            }
+            C::Un(f, a) => {
+                let a = self.run(a, env, st, base)?;
+                match f {
+                    Fast::Len => Value::Int(a.seq_len()?),
+                    Fast::Head => a.head()?,
+                    Fast::Tail => a.tail()?,
+                    Fast::Cardinality => Value::Int(a.cardinality()?),
+                    _ => a.domain()?,
+                }
+            }
+            C::Bin(f, a, b) => {
+                let a = self.run(a, env, st, base)?;
+                let b = self.run(b, env, st, base)?;
+                super::fast_pair(*f, a, b)?
+            }
+            C::Strict(name, xs) => {
+                let mut vals = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    vals.push(self.run(x, env, st, base)?);
+                }
+                self.strict_builtin(name, vals)?
+            }
+            C::App(f, a) => {
+                let a = self.run(a, env, st, base)?;
+                self.run(f, env, st, base)?.apply(&a)?
+            }
+            C::AppVar(slot, a) => {
+                let a = self.run(a, env, st, base)?;
+                let cur = self.cur.borrow();
+                cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?.apply(&a)?
+            }
+            C::Field(r, name) => self.run(r, env, st, base)?.field(name)?,
+            C::Quant { exists, slots, body } => {
+                let sets = self.bound_values(slots, env, st, base)?;
+                let want = *exists;
+                let mut found = !want;
+                self.bind_each(slots, &sets, 0, st, base, &mut |me, st| {
+                    if me.run_bool(body, env, st, base)? == want {
+                        found = want;
+                        return Ok(false);
+                    }
+                    Ok(true)
+                })?;
+                Value::Bool(found)
+            }
+            C::Map { slots, body } => {
+                let sets = self.bound_values(slots, env, st, base)?;
+                let mut out = Vec::new();
+                self.bind_each(slots, &sets, 0, st, base, &mut |me, st| {
+                    out.push(me.run(body, env, st, base)?);
+                    Ok(true)
+                })?;
+                Value::set(out)?
+            }
+            C::Filter { slot, set, pred } => {
+                let s = self.run(set, env, st, base)?;
+                let mut out = Vec::new();
+                for v in s.elements()? {
+                    let v = v?;
+                    st[base + *slot as usize] = v.clone();
+                    if self.run_bool(pred, env, st, base)? {
+                        out.push(v);
+                    }
+                }
+                if let Value::Set(_) = s {
+                    Value::Set(SetVal::from_sorted(out))
+                } else {
+                    Value::set(out)?
+                }
+            }
+            C::FunCons { slot, set, body } => {
+                let dom = self.run(set, env, st, base)?.to_set()?;
+                let mut vals = Vec::with_capacity(dom.len());
+                for d in dom.elems() {
+                    st[base + *slot as usize] = d.clone();
+                    vals.push(self.run(body, env, st, base)?);
+                }
+                Value::fcn_over(&dom, vals)?
+            }
+            C::SetEnum(xs) => {
+                let mut vals = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    vals.push(self.run(x, env, st, base)?);
+                }
+                Value::set(vals)?
+            }
+            C::Tuple(xs) => {
+                let mut vals = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    vals.push(self.run(x, env, st, base)?);
+                }
+                Value::tuple(vals)?
+            }
+            C::Record(fs) => {
+                let mut vals = Vec::with_capacity(fs.len());
+                for (n, x) in fs.iter() {
+                    vals.push((n.clone(), self.run(x, env, st, base)?));
+                }
+                Value::record(vals)?
+            }
+            C::Except(b, ups) => {
+                let mut f = self.run(b, env, st, base)?;
+                for (path, at, v) in ups.iter() {
+                    f = self.except_steps(&f, path, *at, v, env, st, base)?;
+                }
+                f
+            }
+            C::Call(u, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.run(a, env, st, base)?);
+                }
+                self.enter()?;
+                let b2 = st.len();
+                st.extend(vals);
+                st.resize(b2 + u.slots as usize, Value::Bool(false));
+                let r = self.run(&u.body, &Env::default(), st, b2);
+                st.truncate(b2);
+                self.leave();
+                r?
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn except_steps(&self, f: &Value, path: &[Step<'a>], at: u32, val: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+        let Some((step, rest)) = path.split_first() else {
+            st[base + at as usize] = f.clone();
+            return self.run(val, env, st, base);
+        };
+        let key = match step {
+            Step::Index(k) => self.run(k, env, st, base)?,
+            Step::Field(s) => Value::Str(s.clone()),
+        };
+        let old = match f.apply(&key) {
+            Ok(v) => v,
+            Err(e) if e.code == codes::NOT_IN_DOMAIN => return Ok(f.clone()),
+            Err(e) => return Err(e),
+        };
+        let new = self.except_steps(&old, rest, at, val, env, st, base)?;
+        f.except(&key, new)
+    }
+}
+
+/// Calls `f` on `e` and every subexpression (not into definitions).
+fn walk<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    f(e);
+    let mut each = |x: &'a Expr| walk(x, f);
+    match &*e.kind {
+        ExprKind::Num(_) | ExprKind::Decimal(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::At | ExprKind::Error => {}
+        ExprKind::OpApp { args, .. } => args.iter().for_each(&mut each),
+        ExprKind::FunApp { fun, args } => {
+            each(fun);
+            args.iter().for_each(&mut each);
+        }
+        ExprKind::Field { record, .. } => each(record),
+        ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+            items.iter().for_each(&mut each)
+        }
+        ExprKind::If { cond, then, els } => {
+            each(cond);
+            each(then);
+            each(els);
+        }
+        ExprKind::Case { arms, other } => {
+            for a in arms {
+                each(&a.guard);
+                each(&a.body);
+            }
+            if let Some(o) = other {
+                each(o);
+            }
+        }
+        ExprKind::Let { defs, body } => {
+            for d in defs {
+                match d {
+                    LetDef::Op(od) => each(&od.body),
+                    LetDef::Fun(fd) => {
+                        for b in &fd.bounds {
+                            if let Some(s) = &b.set {
+                                each(s);
+                            }
+                        }
+                        each(&fd.body);
+                    }
+                    _ => {}
+                }
+            }
+            each(body);
+        }
+        ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+            for b in bounds {
+                if let Some(s) = &b.set {
+                    each(s);
+                }
+            }
+            each(body);
+        }
+        ExprKind::TemporalQuant { body, .. } => each(body),
+        ExprKind::Choose { bound, body } | ExprKind::SetFilter { bound, pred: body } => {
+            if let Some(s) = &bound.set {
+                each(s);
+            }
+            each(body);
+        }
+        ExprKind::FunSet { domain, range } => {
+            each(domain);
+            each(range);
+        }
+        ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().for_each(|(_, x)| each(x)),
+        ExprKind::Except { base, updates } => {
+            each(base);
+            for u in updates {
+                for s in &u.path {
+                    if let ExceptStep::Index(xs) = s {
+                        xs.iter().for_each(&mut each);
+                    }
+                }
+                each(&u.value);
+            }
+        }
+        ExprKind::BoxAction { action, sub } | ExprKind::AngleAction { action, sub } => {
+            each(action);
+            each(sub);
+        }
+        ExprKind::Fair { sub, action, .. } => {
+            each(sub);
+            each(action);
+        }
+        ExprKind::Lambda { body, .. } => each(body),
+        ExprKind::Label { body, .. } => each(body),
+    }
+}
