@@ -648,9 +648,6 @@ impl Spec for Tla<'_> {
     fn successors(&self, s: &Self::State, out: &mut Vec<(tla_check::ActionId, Self::State)>) -> Result<(), ModelError> {
         self.model.successors(s, out)
     }
-    fn successors_in_batches(&self, s: &Self::State, out: &mut Vec<(tla_check::ActionId, Self::State)>, batches: &mut Vec<u64>) -> Result<(), ModelError> {
-        self.model.successors_in_batches(s, out, batches)
-    }
     fn violated_invariant(&self, s: &Self::State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }

@@ -140,17 +140,45 @@ fn three_workers_give_tlc_figures() {
     }
 }
 
-/// TLC counts the states generated at a stop by its own actions, one per value of `p` in
-/// `\E p \in 1..3` (and per disjunct, through calls whose arguments read no state): the
-/// violation at `Jump(1)` from x = 3 counts that action's one successor, not all six of Next's
-/// first disjunct. TLC 2.15, `-workers 1`: 6 states generated, 6 distinct, 3 left on queue.
+/// Split: actions split by TLC into one per value of `p` in `\E p \in 1..3` and per
+/// disjunct; the violation at `Jump(1)` from x = 3 is its first successor. TLC 2.15,
+/// `-workers 1`: 6 states generated, 6 distinct, 3 left on queue.
 #[test]
-fn generated_states_at_a_stop_are_counted_by_tlcs_actions() {
+fn generated_states_at_a_stop_with_split_actions() {
     for workers in ["1", "3"] {
         let out = sysmo(&["check", "Split.tla", "--json", "--workers", workers]);
         let (r, _) = report(&out);
         assert_eq!(r["result"], "safety_violation", "{r}");
         let figures = ["distinct_states", "states_generated", "states_left_on_queue", "counterexample_length"].map(|k| r[k].as_u64());
         assert_eq!(figures, [Some(6), Some(6), Some(3), Some(3)], "{workers} workers: {r}");
+    }
+}
+
+/// TLC counts each successor as it produces it and stops at the first that violates an
+/// invariant: Stop's violating 6 is the second of the three successors of one action (a
+/// quantifier over a set that reads the state), and neither the third nor the next disjunct's
+/// is counted. TLC 2.15, `-workers 1`: 11 states generated, 7 distinct, 3 left on queue
+/// (counting the whole action would give 12).
+#[test]
+fn generated_states_at_a_stop_end_at_the_violating_successor() {
+    for workers in ["1", "3"] {
+        let out = sysmo(&["check", "Stop.tla", "--json", "--workers", workers]);
+        let (r, _) = report(&out);
+        assert_eq!(r["result"], "safety_violation", "{r}");
+        let figures = ["distinct_states", "states_generated", "states_left_on_queue", "counterexample_length"].map(|k| r[k].as_u64());
+        assert_eq!(figures, [Some(7), Some(11), Some(3), Some(3)], "{workers} workers: {r}");
+    }
+}
+
+/// An action that fails part-way: the successor TLC produced before the failure is counted,
+/// stored and queued. TLC 2.15, `-workers 1`: 2 states generated, 2 distinct, 1 left on queue.
+#[test]
+fn successors_before_an_evaluation_error_are_counted_and_kept() {
+    for workers in ["1", "3"] {
+        let out = sysmo(&["check", "StopFail.tla", "--json", "--workers", workers]);
+        let (r, _) = report(&out);
+        assert_eq!(r["result"], "eval_error", "{r}");
+        let figures = ["distinct_states", "states_generated", "states_left_on_queue"].map(|k| r[k].as_u64());
+        assert_eq!(figures, [Some(2), Some(2), Some(1)], "{workers} workers: {r}");
     }
 }

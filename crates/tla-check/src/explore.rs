@@ -6,19 +6,19 @@
 //! successor by the recorded action with the right fingerprint.
 //!
 //! Counting and order of checks follow TLC. A state is expanded action by action (the
-//! disjuncts of Next in order); the successors of each of *TLC's* actions (finer: TLC also
-//! splits `\E` over constant sets per value, see [`Spec::successors_in_batches`]) form a
-//! *batch*, and *generated* grows by the batch's size when its first successor is reached
-//! (initial states count one each).
-//! Then, for each successor in order: CONSTRAINT and ACTION_CONSTRAINT decide whether it is in
+//! disjuncts of Next in order), and each successor, in order, is handled before the next one
+//! is looked at: as with TLC, which hands each successor to its worker as it is generated,
+//! *generated* grows by one per successor reached (initial states count one each), so a run
+//! that stops at a successor has not counted those after it, even in the same action.
+//! For each successor in order: CONSTRAINT and ACTION_CONSTRAINT decide whether it is in
 //! the model; if it is, its fingerprint goes to the seen set (it is stored and counted
 //! *distinct*, with its parent link, even if a check below fails); if it was not seen before, or
 //! is outside the model, it is checked against the invariants; on *every* successor, seen or
 //! not, in the model or not, the step is checked against the action properties (`[][A]_v` of
 //! PROPERTY, [`Spec::check_step`]); finally a new state in the model joins the queue. When an
-//! action fails to evaluate, the successors of the actions before it are processed first (one
-//! of them may violate an invariant, which is then the answer), and then the error is reported;
-//! the failing action's own successors are dropped. A state with no successor at all, every
+//! action fails to evaluate, the successors produced before the failure are processed first (one
+//! of them may violate an invariant, which is then the answer), and then the error is reported.
+//! A state with no successor at all, every
 //! action evaluated, is a deadlock (a step back to the same state is a successor). States get indices in BFS order, so
 //! each BFS level is a contiguous range of indices and the depth of a state needs no storage.
 
@@ -38,20 +38,9 @@ pub trait Spec {
     /// Every initial state, in the order TLC would generate them.
     fn initial_states(&self, out: &mut Vec<Self::State>) -> Result<(), Self::Error>;
     /// Every successor of `state` with the action that produced it, in TLC's order: action by
-    /// action, each action's successors consecutive. On `Err`, `out` holds the complete
-    /// successors of the actions before the failing one, and none of the failing action's.
+    /// action, each action's successors consecutive. On `Err`, `out` holds the successors
+    /// produced before the failure, in order (TLC has generated and handled them by then).
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
-    /// [`Spec::successors`], with the sizes of the batches they come in, in order: the
-    /// successors of each of *TLC's* actions, which TLC counts as generated together (TLC splits
-    /// Next finer than our actions, e.g. `\E p \in Proc` into one action per process). By
-    /// default, one batch per action (a run of successors with the same [`ActionId`]). On `Err`,
-    /// `out` holds the complete batches before the failing one.
-    fn successors_in_batches(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>, batches: &mut Vec<u64>) -> Result<(), Self::Error> {
-        let r = self.successors(state, out);
-        batches.clear();
-        batches.extend(Batches::runs(out.iter().map(|(a, _)| *a)));
-        r
-    }
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
     /// CONSTRAINT: whether `state` is inside the model.
@@ -213,7 +202,6 @@ pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
     depth_cut: bool,
     done: bool,
     succ_buf: Vec<(ActionId, P::State)>,
-    batch_buf: Vec<u64>,
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -242,7 +230,6 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             depth_cut: false,
             done: false,
             succ_buf: Vec::new(),
-            batch_buf: Vec::new(),
         }
     }
 
@@ -379,10 +366,9 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
-        // On an error, `succs` holds the successors of the actions before the failing one: they
-        // are processed first, as TLC does, and the error is reported after them.
-        let mut sizes = std::mem::take(&mut self.batch_buf);
-        let failed = self.spec.successors_in_batches(&state, &mut succs, &mut sizes).err();
+        // On an error, `succs` holds the successors produced before it: they are processed
+        // first, as TLC does, and the error is reported after them.
+        let failed = self.spec.successors(&state, &mut succs).err();
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             self.succ_buf = succs;
             return Some(Outcome::Deadlock { trace: self.trace_to(index) });
@@ -391,14 +377,11 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             self.succ_buf = succs;
             return Some(Outcome::Error { error, trace: self.trace_to(index) });
         }
-        let mut batches = Batches::new(sizes);
         let mut result = None;
         for (action, succ) in succs.drain(..) {
-            if let Some(n) = batches.next_successor() {
-                self.stats.generated += n;
-                if let Some(c) = self.coverage.get_mut(action as usize) {
-                    c.generated += n;
-                }
+            self.stats.generated += 1;
+            if let Some(c) = self.coverage.get_mut(action as usize) {
+                c.generated += 1;
             }
             let in_model = match self.spec.in_model(&succ).and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
@@ -475,7 +458,6 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         succs.clear();
         self.succ_buf = succs;
-        self.batch_buf = batches.into_sizes();
         if result.is_none() {
             if let Some(error) = failed {
                 return Some(Outcome::Error { error, trace: self.trace_to(index) });
@@ -497,59 +479,6 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
     /// Rebuild the states leading to stored state `index` by replaying the recorded actions.
     pub fn trace_to(&self, index: u32) -> Vec<TraceStep<P::State>> {
         replay_trace(self.spec, &self.seen, &self.parent, &self.action, index)
-    }
-}
-
-/// TLC's count of generated states: the successors of one of TLC's actions (a batch, see
-/// [`Spec::successors_in_batches`]) are counted together, when the first is reached.
-pub(crate) struct Batches {
-    /// The size of each batch, in order.
-    sizes: Vec<u64>,
-    next: usize,
-    /// Successors of the current batch still to come.
-    left: u64,
-}
-
-impl Batches {
-    pub(crate) fn new(sizes: Vec<u64>) -> Batches {
-        Batches { sizes, next: 0, left: 0 }
-    }
-
-    /// The sizes of the runs of equal actions.
-    pub(crate) fn runs(actions: impl Iterator<Item = ActionId>) -> Vec<u64> {
-        let mut sizes: Vec<u64> = Vec::new();
-        let mut prev = None;
-        for a in actions {
-            match sizes.last_mut() {
-                Some(n) if prev == Some(a) => *n += 1,
-                _ => {
-                    sizes.push(1);
-                    prev = Some(a);
-                }
-            }
-        }
-        sizes
-    }
-
-    /// The next successor, in order: the size of its batch when it is the batch's first.
-    pub(crate) fn next_successor(&mut self) -> Option<u64> {
-        if self.left > 0 {
-            self.left -= 1;
-            return None;
-        }
-        while let Some(&n) = self.sizes.get(self.next) {
-            self.next += 1;
-            if n > 0 {
-                self.left = n - 1;
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    /// The sizes, for reuse.
-    pub(crate) fn into_sizes(self) -> Vec<u64> {
-        self.sizes
     }
 }
 

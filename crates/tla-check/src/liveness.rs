@@ -510,7 +510,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         }
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
-        // On an error, the successors of the actions before the failing one come first.
+        // On an error, the successors produced before it come first.
         let failed = self.spec.successors(&state, &mut succs).err();
         let mut result = None;
         for (action, succ) in succs.drain(..) {

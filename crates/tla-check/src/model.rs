@@ -1038,36 +1038,13 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn successors(&self, state: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
-        let mut batches = Vec::new();
-        self.successors_in_batches(state, out, &mut batches)
-    }
-
-    fn successors_in_batches(&self, state: &State, out: &mut Vec<(ActionId, State)>, batches: &mut Vec<u64>) -> Result<(), ModelError> {
-        batches.clear();
         for (i, a) in self.actions.iter().enumerate() {
-            // TLC's actions within this one are numbered from 1; a batch per number reached.
-            let mut last = 0u32;
-            let r = self.ev.successors_split(a.expr, state, &mut |s, leaf| {
-                if leaf != last {
-                    batches.push(0);
-                    last = leaf;
-                }
-                if let Some(n) = batches.last_mut() {
-                    *n += 1;
-                }
+            // On an error, the successors produced before it stay (TLC has counted and
+            // processed them by then).
+            self.ev.successors(a.expr, state, &mut |s| {
                 out.push((i as ActionId, s));
                 Ok(())
-            });
-            if let Err((e, leaf)) = r {
-                // The batches before the failing one stay; the failing one's successors go
-                // (none when it failed before any of TLC's actions in it began, or between them).
-                if leaf != 0 && leaf == last {
-                    if let Some(n) = batches.pop() {
-                        out.truncate(out.len() - n as usize);
-                    }
-                }
-                return Err(e.into());
-            }
+            })?;
         }
         Ok(())
     }

@@ -17,9 +17,9 @@
 //! successor judged "seen" is seen in the sequential run too.
 //! The calling thread *merges* the chunks strictly in queue order, as they complete: for each
 //! state and each successor, in the order the spec produced them, it does exactly what
-//! [`Explorer`] does: counts (by action batch), stores in the seen set, coverage, level starts,
+//! [`Explorer`] does: counts, stores in the seen set, coverage, level starts,
 //! the first error, invariant or action property violation, deadlock, the budgets (and an action
-//! that failed to evaluate, after the successors of the actions before it); the new states join
+//! that failed to evaluate, after the successors produced before the failure); the new states join
 //! the queue. So the state
 //! indices, the counts, the depth, the coverage and the counterexample (rebuilt by the same
 //! replay from the initial states) are those of one worker: the parallel run is the sequential
@@ -31,7 +31,7 @@
 //! [`MAX_IN_FLIGHT_PER_WORKER`] chunks a thread are expanded ahead of the merge, so a budget or
 //! an error costs little extra work and the memory held by finished chunks stays bounded.
 
-use crate::explore::{depth_in, replay_trace, store_in, Batches, NO_PARENT};
+use crate::explore::{depth_in, replay_trace, store_in, NO_PARENT};
 use crate::fpset::FpSet;
 use crate::{ActionCoverage, ActionId, Budget, Options, Outcome, Spec, Stats, TraceStep};
 use std::collections::{BTreeMap, VecDeque};
@@ -102,13 +102,10 @@ enum Succ<S, E> {
 
 /// A state, expanded: its successors (up to the first that ends the run for certain), and the
 /// error of the action that failed to evaluate, if one did (`succs` then holds the successors
-/// of the actions before it).
+/// produced before the failure).
 struct Expanded<S, E> {
     succs: Vec<Succ<S, E>>,
     failed: Option<E>,
-    /// The action batches of all the successors, those left out after a certain end included
-    /// (a batch counts whole).
-    batches: Batches,
 }
 
 /// Expand one state of chunk `chunk` with `spec`. `seen` is the seen set (it only grows),
@@ -123,12 +120,10 @@ fn expand<W: Spec>(
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> (Expanded<W::State, W::Error>, bool) {
     buf.clear();
-    let mut sizes = Vec::new();
-    let failed = spec.successors_in_batches(state, buf, &mut sizes).err();
-    let batches = Batches::new(sizes);
+    let failed = spec.successors(state, buf).err();
     if buf.is_empty() {
         let stop = failed.is_some() || check_deadlock;
-        return (Expanded { succs: Vec::new(), failed, batches }, stop);
+        return (Expanded { succs: Vec::new(), failed }, stop);
     }
     // First the model's constraints and the fingerprints, then one look at the seen set for
     // all of them, then the invariants of those that may be new.
@@ -187,7 +182,7 @@ fn expand<W: Spec>(
             }
         })
         .collect();
-    (Expanded { succs: out, failed, batches }, stop)
+    (Expanded { succs: out, failed }, stop)
 }
 
 /// An expanded chunk: each state's index and expansion, in queue order.
@@ -416,17 +411,15 @@ impl<S: Clone, E> Tables<S, E> {
         // One worker takes this state off its queue now.
         self.one_queue -= 1;
         let depth = depth_in(&self.level_starts, index);
-        let Expanded { succs, failed, mut batches } = ex;
+        let Expanded { succs, failed } = ex;
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             return Some(Outcome::Deadlock { trace: self.trace_to(spec, seen, index) });
         }
         for succ in succs {
             let action = succ_action(&succ);
-            if let Some(n) = batches.next_successor() {
-                self.stats.generated += n;
-                if let Some(c) = self.coverage.get_mut(action as usize) {
-                    c.generated += n;
-                }
+            self.stats.generated += 1;
+            if let Some(c) = self.coverage.get_mut(action as usize) {
+                c.generated += 1;
             }
             match succ {
                 Succ::Seen { step, state, .. } => match step {

@@ -178,16 +178,6 @@ pub struct ConstEval<'a> {
     resolved_fast: PtrCache<Resolved<'a>>,
     /// Nodes `konst` found not constant, looked up first (see `ptrcache`).
     varies_fast: PtrCache<()>,
-    /// While enumerating successors by TLC's actions (`successors_split`): whether the
-    /// enumeration is still in the part of the action TLC splits into actions of its own, and
-    /// the number of those actions entered so far.
-    split_prefix: Cell<bool>,
-    split_leaf: Cell<u32>,
-    /// The action that failed to evaluate (0: none, or the failure was outside them).
-    split_failed: Cell<u32>,
-    /// Whether a quantifier's sets or a call's arguments read no state (see `splits_here`).
-    split_ok: RefCell<HashMap<*const Expr, bool>>,
-    split_fast: PtrCache<bool>,
     /// Compiled expressions (see `compile`): on or off; each node's entry in `roots` (0: not
     /// compiled), the first answers of which are kept in `roots_fast`; compiled definitions;
     /// definitions known to read no next state and have no effect; the value stack.
@@ -416,11 +406,6 @@ impl<'a> ConstEval<'a> {
             resolved: RefCell::new(HashMap::default()),
             resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
             varies_fast: PtrCache::new(FAST_BITS, ()),
-            split_prefix: Cell::new(false),
-            split_leaf: Cell::new(0),
-            split_failed: Cell::new(0),
-            split_ok: RefCell::new(HashMap::default()),
-            split_fast: PtrCache::new(8, false),
             compiling: Cell::new(true),
             roots: RefCell::default(),
             roots_index: RefCell::default(),
@@ -522,8 +507,6 @@ impl<'a> ConstEval<'a> {
         self.resolved.get_mut().clear();
         self.resolved_fast.clear(Resolved::Other);
         self.varies_fast.clear(());
-        self.split_ok.get_mut().clear();
-        self.split_fast.clear(false);
         self.roots.get_mut().clear();
         self.roots_index.get_mut().clear();
         self.roots_fast.clear(0);

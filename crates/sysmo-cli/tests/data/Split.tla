@@ -1,7 +1,7 @@
 ---- MODULE Split ----
 \* TLC splits Next into one action per value of a quantifier over a constant set, and per
-\* disjunct, through calls with arguments that read no state; it counts the states generated
-\* at a stop by those actions.
+\* disjunct, through calls with arguments that read no state; a run stops at Jump(1)'s only
+\* successor from x = 3.
 EXTENDS Naturals
 VARIABLES x, y
 Init == x = 0 /\ y = 0

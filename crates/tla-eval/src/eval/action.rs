@@ -230,22 +230,6 @@ impl<'a> ConstEval<'a> {
         r.map(|_| ())
     }
 
-    /// Every successor of `state` by the action `a`, as [`ConstEval::successors`], each with the
-    /// number of the action *TLC* would say produced it (1, 2, ... within `a`). TLC splits
-    /// Next into actions through disjunctions, LET, labels, `\E` whose sets it can evaluate
-    /// without a state (one action per binding) and calls of definitions whose arguments read
-    /// no state (the body, split the same way); the explorer counts generated states by these
-    /// actions, as TLC does. On an error, the number of the action that failed is returned (0
-    /// when it failed outside them, splitting: the actions before it are complete).
-    pub fn successors_split(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State, u32) -> VResult<()>) -> Result<(), (crate::error::ValueError, u32)> {
-        self.split_leaf.set(0);
-        self.split_failed.set(0);
-        self.split_prefix.set(true);
-        let r = self.successors(a, state, &mut |s| emit(s, self.split_leaf.get()));
-        self.split_prefix.set(false);
-        r.map_err(|e| (e, self.split_failed.get()))
-    }
-
     /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
     pub fn successors(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
         let n = self.var_names.len();
@@ -496,64 +480,10 @@ impl<'a> ConstEval<'a> {
     /// Enumerate the action `e`: call `k` for each way of satisfying it (with the partial next
     /// state extended accordingly). Returns false when `k` asked to stop.
     pub(super) fn act(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
-        if self.split_prefix.get() && !self.splits_here(e, env) {
-            // One of TLC's actions begins here: what it enumerates is all that action's.
-            self.split_prefix.set(false);
-            self.split_leaf.set(self.split_leaf.get() + 1);
-            let r = self.act(e, env, k);
-            if r.is_err() {
-                self.split_failed.set(self.split_leaf.get());
-            }
-            self.split_prefix.set(true);
-            return r;
-        }
         self.enter().map_err(|x| x.at(e.span))?;
         let r = self.act_inner(e, env, k).map_err(|x| x.at(e.span));
         self.leave();
         r
-    }
-
-    /// Whether TLC splits the action `e` further into actions of its own (see
-    /// `successors_split`). A quantifier's sets and a call's arguments are tried without a
-    /// state once per node: what reads none at its first evaluation reads none at the others.
-    fn splits_here(&self, e: &'a Expr, env: &Env<'a>) -> bool {
-        match &*e.kind {
-            ExprKind::Junction { kind: JunctionKind::Or, .. } | ExprKind::Label { .. } | ExprKind::Let { .. } => true,
-            ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => true,
-            ExprKind::Quant { kind: QuantKind::Exists, bounds, .. } => {
-                self.stateless(e, |x| bounds.iter().all(|b| b.set.as_ref().is_some_and(|s| x.ev(s, env).is_ok())))
-            }
-            ExprKind::OpApp { op, args } if op.path.is_empty() => self.stateless(e, |x| {
-                let name = op.name.as_str();
-                let callee = match env.lookup(name) {
-                    Some(Binding::Op(cl)) => cl.params.len() == args.len(),
-                    Some(_) => false,
-                    None => matches!(x.global(name), Some(Global::Op(d)) if d.params.len() == args.len()) && !x.vars.contains_key(name),
-                };
-                callee && args.iter().all(|a| !x.is_action_level(a, env, 0) && x.ev(a, env).is_ok())
-            }),
-            _ => false,
-        }
-    }
-
-    /// `test` run with no current state (a read of a variable fails), its answer kept per node.
-    fn stateless(&self, e: &'a Expr, test: impl FnOnce(&Self) -> bool) -> bool {
-        let key = e as *const Expr;
-        if let Some(ok) = self.split_fast.get(key as usize) {
-            return ok;
-        }
-        if let Some(&ok) = self.split_ok.borrow().get(&key) {
-            self.split_fast.put(key as usize, ok);
-            return ok;
-        }
-        let cur = std::mem::replace(&mut *self.cur.borrow_mut(), Arc::from(Vec::new()));
-        let prefix = self.split_prefix.replace(false);
-        let ok = test(self);
-        self.split_prefix.set(prefix);
-        *self.cur.borrow_mut() = cur;
-        self.split_ok.borrow_mut().insert(key, ok);
-        self.split_fast.put(key as usize, ok);
-        ok
     }
 
     fn act_conj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
