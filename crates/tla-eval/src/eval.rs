@@ -886,32 +886,7 @@ impl<'a> ConstEval<'a> {
             };
             self.iterate_slots(rest, &env2, f)
         };
-        // The two usual kinds of sets are walked in place, in the order of `elements`.
-        match set {
-            Value::Set(s) => {
-                for v in s.elems() {
-                    if !step(v.clone())? {
-                        return Ok(false);
-                    }
-                }
-            }
-            Value::Lazy(l) if l.as_interval().is_some() => {
-                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
-                for i in lo..=hi {
-                    if !step(Value::Int(i))? {
-                        return Ok(false);
-                    }
-                }
-            }
-            _ => {
-                for v in set.elements()? {
-                    if !step(v?)? {
-                        return Ok(false);
-                    }
-                }
-            }
-        }
-        Ok(true)
+        each_element(set, &mut step)
     }
 
     #[inline(never)]
@@ -1236,6 +1211,36 @@ impl<'a> ConstEval<'a> {
         let b = self.ev(&args[1], env)?;
         fast_pair(f, a, b)
     }
+}
+
+/// Every element of `set`, in the order of `elements` (TLC's), until `f` says stop (the two
+/// usual kinds of sets are walked in place).
+fn each_element(set: &Value, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+    match set {
+        Value::Set(s) => {
+            for v in s.elems() {
+                if !f(v.clone())? {
+                    return Ok(false);
+                }
+            }
+        }
+        Value::Lazy(l) if l.as_interval().is_some() => {
+            let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+            for i in lo..=hi {
+                if !f(Value::Int(i))? {
+                    return Ok(false);
+                }
+            }
+        }
+        _ => {
+            for v in set.elements()? {
+                if !f(v?)? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// The two-argument operators of [`Fast`] on their values.

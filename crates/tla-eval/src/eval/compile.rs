@@ -141,28 +141,6 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// Standard operators that read the next state, have an effect or are not values.
-fn effectful(name: &str) -> bool {
-    matches!(
-        name,
-        "'" | "UNCHANGED"
-            | "ENABLED"
-            | "[]"
-            | "<>"
-            | "~>"
-            | "-+->"
-            | "\\cdot"
-            | "Print"
-            | "PrintT"
-            | "TLCGet"
-            | "TLCSet"
-            | "RandomElement"
-            | "Assert"
-            | "JavaTime"
-            | "TLCEval"
-    )
-}
-
 /// Operators `builtin` treats before evaluating their arguments.
 fn lazy_builtin(name: &str, n: usize) -> bool {
     matches!((name, n), ("/\\" | "\\/" | "=>" | "SelectSeq" | "\\in" | "\\notin", 2))
@@ -183,7 +161,7 @@ impl<'a> ConstEval<'a> {
             match &*x.kind {
                 ExprKind::OpApp { op, .. } => {
                     let name = op.name.as_str();
-                    if effectful(name) || !op.path.is_empty() {
+                    if super::konst::impure(name) || !op.path.is_empty() {
                         ok = false;
                     } else {
                         match self.global(name) {
@@ -333,6 +311,28 @@ impl<'a> ConstEval<'a> {
         Some(out)
     }
 
+    /// `body` under `bounds` (several names and sets): their slots and sets, and the body.
+    #[allow(clippy::type_complexity)]
+    fn comp_under(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> Option<(Box<[(u32, C<'a>)]>, Box<C<'a>>)> {
+        let m = cx.mark();
+        let r = self.comp_bounds(bounds, cx, env).map(|slots| (slots.into(), Box::new(self.comp(body, cx, env))));
+        cx.reset(m);
+        r
+    }
+
+    /// `body` under one bound `x \in S`: the slot of x, S, and the body.
+    #[allow(clippy::type_complexity)]
+    fn comp_one(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> Option<(u32, Box<C<'a>>, Box<C<'a>>)> {
+        let [Bound { vars: BoundVars::Names(ns), set: Some(s) }] = bounds else { return None };
+        let [n] = ns.as_slice() else { return None };
+        let set = self.comp(s, cx, env);
+        let m = cx.mark();
+        let slot = cx.bind(&n.name);
+        let body = self.comp(body, cx, env);
+        cx.reset(m);
+        Some((slot, Box::new(set), Box::new(body)))
+    }
+
     fn comp(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
         if cx.depth > 150 {
             return self.interp(e, cx);
@@ -400,47 +400,21 @@ impl<'a> ConstEval<'a> {
                 let arms = arms.iter().map(|a| (self.comp(&a.guard, cx, env), self.comp(&a.body, cx, env))).collect();
                 C::Case(arms, other.as_ref().map(|o| Box::new(self.comp(o, cx, env))))
             }
-            ExprKind::Quant { kind, bounds, body } => {
-                let m = cx.mark();
-                let Some(slots) = self.comp_bounds(bounds, cx, env) else {
-                    cx.reset(m);
-                    return self.interp(e, cx);
-                };
-                let body = self.comp(body, cx, env);
-                cx.reset(m);
-                C::Quant { exists: matches!(kind, QuantKind::Exists), slots: slots.into(), body: Box::new(body) }
-            }
-            ExprKind::SetMap { body, bounds } => {
-                let m = cx.mark();
-                let Some(slots) = self.comp_bounds(bounds, cx, env) else {
-                    cx.reset(m);
-                    return self.interp(e, cx);
-                };
-                let body = self.comp(body, cx, env);
-                cx.reset(m);
-                C::Map { slots: slots.into(), body: Box::new(body) }
-            }
-            ExprKind::SetFilter { bound, pred } => match (&bound.vars, &bound.set) {
-                (BoundVars::Names(ns), Some(s)) if ns.len() == 1 => {
-                    let set = self.comp(s, cx, env);
-                    let m = cx.mark();
-                    let slot = cx.bind(&ns[0].name);
-                    let pred = self.comp(pred, cx, env);
-                    cx.reset(m);
-                    C::Filter { slot, set: Box::new(set), pred: Box::new(pred) }
-                }
-                _ => self.interp(e, cx),
+            ExprKind::Quant { kind, bounds, body } => match self.comp_under(bounds, body, cx, env) {
+                Some((slots, body)) => C::Quant { exists: matches!(kind, QuantKind::Exists), slots, body },
+                None => self.interp(e, cx),
             },
-            ExprKind::FunCons { bounds, body } => match bounds.as_slice() {
-                [Bound { vars: BoundVars::Names(ns), set: Some(s) }] if ns.len() == 1 => {
-                    let set = self.comp(s, cx, env);
-                    let m = cx.mark();
-                    let slot = cx.bind(&ns[0].name);
-                    let body = self.comp(body, cx, env);
-                    cx.reset(m);
-                    C::FunCons { slot, set: Box::new(set), body: Box::new(body) }
-                }
-                _ => self.interp(e, cx),
+            ExprKind::SetMap { body, bounds } => match self.comp_under(bounds, body, cx, env) {
+                Some((slots, body)) => C::Map { slots, body },
+                None => self.interp(e, cx),
+            },
+            ExprKind::SetFilter { bound, pred } => match self.comp_one(std::slice::from_ref(bound), pred, cx, env) {
+                Some((slot, set, pred)) => C::Filter { slot, set, pred },
+                None => self.interp(e, cx),
+            },
+            ExprKind::FunCons { bounds, body } => match self.comp_one(bounds, body, cx, env) {
+                Some((slot, set, body)) => C::FunCons { slot, set, body },
+                None => self.interp(e, cx),
             },
             ExprKind::SetEnum(items) => C::SetEnum(self.comp_all(items, cx, env)),
             ExprKind::Tuple(items) => C::Tuple(self.comp_all(items, cx, env)),
@@ -513,7 +487,7 @@ impl<'a> ConstEval<'a> {
             Some(_) => return self.interp(e, cx),
             None => {}
         }
-        if !super::konst::known_builtin(name, args.len()) || effectful(name) {
+        if !super::konst::known_builtin(name, args.len()) || super::konst::impure(name) {
             return self.interp(e, cx);
         }
         match Fast::of(name, args) {
@@ -542,35 +516,6 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    /// Every element of `set`, in the order of `elements` (TLC's), until `f` says stop.
-    fn each(set: &Value, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResult<bool> {
-        match set {
-            Value::Set(s) => {
-                for v in s.elems() {
-                    if !f(v.clone())? {
-                        return Ok(false);
-                    }
-                }
-            }
-            Value::Lazy(l) if l.as_interval().is_some() => {
-                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
-                for i in lo..=hi {
-                    if !f(Value::Int(i))? {
-                        return Ok(false);
-                    }
-                }
-            }
-            _ => {
-                for v in set.elements()? {
-                    if !f(v?)? {
-                        return Ok(false);
-                    }
-                }
-            }
-        }
-        Ok(true)
-    }
-
     /// Binds the names of `slots` (from `k` on) to every combination of their sets' elements.
     fn bind_each(
         &self,
@@ -585,7 +530,7 @@ impl<'a> ConstEval<'a> {
             return f(self, st);
         }
         let slot = slots[k].0 as usize;
-        Self::each(&sets[k], &mut |v| {
+        super::each_element(&sets[k], &mut |v| {
             st[base + slot] = v;
             self.bind_each(slots, sets, k + 1, st, base, f)
         })

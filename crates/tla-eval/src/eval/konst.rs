@@ -32,8 +32,9 @@ pub(super) enum Konst<'a> {
     Fixed(Option<Value>, std::rc::Rc<[&'a str]>),
 }
 
-/// Standard operators that are not functions of their arguments (or not of constants).
-fn impure(name: &str) -> bool {
+/// Standard operators that are not functions of their arguments (or not of constants): they
+/// read the next state, have an effect or are not values.
+pub(super) fn impure(name: &str) -> bool {
     matches!(
         name,
         "'" | "UNCHANGED"
