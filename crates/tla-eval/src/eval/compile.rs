@@ -229,6 +229,9 @@ impl<'a> ConstEval<'a> {
         if matches!(code, C::Interp(..) | C::Konst(..) | C::Lit(_)) {
             return 0;
         }
+        // Each name once: they are looked up in the environment at every evaluation.
+        cx.globals.sort_unstable();
+        cx.globals.dedup();
         let mut roots = self.roots.borrow_mut();
         roots.push(Rc::new(Root { code, slots: cx.max, globals: cx.globals.into() }));
         roots.len() as u32
@@ -240,7 +243,6 @@ impl<'a> ConstEval<'a> {
         // The value stack is taken out while the expression runs (a nested compiled
         // expression, reached through the interpreter, starts a stack of its own).
         let mut st = std::mem::take(&mut *self.stack.borrow_mut());
-        st.clear();
         st.resize(root.slots as usize, Value::Bool(false));
         let r = self.run(&root.code, env, &mut st, 0);
         st.clear();
@@ -303,7 +305,7 @@ impl<'a> ConstEval<'a> {
                 let slot = cx.bind(&n.name);
                 let s = match set.take() {
                     Some(s) => s,
-                    None => C::Local(u32::MAX), // the set of the name before (see `run_quant`)
+                    None => C::Local(u32::MAX), // the set of the name before (see `bound_values`)
                 };
                 out.push((slot, s));
             }
