@@ -68,3 +68,31 @@ fn a_bound_name_is_never_a_constant_even_where_the_same_operator_is_constant() {
     // x = 0..3, each with its own f; 4 distinct states, 1 + 4 generated (x = 3 stutters).
     assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n"), (4, 5, false));
 }
+
+#[test]
+fn a_function_definition_is_kept_per_argument_only_when_its_body_reads_no_state() {
+    // Host and Fact read no state: each argument's result may be kept. Shift reads x: kept,
+    // Shift[0] would stay 0 and the invariant would fail at x = 1.
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nCONSTANT K\nVARIABLE x\n\
+                Host[p \\in 0..K] == CHOOSE n \\in 0..K : n = (p + 1) % (K + 1)\n\
+                Shift[p \\in 0..K] == (p + x) % (K + 1)\n\
+                Fact[n \\in Nat] == IF n = 0 THEN 1 ELSE n * Fact[n - 1]\n\
+                Init == x = 0\nNext == x' = Host[x]\n\
+                Inv == Shift[0] = x /\\ Host[Shift[1]] = (x + 2) % (K + 1) /\\ Fact[x + 2] = Fact[x + 1] * (x + 2)\n====\n";
+    // x goes 0, 1, 2, 3 and back to 0.
+    assert_eq!(check(text, "CONSTANT K = 3\nINIT Init\nNEXT Next\nINVARIANT Inv\n"), (4, 5, false));
+    // The same answers with a wrong invariant: it fails (at x = 2), as it must.
+    let bad = text.replace("Fact[x + 2] = Fact[x + 1] * (x + 2)", "Fact[x] < 2");
+    assert_eq!(check(&bad, "CONSTANT K = 3\nINIT Init\nNEXT Next\nINVARIANT Inv\n").2, true);
+}
+
+#[test]
+fn a_definition_without_parameters_is_kept_for_one_state_only() {
+    // Low is an invariant of its own, part of Inv and of Next's guard: its value is kept within
+    // a state and must follow x from state to state (TLC: 8 distinct, 9 generated; with Low
+    // as an invariant, violated at x = 5 after 6 states).
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nLow == x < 5\n\
+                Next == x' = (x + 1) % 8 /\\ (Low \\/ x >= 5)\nInv == Low \\/ x \\in 5..7\n====\n";
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n"), (8, 9, false));
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\nINVARIANT Low\n"), (6, 6, true));
+}

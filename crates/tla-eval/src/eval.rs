@@ -170,6 +170,12 @@ pub struct ConstEval<'a> {
     konst: RefCell<HashMap<*const Expr, konst::Konst<'a>>>,
     /// Whether each definition's body is constant (by the definition's address).
     konst_defs: RefCell<HashMap<usize, bool>>,
+    /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
+    /// state), by definition and fingerprint of the argument: the argument and the result.
+    fun_memo: RefCell<HashMap<(usize, u64), Vec<(Value, Value)>>>,
+    /// Whether each argument of an action call is action-level (see `action::action_arg`), by
+    /// the argument's address: scoping is lexical, so the answer is the same at every call.
+    action_level: RefCell<HashMap<usize, bool>>,
     /// Reads of the next state so far (a LET value that read none may be kept).
     next_reads: Cell<u64>,
     /// What a name applied at a node means outside instances, when no local binds it.
@@ -188,6 +194,12 @@ pub struct ConstEval<'a> {
     units: RefCell<HashMap<usize, Option<Rc<compile::Unit<'a>>>>>,
     pure_defs: RefCell<HashMap<usize, bool>>,
     stack: RefCell<Vec<Value>>,
+    /// Values of compiled zero-argument definitions in one state (`TypeOK` checked alone and
+    /// again inside `Inv`, a helper used by several guards): the state they were computed in
+    /// (held, so its address is not reused) and (unit address, value) pairs.
+    state_memo: RefCell<(State, Vec<(usize, Value)>)>,
+    /// Module definitions without parameters by the address of their body (built on first use).
+    body_defs: RefCell<Option<HashMap<usize, &'a OpDef>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -402,6 +414,8 @@ impl<'a> ConstEval<'a> {
             overrides: HashMap::default(),
             konst: RefCell::new(HashMap::default()),
             konst_defs: RefCell::new(HashMap::default()),
+            fun_memo: RefCell::new(HashMap::default()),
+            action_level: RefCell::new(HashMap::default()),
             next_reads: Cell::new(0),
             resolved: RefCell::new(HashMap::default()),
             resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
@@ -413,6 +427,8 @@ impl<'a> ConstEval<'a> {
             units: RefCell::default(),
             pure_defs: RefCell::default(),
             stack: RefCell::default(),
+            state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
+            body_defs: RefCell::new(None),
         }
     }
 
@@ -504,6 +520,8 @@ impl<'a> ConstEval<'a> {
     fn forget_constants(&mut self) {
         self.konst.get_mut().clear();
         self.konst_defs.get_mut().clear();
+        self.fun_memo.get_mut().clear();
+        self.action_level.get_mut().clear();
         self.resolved.get_mut().clear();
         self.resolved_fast.clear(Resolved::Other);
         self.varies_fast.clear(());
@@ -512,6 +530,8 @@ impl<'a> ConstEval<'a> {
         self.roots_fast.clear(0);
         self.units.get_mut().clear();
         self.pure_defs.get_mut().clear();
+        self.state_memo.get_mut().1.clear();
+        *self.body_defs.get_mut() = None;
     }
 
     #[inline]
@@ -651,7 +671,7 @@ impl<'a> ConstEval<'a> {
                             Some(_) => {}
                             None => {
                                 if let Some(Global::Fun(d)) = self.global(op.name.as_str()) {
-                                    return self.apply_fun_def(d, &Env::default(), &arg);
+                                    return self.apply_global_fun(d, &arg);
                                 }
                             }
                         }
@@ -933,6 +953,28 @@ impl<'a> ConstEval<'a> {
 
     /// `f[arg]` for a function definition: membership in the domain, then the body.
     #[inline(never)]
+    /// `f[arg]` of a module's function definition. When its body is constant (reads no state,
+    /// no effect) and we are outside instances, each argument's result is kept: `HostOf[pid]`
+    /// of a CHOOSE over constants is computed once per `pid`, not once per state. Errors are
+    /// not kept (they are raised again, as before).
+    fn apply_global_fun(&self, d: &'a FunDef, arg: &Value) -> VResult<Value> {
+        let key = d as *const FunDef as usize;
+        if !self.ctx.borrow().is_empty() || !self.def_const(key, &[d.name.name.as_str()], &d.body, &d.bounds, 0) {
+            return self.apply_fun_def(d, &Env::default(), arg);
+        }
+        let Ok(fp) = arg.fingerprint() else {
+            return self.apply_fun_def(d, &Env::default(), arg);
+        };
+        if let Some(seen) = self.fun_memo.borrow().get(&(key, fp))
+            && let Some((_, r)) = seen.iter().find(|(a, _)| a == arg)
+        {
+            return Ok(r.clone());
+        }
+        let r = self.apply_fun_def(d, &Env::default(), arg)?;
+        self.fun_memo.borrow_mut().entry((key, fp)).or_default().push((arg.clone(), r.clone()));
+        Ok(r)
+    }
+
     fn apply_fun_def(&self, d: &'a FunDef, env: &Env<'a>, arg: &Value) -> VResult<Value> {
         self.enter()?;
         let r = (|| {
@@ -1245,44 +1287,44 @@ fn each_element(set: &Value, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResu
 
 /// The two-argument operators of [`Fast`] on their values.
 fn fast_pair(f: Fast, a: Value, b: Value) -> VResult<Value> {
-        Ok(match f {
-            Fast::Eq => Value::Bool(a.tlc_eq(&b)?),
-            Fast::Neq => Value::Bool(!a.tlc_eq(&b)?),
-            Fast::In => Value::Bool(b.member(&a)?),
-            Fast::NotIn => Value::Bool(!b.member(&a)?),
-            Fast::Lt => Value::Bool(a.as_int()? < b.as_int()?),
-            Fast::Gt => Value::Bool(a.as_int()? > b.as_int()?),
-            Fast::Le => Value::Bool(a.as_int()? <= b.as_int()?),
-            Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
-            Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
-            Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
-            Fast::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
-            Fast::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
-            Fast::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
-            Fast::Range => Value::interval(a.as_int()?, b.as_int()?),
-            Fast::Cup => return Value::cup(a, b),
-            Fast::Cap => return Value::cap(a, b),
-            Fast::Diff => return Value::diff(a, b),
-            Fast::Subseteq => {
-                for x in a.elements()? {
-                    if !b.member(&x?)? {
-                        return Ok(Value::Bool(false));
-                    }
+    Ok(match f {
+        Fast::Eq => Value::Bool(a.tlc_eq(&b)?),
+        Fast::Neq => Value::Bool(!a.tlc_eq(&b)?),
+        Fast::In => Value::Bool(b.member(&a)?),
+        Fast::NotIn => Value::Bool(!b.member(&a)?),
+        Fast::Lt => Value::Bool(a.as_int()? < b.as_int()?),
+        Fast::Gt => Value::Bool(a.as_int()? > b.as_int()?),
+        Fast::Le => Value::Bool(a.as_int()? <= b.as_int()?),
+        Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
+        Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
+        Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
+        Fast::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
+        Fast::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
+        Fast::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
+        Fast::Range => Value::interval(a.as_int()?, b.as_int()?),
+        Fast::Cup => return Value::cup(a, b),
+        Fast::Cap => return Value::cap(a, b),
+        Fast::Diff => return Value::diff(a, b),
+        Fast::Subseteq => {
+            for x in a.elements()? {
+                if !b.member(&x?)? {
+                    return Ok(Value::Bool(false));
                 }
-                Value::Bool(true)
             }
-            Fast::Append => return a.append(b),
-            Fast::Not
-            | Fast::And
-            | Fast::Or
-            | Fast::Implies
-            | Fast::Len
-            | Fast::Head
-            | Fast::Tail
-            | Fast::Cardinality
-            | Fast::Domain
-            | Fast::Named => return Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator")),
-        })
+            Value::Bool(true)
+        }
+        Fast::Append => return a.append(b),
+        Fast::Not
+        | Fast::And
+        | Fast::Or
+        | Fast::Implies
+        | Fast::Len
+        | Fast::Head
+        | Fast::Tail
+        | Fast::Cardinality
+        | Fast::Domain
+        | Fast::Named => return Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator")),
+    })
 }
 
 impl<'a> ConstEval<'a> {

@@ -1,11 +1,10 @@
 //! Functions, records and sequences: application, EXCEPT, and the Sequences operators.
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 use crate::error::{codes, VResult, ValueError};
 use crate::intern::Str;
-use crate::value::{kind_name, Value};
+use crate::value::{kind_name, Elems, Value};
 
 fn not_fcn(v: &Value, what: &str) -> ValueError {
     ValueError::new(codes::TYPE, format!("Attempted to {} the {} {}, which is not a function", what, kind_name(v), v))
@@ -47,7 +46,12 @@ impl Value {
                 let (mut lo, mut hi) = (0usize, d.len());
                 while lo < hi {
                     let mid = (lo + hi) / 2;
-                    match d[mid].tlc_cmp(arg)? {
+                    // Strings (record fields) compared inline, in the order of `tlc_cmp`.
+                    let c = match (&d[mid], arg) {
+                        (Value::Str(a), Value::Str(b)) => a.cmp(b),
+                        (x, _) => x.tlc_cmp(arg)?,
+                    };
+                    match c {
                         Ordering::Less => lo = mid + 1,
                         Ordering::Greater => hi = mid,
                         Ordering::Equal => return Ok(Some(mid)),
@@ -78,7 +82,7 @@ impl Value {
     pub fn field(&self, name: &Str) -> VResult<Value> {
         match self {
             Value::Fcn(_) | Value::Seq(_) => match self.index_of(&Value::Str(name.clone())) {
-                Ok(Some(_)) => self.apply(&Value::Str(name.clone())),
+                Ok(Some(i)) => Ok(crate::value::fcn_val_at(self, i).clone()),
                 _ => Err(ValueError::new(
                     codes::NOT_IN_DOMAIN,
                     format!("Attempted to access the field \"{}\" of the record {}, which has no such field", name.as_str(), self),
@@ -100,7 +104,7 @@ impl Value {
                 Value::Seq(s) => {
                     let mut v: Vec<Value> = s.to_vec();
                     v[i] = new;
-                    Ok(Value::Seq(Arc::from(v)))
+                    Ok(Value::Seq(Elems::from(v)))
                 }
                 Value::Fcn(f) => {
                     let mut vals = f.values().to_vec();
@@ -144,7 +148,7 @@ impl Value {
         if s.is_empty() {
             return Err(ValueError::new(codes::NOT_IN_DOMAIN, "Attempted to apply Tail to the empty sequence"));
         }
-        Ok(Value::Seq(Arc::from(&s[1..])))
+        Ok(Value::Seq(Elems::from(&s[1..])))
     }
     /// `s \o t` (sequences, or strings)
     pub fn concat(&self, other: &Value) -> VResult<Value> {
@@ -153,13 +157,13 @@ impl Value {
         }
         let mut v = self.as_seq("\\o")?.to_vec();
         v.extend_from_slice(other.as_seq("\\o")?);
-        Ok(Value::Seq(Arc::from(v)))
+        Ok(Value::Seq(Elems::from(v)))
     }
     /// `SubSeq(s, m, n)`: `<<s[m], ..., s[n]>>` (empty when n < m).
     pub fn subseq(&self, m: i32, n: i32) -> VResult<Value> {
         let s = self.as_seq("SubSeq")?;
         if n < m {
-            return Ok(Value::Seq(Arc::from(Vec::new())));
+            return Ok(Value::Seq(Elems::from(Vec::new())));
         }
         if m < 1 || n as i64 > s.len() as i64 {
             return Err(ValueError::new(
@@ -167,6 +171,6 @@ impl Value {
                 format!("The second and third arguments of SubSeq ({}, {}) are out of the domain of {}", m, n, self),
             ));
         }
-        Ok(Value::Seq(Arc::from(&s[m as usize - 1..n as usize])))
+        Ok(Value::Seq(Elems::from(&s[m as usize - 1..n as usize])))
     }
 }

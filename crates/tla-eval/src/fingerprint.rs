@@ -1,25 +1,32 @@
 //! Stable 64-bit fingerprints of values, identical on every target.
 //!
 //! Architecture invariant: a fingerprint depends only on the value, never on the layout or the
-//! pointer width: it hashes fixed-width words (a tag byte per kind, lengths as u64, integers as
-//! i64, string bytes packed eight to a little-endian word) with our own mixing function, never
+//! pointer width: it hashes fixed-width words with our own mixing function, never
 //! `#[derive(Hash)]` (which hashes `usize` lengths: 4 bytes on wasm32, 8 on x86_64).
 //!
-//! Every function hashes through one view — tag, size, then (argument, value) pairs in domain
-//! order — so a tuple and the equal function built by `[i \in 1..n |-> ...]` agree, as do a
-//! record and the equal function over strings (the constructors make them one layout anyway).
-//! Sets hash their canonical (sorted) elements, so equal sets agree whatever order built them.
-//! Strings hash the fingerprint of their text (not their intern rank), computed once per string.
+//! Each scalar is one word: its kind's tag in the top byte and its payload below (a boolean, an
+//! integer as 32 bits, a string or model value as 56 bits of the fingerprint of its text,
+//! computed once per string, not its intern rank). A set, a sequence or another function
+//! starts with one word holding its tag and its size; a set then hashes its canonical (sorted)
+//! elements, so equal sets agree whatever order built them; a sequence its values; another
+//! function its (argument, value) pairs in domain order. Hashing a sequence without its
+//! arguments is sound because the layout follows the value: every function whose domain is
+//! `1..n` is a `Seq` (the constructors in `value` decide it, never the user), so a tuple and
+//! the equal function built by `[i \in 1..n |-> ...]` are one layout and one fingerprint, as are
+//! a record and the equal function over strings.
 
 use crate::error::VResult;
-use crate::value::{fcn_dom_at, fcn_len, fcn_val_at, Value};
+use crate::value::Value;
 
-const TAG_BOOL: u64 = 1;
-const TAG_INT: u64 = 2;
-const TAG_STR: u64 = 3;
-const TAG_MODEL: u64 = 4;
-const TAG_SET: u64 = 5;
-const TAG_FCN: u64 = 6;
+const TAG_BOOL: u64 = 1 << 56;
+const TAG_INT: u64 = 2 << 56;
+const TAG_STR: u64 = 3 << 56;
+const TAG_MODEL: u64 = 4 << 56;
+const TAG_SET: u64 = 5 << 56;
+const TAG_FCN: u64 = 6 << 56;
+const TAG_SEQ: u64 = 7 << 56;
+/// The payload bits below the tag byte.
+const LOW: u64 = (1 << 56) - 1;
 
 const C1: u64 = 0x87c3_7b91_1142_53d5;
 const C2: u64 = 0x4cf5_ad43_2745_937f;
@@ -80,26 +87,13 @@ impl FpHasher {
     /// Feed one value (errors for infinite sets, which have no canonical form).
     pub fn write_value(&mut self, v: &Value) -> VResult<()> {
         match v {
-            Value::Bool(b) => {
-                self.write_u64(TAG_BOOL);
-                self.write_u64(*b as u64);
-            }
-            Value::Int(i) => {
-                self.write_u64(TAG_INT);
-                self.write_u64(*i as i64 as u64);
-            }
+            Value::Bool(b) => self.write_u64(TAG_BOOL | *b as u64),
+            Value::Int(i) => self.write_u64(TAG_INT | *i as u32 as u64),
             // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
-            Value::Str(s) => {
-                self.write_u64(TAG_STR);
-                self.write_u64(s.text_fingerprint());
-            }
-            Value::Model(m) => {
-                self.write_u64(TAG_MODEL);
-                self.write_u64(m.name().text_fingerprint());
-            }
+            Value::Str(s) => self.write_u64(TAG_STR | (s.text_fingerprint() & LOW)),
+            Value::Model(m) => self.write_u64(TAG_MODEL | (m.name().text_fingerprint() & LOW)),
             Value::Set(s) => {
-                self.write_u64(TAG_SET);
-                self.write_u64(s.len() as u64);
+                self.write_u64(TAG_SET | s.len() as u64);
                 for e in s.elems() {
                     self.write_value(e)?;
                 }
@@ -108,32 +102,18 @@ impl FpHasher {
                 let s = l.to_set()?;
                 self.write_value(&Value::Set(s))?;
             }
-            Value::Seq(_) | Value::Fcn(_) => {
-                self.write_u64(TAG_FCN);
-                let n = fcn_len(v);
-                self.write_u64(n as u64);
-                match v {
-                    // The domain 1..n, hashed exactly as `Value::Int(i)` would be, without
-                    // building the values.
-                    Value::Seq(s) => {
-                        for (i, x) in s.iter().enumerate() {
-                            self.write_u64(TAG_INT);
-                            self.write_u64(i as u64 + 1);
-                            self.write_value(x)?;
-                        }
-                    }
-                    Value::Fcn(f) => {
-                        for (d, x) in f.domain().iter().zip(f.values().iter()) {
-                            self.write_value(d)?;
-                            self.write_value(x)?;
-                        }
-                    }
-                    _ => {
-                        for i in 0..n {
-                            self.write_value(&fcn_dom_at(v, i))?;
-                            self.write_value(fcn_val_at(v, i))?;
-                        }
-                    }
+            // The domain is 1..n (see the module docs): the values alone.
+            Value::Seq(s) => {
+                self.write_u64(TAG_SEQ | s.len() as u64);
+                for x in s.iter() {
+                    self.write_value(x)?;
+                }
+            }
+            Value::Fcn(f) => {
+                self.write_u64(TAG_FCN | f.values().len() as u64);
+                for (d, x) in f.domain().iter().zip(f.values().iter()) {
+                    self.write_value(d)?;
+                    self.write_value(x)?;
                 }
             }
         }

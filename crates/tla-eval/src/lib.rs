@@ -98,4 +98,4 @@ pub use error::{VResult, ValueError};
 pub use eval::{Bindings, ConstEval, SplitAction, State};
 pub use intern::{Interner, Str};
 pub use set::{LazySet, SetPredicate};
-pub use value::{ModelValue, SetVal, Value};
+pub use value::{Elems, ModelValue, SetVal, Value};

@@ -16,9 +16,10 @@
 //!   are enumerated into `Set` when they are stored inside another value ([`Value::canonical`]);
 //!   infinite ones stay symbolic and cannot be fingerprinted (TLC cannot either).
 //!
-//! A `Value` is at most three words (a tag and an `i32`, or a tag and an `Arc`; sets and
-//! sequences hold an `Arc<[Value]>`, a pointer and a length, so elements are one indirection
-//! away): 24 bytes on x86_64.
+//! A `Value` is two words: a tag and an `i32`, or a tag and one pointer. Sets and sequences
+//! hold their elements in an [`Elems`], a shared slice behind a single pointer (its length is
+//! stored with the elements), so elements are one indirection away and a `Value` is 16 bytes on
+//! x86_64. Being two words, a `VResult<Value>` is returned in registers, not through memory.
 //!
 //! # TLC's order (what CHOOSE and enumeration rely on)
 //! Read from TLC's `compareTo` methods (tlc2.value.impl) and checked with TLC 2.15:
@@ -83,13 +84,56 @@ impl PartialEq for ModelValue {
 }
 impl Eq for ModelValue {}
 
+/// The elements of a set or a sequence, or the domain of a function: an immutable slice shared
+/// by reference count, behind one pointer (the length lives in the allocation).
+#[derive(Clone)]
+pub struct Elems(triomphe::ThinArc<(), Value>);
+
+impl Elems {
+    pub fn ptr_eq(a: &Elems, b: &Elems) -> bool {
+        std::ptr::eq(a.0.heap_ptr(), b.0.heap_ptr())
+    }
+}
+
+impl std::ops::Deref for Elems {
+    type Target = [Value];
+    #[inline]
+    fn deref(&self) -> &[Value] {
+        &self.0.slice
+    }
+}
+
+impl From<Vec<Value>> for Elems {
+    fn from(v: Vec<Value>) -> Elems {
+        Elems(triomphe::ThinArc::from_header_and_iter((), v.into_iter()))
+    }
+}
+
+impl From<&[Value]> for Elems {
+    fn from(v: &[Value]) -> Elems {
+        Elems(triomphe::ThinArc::from_header_and_iter((), v.iter().cloned()))
+    }
+}
+
+impl FromIterator<Value> for Elems {
+    fn from_iter<I: IntoIterator<Item = Value>>(it: I) -> Elems {
+        Elems::from(it.into_iter().collect::<Vec<Value>>())
+    }
+}
+
+impl std::fmt::Debug for Elems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// A canonical finite set: sorted in TLC's order, without duplicates.
 #[derive(Clone, Debug)]
-pub struct SetVal(Arc<[Value]>);
+pub struct SetVal(Elems);
 
 impl SetVal {
     pub fn empty() -> SetVal {
-        SetVal(Arc::from(Vec::new()))
+        SetVal(Elems::from(Vec::new()))
     }
     /// Sort and deduplicate (each element made canonical first).
     pub fn from_vec(mut elems: Vec<Value>) -> VResult<SetVal> {
@@ -99,19 +143,19 @@ impl SetVal {
             }
         }
         sort_dedup(&mut elems)?;
-        Ok(SetVal(Arc::from(elems)))
+        Ok(SetVal(Elems::from(elems)))
     }
     /// Elements already canonical, sorted and unique (callers inside the crate only).
     pub(crate) fn from_sorted(elems: Vec<Value>) -> SetVal {
-        SetVal(Arc::from(elems))
+        SetVal(Elems::from(elems))
     }
-    pub(crate) fn from_arc(elems: Arc<[Value]>) -> SetVal {
+    pub(crate) fn from_arc(elems: Elems) -> SetVal {
         SetVal(elems)
     }
     pub fn elems(&self) -> &[Value] {
         &self.0
     }
-    pub(crate) fn arc(&self) -> &Arc<[Value]> {
+    pub(crate) fn arc(&self) -> &Elems {
         &self.0
     }
     pub fn len(&self) -> usize {
@@ -149,7 +193,7 @@ impl SetVal {
 /// A function whose domain is not `1..n`: domain sorted in TLC's order, values alongside.
 #[derive(Clone, Debug)]
 pub struct FcnVal {
-    domain: Arc<[Value]>,
+    domain: Elems,
     values: Box<[Value]>,
 }
 
@@ -161,7 +205,7 @@ impl FcnVal {
         &self.values
     }
     /// True when every domain element is a string (the function is a record).
-    pub(crate) fn domain_arc(&self) -> Arc<[Value]> {
+    pub(crate) fn domain_arc(&self) -> Elems {
         self.domain.clone()
     }
     pub fn is_record(&self) -> bool {
@@ -177,7 +221,7 @@ pub enum Value {
     Model(ModelValue),
     Set(SetVal),
     /// A function with domain `1..n` (n ≥ 0).
-    Seq(Arc<[Value]>),
+    Seq(Elems),
     Fcn(Arc<FcnVal>),
     Lazy(Arc<LazySet>),
 }
@@ -217,7 +261,7 @@ impl Value {
                 *e = e.canonical()?;
             }
         }
-        Ok(Value::Seq(Arc::from(elems)))
+        Ok(Value::Seq(Elems::from(elems)))
     }
     pub fn model(name: Str) -> Value {
         Value::Model(ModelValue::new(name))
@@ -247,7 +291,7 @@ impl Value {
             return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
         }
         let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
-        Ok(Value::Fcn(Arc::new(FcnVal { domain: Arc::from(domain), values: values.into_boxed_slice() })))
+        Ok(Value::Fcn(Arc::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice() })))
     }
     /// A function over a canonical domain set, values given in the domain's order.
     pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
@@ -262,7 +306,7 @@ impl Value {
         }
         let is_seq = domain.elems().iter().enumerate().all(|(i, d)| matches!(d, Value::Int(k) if *k as i64 == i as i64 + 1));
         if is_seq {
-            return Ok(Value::Seq(Arc::from(values)));
+            return Ok(Value::Seq(Elems::from(values)));
         }
         Ok(Value::Fcn(Arc::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice() })))
     }
@@ -335,9 +379,9 @@ impl Value {
             (Bool(a), Bool(b)) => Ok(a.cmp(b)),
             (Int(a), Int(b)) => Ok(a.cmp(b)),
             (Str(a), Str(b)) => Ok(a.cmp(b)),
-            (Set(a), Set(b)) if Arc::ptr_eq(&a.0, &b.0) => Ok(Ordering::Equal),
+            (Set(a), Set(b)) if Elems::ptr_eq(&a.0, &b.0) => Ok(Ordering::Equal),
             (Set(a), Set(b)) => cmp_sets(a.elems(), b.elems()),
-            (Seq(a), Seq(b)) if Arc::ptr_eq(a, b) => Ok(Ordering::Equal),
+            (Seq(a), Seq(b)) if Elems::ptr_eq(a, b) => Ok(Ordering::Equal),
             (Fcn(a), Fcn(b)) if Arc::ptr_eq(a, b) => Ok(Ordering::Equal),
             (Lazy(a), Lazy(b)) => {
                 if let (Some(x), Some(y)) = (a.as_interval(), b.as_interval()) {
@@ -470,7 +514,7 @@ fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
     }
     if let (Value::Fcn(x), Value::Fcn(y)) = (a, b) {
         // Records built by the same constructor often share their domain.
-        if !Arc::ptr_eq(&x.domain, &y.domain) {
+        if !Elems::ptr_eq(&x.domain, &y.domain) {
             let c = cmp_slices(&x.domain, &y.domain)?;
             if c != Ordering::Equal {
                 return Ok(c);

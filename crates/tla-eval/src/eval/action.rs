@@ -433,7 +433,7 @@ impl<'a> ConstEval<'a> {
     /// through the definitions they call, e.g. `Op(t, Sleep(t))`) are passed by name, as TLC
     /// does; others by value.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
-        if arity == 0 && (self.is_action_level(a, env, 0) || (self.init_mode.get() && self.mentions_var(a, env))) {
+        if arity == 0 && (self.arg_is_action_level(a, env) || (self.init_mode.get() && self.mentions_var(a, env))) {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone(), memo: None })));
         }
         self.op_arg(arity, a, env)
@@ -736,6 +736,16 @@ impl<'a> ConstEval<'a> {
     /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
     /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
     /// passing an argument by name is always correct, by value only an optimisation.
+    fn arg_is_action_level(&self, a: &'a Expr, env: &Env<'a>) -> bool {
+        let key = a as *const Expr as usize;
+        if let Some(&known) = self.action_level.borrow().get(&key) {
+            return known;
+        }
+        let r = self.is_action_level(a, env, 0);
+        self.action_level.borrow_mut().insert(key, r);
+        r
+    }
+
     fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
         if depth > 8 {
             return true;

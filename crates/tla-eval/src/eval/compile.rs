@@ -94,6 +94,10 @@ pub(super) struct Unit<'a> {
     body: C<'a>,
     /// Slots of one call: the parameters first, then the names bound in the body.
     slots: u32,
+    /// Without parameters: values kept per state so far, and values found kept. Keeping stops
+    /// when the first 256 found none (a definition evaluated once per state).
+    kept: std::cell::Cell<u32>,
+    found: std::cell::Cell<u32>,
 }
 
 /// A compiled expression evaluated from the interpreter.
@@ -225,9 +229,18 @@ impl<'a> ConstEval<'a> {
             return 0;
         }
         let mut cx = Cx::new();
-        let code = self.comp(e, &mut cx, env);
+        let mut code = self.comp(e, &mut cx, env);
         if matches!(code, C::Interp(..) | C::Konst(..) | C::Lit(_)) {
             return 0;
+        }
+        // The body of a definition without parameters evaluated on its own (an invariant named
+        // in the .cfg) runs as a call of its unit, so that its value in a state is kept for the
+        // calls of it as well (`TypeOK` alone and inside `Inv`).
+        if env.0.is_none()
+            && let Some(d) = self.def_of_body(e)
+            && let Some(u) = self.unit(d, &mut Cx::new())
+        {
+            code = C::Call(u, Box::new([]));
         }
         // Each name once: they are looked up in the environment at every evaluation.
         cx.globals.sort_unstable();
@@ -260,6 +273,23 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// The module definition without parameters whose body is `e`, if any.
+    fn def_of_body(&self, e: &'a Expr) -> Option<&'a OpDef> {
+        let mut index = self.body_defs.borrow_mut();
+        let index = index.get_or_insert_with(|| {
+            let mut m = crate::fxhash::FxHashMap::default();
+            for g in self.globals.values().chain(self.overrides.values()) {
+                if let Global::Op(d) = g
+                    && d.params.is_empty()
+                {
+                    m.insert(&d.body as *const Expr as usize, *d);
+                }
+            }
+            m
+        });
+        index.get(&(e as *const Expr as usize)).copied()
+    }
+
     fn unit(&self, d: &'a OpDef, cx: &mut Cx<'a>) -> Option<Rc<Unit<'a>>> {
         let key = d as *const OpDef;
         if cx.open.contains(&key) || d.params.iter().any(|p| p.arity > 0) {
@@ -276,7 +306,7 @@ impl<'a> ConstEval<'a> {
         }
         inner.depth = cx.depth;
         let body = self.comp(&d.body, &mut inner, &Env::default());
-        let u = Some(Rc::new(Unit { body, slots: inner.max }));
+        let u = Some(Rc::new(Unit { body, slots: inner.max, kept: Default::default(), found: Default::default() }));
         self.units.borrow_mut().insert(key as usize, u.clone());
         u
     }
@@ -722,6 +752,28 @@ impl<'a> ConstEval<'a> {
                 }
                 f
             }
+            // A definition without parameters reads only the current state and constants (a
+            // unit is pure and runs with no outer names): its value in this state is kept.
+            C::Call(u, args) if args.is_empty() => {
+                let key = Rc::as_ptr(u) as usize;
+                let keep = u.found.get() > 0 || u.kept.get() < 256;
+                if keep && let Some(v) = self.state_memo_get(key) {
+                    u.found.set(u.found.get().saturating_add(1));
+                    return Ok(v);
+                }
+                self.enter()?;
+                let b2 = st.len();
+                st.resize(b2 + u.slots as usize, Value::Bool(false));
+                let r = self.run(&u.body, &Env::default(), st, b2);
+                st.truncate(b2);
+                self.leave();
+                let v = r?;
+                if keep {
+                    u.kept.set(u.kept.get().saturating_add(1));
+                    self.state_memo_put(key, v.clone());
+                }
+                v
+            }
             C::Call(u, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args.iter() {
@@ -737,6 +789,25 @@ impl<'a> ConstEval<'a> {
                 r?
             }
         })
+    }
+
+    /// The value of the unit `key` kept for the current state, if any.
+    fn state_memo_get(&self, key: usize) -> Option<Value> {
+        let memo = self.state_memo.borrow();
+        if !std::sync::Arc::ptr_eq(&memo.0, &self.cur.borrow()) {
+            return None;
+        }
+        memo.1.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+    }
+
+    fn state_memo_put(&self, key: usize, v: Value) {
+        let mut memo = self.state_memo.borrow_mut();
+        let cur = self.cur.borrow();
+        if !std::sync::Arc::ptr_eq(&memo.0, &cur) {
+            memo.0 = cur.clone();
+            memo.1.clear();
+        }
+        memo.1.push((key, v));
     }
 
     #[allow(clippy::too_many_arguments)]

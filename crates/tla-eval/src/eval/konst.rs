@@ -133,7 +133,7 @@ impl<'a> ConstEval<'a> {
 
     /// Whether the body of a definition is constant with its parameters bound (memoised per
     /// definition; a definition being analysed counts as not constant, so recursion is safe).
-    fn def_const(&self, key: usize, params: &[&'a str], body: &'a Expr, bounds: &'a [Bound], depth: u32) -> bool {
+    pub(super) fn def_const(&self, key: usize, params: &[&'a str], body: &'a Expr, bounds: &'a [Bound], depth: u32) -> bool {
         if let Some(&c) = self.konst_defs.borrow().get(&key) {
             return c;
         }
