@@ -28,13 +28,15 @@ pub use action::{Bindings, SplitAction};
 /// A state: the values of the variables, indexed by variable slot (declaration order).
 pub type State = std::sync::Arc<[Value]>;
 
+/// Slots of the evaluator's direct-mapped caches (2^FAST_BITS each).
+const FAST_BITS: u32 = 12;
+/// Arguments of constant function definitions whose results are kept (see `apply_global_fun`).
+const FUN_MEMO_LIMIT: usize = 1 << 20;
+
 /// Deepest nesting of expressions (operator calls included) before evaluation stops with an
 /// error instead of exhausting the stack (wasm32's stack is small). Adjustable with
 /// [`ConstEval::set_max_depth`]. Measured: about 0.7 KB of stack per level in release builds
 /// and 3.5 KB in debug builds, against wasm32's 1 MiB stack and a 2 MiB test thread.
-/// Slots of the evaluator's direct-mapped caches (2^FAST_BITS each).
-const FAST_BITS: u32 = 12;
-
 pub const DEFAULT_MAX_DEPTH: u32 = if cfg!(debug_assertions) { 250 } else { 1000 };
 
 #[derive(Clone)]
@@ -172,6 +174,7 @@ pub struct ConstEval<'a> {
     konst_defs: RefCell<HashMap<usize, bool>>,
     /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
     /// state), by definition and fingerprint of the argument: the argument and the result.
+    /// At most `FUN_MEMO_LIMIT` arguments are kept (then results are computed each time).
     fun_memo: RefCell<HashMap<(usize, u64), Vec<(Value, Value)>>>,
     /// Whether each argument of an action call is action-level (see `action::action_arg`), by
     /// the argument's address: scoping is lexical, so the answer is the same at every call.
@@ -951,8 +954,6 @@ impl<'a> ConstEval<'a> {
         r
     }
 
-    /// `f[arg]` for a function definition: membership in the domain, then the body.
-    #[inline(never)]
     /// `f[arg]` of a module's function definition. When its body is constant (reads no state,
     /// no effect) and we are outside instances, each argument's result is kept: `HostOf[pid]`
     /// of a CHOOSE over constants is computed once per `pid`, not once per state. Errors are
@@ -971,10 +972,15 @@ impl<'a> ConstEval<'a> {
             return Ok(r.clone());
         }
         let r = self.apply_fun_def(d, &Env::default(), arg)?;
-        self.fun_memo.borrow_mut().entry((key, fp)).or_default().push((arg.clone(), r.clone()));
+        let mut memo = self.fun_memo.borrow_mut();
+        if memo.len() < FUN_MEMO_LIMIT {
+            memo.entry((key, fp)).or_default().push((arg.clone(), r.clone()));
+        }
         Ok(r)
     }
 
+    /// `f[arg]` for a function definition: membership in the domain, then the body.
+    #[inline(never)]
     fn apply_fun_def(&self, d: &'a FunDef, env: &Env<'a>, arg: &Value) -> VResult<Value> {
         self.enter()?;
         let r = (|| {

@@ -6,17 +6,19 @@
 //!
 //! Each scalar is one word: its kind's tag in the top byte and its payload below (a boolean, an
 //! integer as 32 bits, a string or model value as 56 bits of the fingerprint of its text,
-//! computed once per string, not its intern rank). A set, a sequence or another function
-//! starts with one word holding its tag and its size; a set then hashes its canonical (sorted)
-//! elements, so equal sets agree whatever order built them; a sequence its values; another
-//! function its (argument, value) pairs in domain order. Hashing a sequence without its
-//! arguments is sound because the layout follows the value: every function whose domain is
-//! `1..n` is a `Seq` (the constructors in `value` decide it, never the user), so a tuple and
-//! the equal function built by `[i \in 1..n |-> ...]` are one layout and one fingerprint, as are
-//! a record and the equal function over strings.
+//! computed once per string, not its intern rank). A set, a sequence or another function is
+//! hashed on its own — a word holding its tag and its size, then its parts — and enters its
+//! container as one word, its fingerprint, kept with the value once computed. A state shares
+//! most of its values with its parent, so fingerprinting it hashes only what changed. A set
+//! hashes its canonical (sorted) elements, so equal sets agree whatever order built them; a
+//! sequence its values; another function its domain (as a set) and its values in domain
+//! order. Hashing a sequence without its arguments is sound because the layout follows the
+//! value: every function whose domain is `1..n` is a `Seq` (the constructors in `value` decide
+//! it, never the user), so a tuple and the equal function built by `[i \in 1..n |-> ...]` are
+//! one layout and one fingerprint, as are a record and the equal function over strings.
 
 use crate::error::VResult;
-use crate::value::Value;
+use crate::value::{Elems, FpCell, Value};
 
 const TAG_BOOL: u64 = 1 << 56;
 const TAG_INT: u64 = 2 << 56;
@@ -86,39 +88,57 @@ impl FpHasher {
     }
     /// Feed one value (errors for infinite sets, which have no canonical form).
     pub fn write_value(&mut self, v: &Value) -> VResult<()> {
-        match v {
-            Value::Bool(b) => self.write_u64(TAG_BOOL | *b as u64),
-            Value::Int(i) => self.write_u64(TAG_INT | *i as u32 as u64),
+        let w = match v {
+            Value::Bool(b) => TAG_BOOL | *b as u64,
+            Value::Int(i) => TAG_INT | *i as u32 as u64,
             // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
-            Value::Str(s) => self.write_u64(TAG_STR | (s.text_fingerprint() & LOW)),
-            Value::Model(m) => self.write_u64(TAG_MODEL | (m.name().text_fingerprint() & LOW)),
-            Value::Set(s) => {
-                self.write_u64(TAG_SET | s.len() as u64);
-                for e in s.elems() {
-                    self.write_value(e)?;
-                }
-            }
-            Value::Lazy(l) => {
-                let s = l.to_set()?;
-                self.write_value(&Value::Set(s))?;
-            }
-            // The domain is 1..n (see the module docs): the values alone.
-            Value::Seq(s) => {
-                self.write_u64(TAG_SEQ | s.len() as u64);
+            Value::Str(s) => TAG_STR | (s.text_fingerprint() & LOW),
+            Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
+            Value::Set(s) => set_fp(s.arc())?,
+            Value::Lazy(l) => set_fp(l.to_set()?.arc())?,
+            Value::Seq(s) => kept(s.fp(), || {
+                let mut h = FpHasher::new();
+                h.write_u64(TAG_SEQ | s.len() as u64);
                 for x in s.iter() {
-                    self.write_value(x)?;
+                    h.write_value(x)?;
                 }
-            }
-            Value::Fcn(f) => {
-                self.write_u64(TAG_FCN | f.values().len() as u64);
-                for (d, x) in f.domain().iter().zip(f.values().iter()) {
-                    self.write_value(d)?;
-                    self.write_value(x)?;
+                Ok(h.finish())
+            })?,
+            Value::Fcn(f) => kept(f.fp(), || {
+                let mut h = FpHasher::new();
+                h.write_u64(TAG_FCN | f.values().len() as u64);
+                h.write_u64(set_fp(f.domain_elems())?);
+                for x in f.values() {
+                    h.write_value(x)?;
                 }
-            }
-        }
+                Ok(h.finish())
+            })?,
+        };
+        self.write_u64(w);
         Ok(())
     }
+}
+
+/// The fingerprint kept in `cell`, or computed by `f` and kept.
+fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
+    if let Some(fp) = cell.get() {
+        return Ok(fp);
+    }
+    let fp = f()?;
+    cell.set(fp);
+    Ok(fp)
+}
+
+/// The fingerprint of canonical elements as a set.
+fn set_fp(elems: &Elems) -> VResult<u64> {
+    kept(elems.fp(), || {
+        let mut h = FpHasher::new();
+        h.write_u64(TAG_SET | elems.len() as u64);
+        for e in elems.iter() {
+            h.write_value(e)?;
+        }
+        Ok(h.finish())
+    })
 }
 
 impl Value {

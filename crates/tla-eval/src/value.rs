@@ -84,14 +84,48 @@ impl PartialEq for ModelValue {
 }
 impl Eq for ModelValue {}
 
+/// A fingerprint computed once and kept with the value it belongs to (0: not yet computed).
+/// Values are immutable, so it never goes stale; two threads racing compute the same number.
+#[derive(Default)]
+pub(crate) struct FpCell(std::sync::atomic::AtomicU64);
+
+impl FpCell {
+    pub(crate) fn get(&self) -> Option<u64> {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => None,
+            fp => Some(fp),
+        }
+    }
+    pub(crate) fn set(&self, fp: u64) {
+        self.0.store(fp, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for FpCell {
+    fn clone(&self) -> FpCell {
+        FpCell(std::sync::atomic::AtomicU64::new(self.0.load(std::sync::atomic::Ordering::Relaxed)))
+    }
+}
+
+impl std::fmt::Debug for FpCell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.get())
+    }
+}
+
 /// The elements of a set or a sequence, or the domain of a function: an immutable slice shared
-/// by reference count, behind one pointer (the length lives in the allocation).
+/// by reference count, behind one pointer (the length lives in the allocation, with the
+/// elements' fingerprint once computed: as a set for the elements of a set or a domain, as a
+/// sequence for those of a sequence; a sequence's elements are never shared with a set).
 #[derive(Clone)]
-pub struct Elems(triomphe::ThinArc<(), Value>);
+pub struct Elems(triomphe::ThinArc<FpCell, Value>);
 
 impl Elems {
     pub fn ptr_eq(a: &Elems, b: &Elems) -> bool {
         std::ptr::eq(a.0.heap_ptr(), b.0.heap_ptr())
+    }
+    pub(crate) fn fp(&self) -> &FpCell {
+        &self.0.header.header
     }
 }
 
@@ -105,13 +139,13 @@ impl std::ops::Deref for Elems {
 
 impl From<Vec<Value>> for Elems {
     fn from(v: Vec<Value>) -> Elems {
-        Elems(triomphe::ThinArc::from_header_and_iter((), v.into_iter()))
+        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), v.into_iter()))
     }
 }
 
 impl From<&[Value]> for Elems {
     fn from(v: &[Value]) -> Elems {
-        Elems(triomphe::ThinArc::from_header_and_iter((), v.iter().cloned()))
+        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), v.iter().cloned()))
     }
 }
 
@@ -195,6 +229,8 @@ impl SetVal {
 pub struct FcnVal {
     domain: Elems,
     values: Box<[Value]>,
+    /// The function's fingerprint, once computed.
+    fp: FpCell,
 }
 
 impl FcnVal {
@@ -205,6 +241,12 @@ impl FcnVal {
         &self.values
     }
     /// True when every domain element is a string (the function is a record).
+    pub(crate) fn fp(&self) -> &FpCell {
+        &self.fp
+    }
+    pub(crate) fn domain_elems(&self) -> &Elems {
+        &self.domain
+    }
     pub(crate) fn domain_arc(&self) -> Elems {
         self.domain.clone()
     }
@@ -291,7 +333,7 @@ impl Value {
             return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
         }
         let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
-        Ok(Value::Fcn(Arc::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice() })))
+        Ok(Value::Fcn(Arc::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default() })))
     }
     /// A function over a canonical domain set, values given in the domain's order.
     pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
@@ -308,7 +350,7 @@ impl Value {
         if is_seq {
             return Ok(Value::Seq(Elems::from(values)));
         }
-        Ok(Value::Fcn(Arc::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice() })))
+        Ok(Value::Fcn(Arc::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default() })))
     }
     /// `[f1 |-> v1, ...]`
     pub fn record(fields: Vec<(Str, Value)>) -> VResult<Value> {

@@ -440,3 +440,35 @@ fn no_fingerprint_collisions_among_many_small_values() {
     }
     assert_eq!(count, (1 << 14) + 1296 + 1296 + 81 * 81 + 435);
 }
+
+#[test]
+fn fingerprints_kept_with_values_agree_with_fresh_ones() {
+    // A compound value keeps its fingerprint once computed; a container takes its parts' kept
+    // fingerprints. Whatever was fingerprinted first, equal values agree and unequal differ.
+    let mut t = Interner::new();
+    let (a, b) = (s(&mut t, "a"), s(&mut t, "b"));
+    let build = |x: i32| {
+        let rec = Value::fcn(vec![(a.clone(), ints(&[x])), (b.clone(), tup(vec![i(x), i(1)]))]).unwrap();
+        tup(vec![ints(&[1, 2]), rec, set(vec![ints(&[x]), ints(&[])])])
+    };
+    let first = build(3);
+    // The parts first, then the whole (kept fingerprints), against a fresh whole.
+    let parts: Vec<u64> = (1..=3).map(|k| first.apply(&i(k)).unwrap().fingerprint().unwrap()).collect();
+    let whole = first.fingerprint().unwrap();
+    assert_eq!(whole, build(3).fingerprint().unwrap());
+    assert_eq!(whole, first.fingerprint().unwrap(), "kept fingerprint read back");
+    assert_ne!(whole, build(4).fingerprint().unwrap());
+    assert_eq!(parts[1], build(3).apply(&i(2)).unwrap().fingerprint().unwrap());
+    // EXCEPT shares the domain (its kept fingerprint) and builds new values: it agrees with
+    // the function built at once, and differs from the one it came from.
+    let rec = first.apply(&i(2)).unwrap();
+    let changed = rec.except(&a, ints(&[4])).unwrap();
+    let fresh = Value::fcn(vec![(b.clone(), tup(vec![i(3), i(1)])), (a.clone(), ints(&[4]))]).unwrap();
+    assert_eq!(changed.fingerprint().unwrap(), fresh.fingerprint().unwrap());
+    assert_ne!(changed.fingerprint().unwrap(), rec.fingerprint().unwrap());
+    // DOMAIN f shares the function's domain: as a set it agrees with the set built at once.
+    let dom = rec.domain().unwrap();
+    assert_eq!(dom.fingerprint().unwrap(), set(vec![b.clone(), a.clone()]).fingerprint().unwrap());
+    // A set, and a sequence of the same elements, differ.
+    assert_ne!(ints(&[1, 2]).fingerprint().unwrap(), tup(vec![i(1), i(2)]).fingerprint().unwrap());
+}
