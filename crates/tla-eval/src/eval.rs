@@ -32,6 +32,9 @@ pub type State = std::sync::Arc<[Value]>;
 const FAST_BITS: u32 = 12;
 /// Arguments of constant function definitions whose results are kept (see `apply_global_fun`).
 const FUN_MEMO_LIMIT: usize = 1 << 20;
+/// Results of constant function definitions: by definition and the argument's fingerprint,
+/// the arguments (compared in full) and their results.
+type FunMemo = HashMap<(usize, u64), Vec<(Value, Value)>>;
 
 /// Deepest nesting of expressions (operator calls included) before evaluation stops with an
 /// error instead of exhausting the stack (wasm32's stack is small). Adjustable with
@@ -175,7 +178,7 @@ pub struct ConstEval<'a> {
     /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
     /// state), by definition and fingerprint of the argument: the argument and the result.
     /// At most `FUN_MEMO_LIMIT` arguments are kept (then results are computed each time).
-    fun_memo: RefCell<HashMap<(usize, u64), Vec<(Value, Value)>>>,
+    fun_memo: RefCell<FunMemo>,
     /// Whether each argument of an action call is action-level (see `action::action_arg`), by
     /// the argument's address: scoping is lexical, so the answer is the same at every call.
     action_level: RefCell<HashMap<usize, bool>>,
