@@ -109,7 +109,7 @@ impl Value {
                 Value::Fcn(f) => {
                     let mut vals = f.values().to_vec();
                     vals[i] = new;
-                    let dom = crate::value::SetVal::from_arc(f.domain_arc());
+                    let dom = crate::value::SetVal::from_arc(f.domain_elems().clone());
                     Value::fcn_over(&dom, vals)
                 }
                 _ => Err(not_fcn(self, "EXCEPT")),

@@ -94,20 +94,13 @@ impl FpHasher {
             // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
             Value::Str(s) => TAG_STR | (s.text_fingerprint() & LOW),
             Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
-            Value::Set(s) => set_fp(s.arc())?,
-            Value::Lazy(l) => set_fp(l.to_set()?.arc())?,
-            Value::Seq(s) => kept(s.fp(), || {
-                let mut h = FpHasher::new();
-                h.write_u64(TAG_SEQ | s.len() as u64);
-                for x in s.iter() {
-                    h.write_value(x)?;
-                }
-                Ok(h.finish())
-            })?,
+            Value::Set(s) => elems_fp(s.arc(), TAG_SET)?,
+            Value::Lazy(l) => elems_fp(l.to_set()?.arc(), TAG_SET)?,
+            Value::Seq(s) => elems_fp(s, TAG_SEQ)?,
             Value::Fcn(f) => kept(f.fp(), || {
                 let mut h = FpHasher::new();
                 h.write_u64(TAG_FCN | f.values().len() as u64);
-                h.write_u64(set_fp(f.domain_elems())?);
+                h.write_u64(elems_fp(f.domain_elems(), TAG_SET)?);
                 for x in f.values() {
                     h.write_value(x)?;
                 }
@@ -129,11 +122,12 @@ fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
     Ok(fp)
 }
 
-/// The fingerprint of canonical elements as a set.
-fn set_fp(elems: &Elems) -> VResult<u64> {
+/// The fingerprint of elements as a set (canonical elements) or as a sequence, by `tag`: an
+/// `Elems` is only ever one of the two (see `value::Elems`), so one kept number is enough.
+fn elems_fp(elems: &Elems, tag: u64) -> VResult<u64> {
     kept(elems.fp(), || {
         let mut h = FpHasher::new();
-        h.write_u64(TAG_SET | elems.len() as u64);
+        h.write_u64(tag | elems.len() as u64);
         for e in elems.iter() {
             h.write_value(e)?;
         }

@@ -247,7 +247,7 @@ impl Value {
     pub fn domain(&self) -> VResult<Value> {
         match self {
             Value::Seq(s) => Ok(Value::interval(1, s.len() as i32)),
-            Value::Fcn(f) => Ok(Value::Set(SetVal::from_arc(f.domain_arc()))),
+            Value::Fcn(f) => Ok(Value::Set(SetVal::from_arc(f.domain_elems().clone()))),
             _ => Err(ValueError::new(codes::TYPE, format!("Attempted to compute the domain of the {} {}", kind_name(self), self))),
         }
     }

@@ -18,8 +18,8 @@
 //!
 //! A `Value` is two words: a tag and an `i32`, or a tag and one pointer. Sets and sequences
 //! hold their elements in an [`Elems`], a shared slice behind a single pointer (its length is
-//! stored with the elements), so elements are one indirection away and a `Value` is 16 bytes on
-//! x86_64. Being two words, a `VResult<Value>` is returned in registers, not through memory.
+//! stored with the elements, as is their fingerprint once computed), so elements are one
+//! indirection away and a `Value` is 16 bytes on x86_64.
 //!
 //! # TLC's order (what CHOOSE and enumeration rely on)
 //! Read from TLC's `compareTo` methods (tlc2.value.impl) and checked with TLC 2.15:
@@ -240,16 +240,14 @@ impl FcnVal {
     pub fn values(&self) -> &[Value] {
         &self.values
     }
-    /// True when every domain element is a string (the function is a record).
     pub(crate) fn fp(&self) -> &FpCell {
         &self.fp
     }
+    /// The domain as shared elements (for `DOMAIN f` and EXCEPT, which keep it).
     pub(crate) fn domain_elems(&self) -> &Elems {
         &self.domain
     }
-    pub(crate) fn domain_arc(&self) -> Elems {
-        self.domain.clone()
-    }
+    /// True when every domain element is a string (the function is a record).
     pub fn is_record(&self) -> bool {
         self.domain.iter().all(|d| matches!(d, Value::Str(_)))
     }

@@ -733,9 +733,7 @@ impl<'a> ConstEval<'a> {
 }
 
 impl<'a> ConstEval<'a> {
-    /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
-    /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
-    /// passing an argument by name is always correct, by value only an optimisation.
+    /// `is_action_level` of an action call's argument, found once per argument.
     fn arg_is_action_level(&self, a: &'a Expr, env: &Env<'a>) -> bool {
         let key = a as *const Expr as usize;
         if let Some(&known) = self.action_level.borrow().get(&key) {
@@ -746,6 +744,9 @@ impl<'a> ConstEval<'a> {
         r
     }
 
+    /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
+    /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
+    /// passing an argument by name is always correct, by value only an optimisation.
     fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
         if depth > 8 {
             return true;

@@ -230,6 +230,7 @@ impl<'a> ConstEval<'a> {
         }
         let mut cx = Cx::new();
         let mut code = self.comp(e, &mut cx, env);
+        let mut slots = cx.max;
         if matches!(code, C::Interp(..) | C::Konst(..) | C::Lit(_)) {
             return 0;
         }
@@ -241,12 +242,13 @@ impl<'a> ConstEval<'a> {
             && let Some(u) = self.unit(d, &mut Cx::new())
         {
             code = C::Call(u, Box::new([]));
+            slots = 0;
         }
         // Each name once: they are looked up in the environment at every evaluation.
         cx.globals.sort_unstable();
         cx.globals.dedup();
         let mut roots = self.roots.borrow_mut();
-        roots.push(Rc::new(Root { code, slots: cx.max, globals: cx.globals.into() }));
+        roots.push(Rc::new(Root { code, slots, globals: cx.globals.into() }));
         roots.len() as u32
     }
 
@@ -761,13 +763,7 @@ impl<'a> ConstEval<'a> {
                     u.found.set(u.found.get().saturating_add(1));
                     return Ok(v);
                 }
-                self.enter()?;
-                let b2 = st.len();
-                st.resize(b2 + u.slots as usize, Value::Bool(false));
-                let r = self.run(&u.body, &Env::default(), st, b2);
-                st.truncate(b2);
-                self.leave();
-                let v = r?;
+                let v = self.call_unit(u, Vec::new(), st)?;
                 if keep {
                     u.kept.set(u.kept.get().saturating_add(1));
                     self.state_memo_put(key, v.clone());
@@ -779,16 +775,21 @@ impl<'a> ConstEval<'a> {
                 for a in args.iter() {
                     vals.push(self.run(a, env, st, base)?);
                 }
-                self.enter()?;
-                let b2 = st.len();
-                st.extend(vals);
-                st.resize(b2 + u.slots as usize, Value::Bool(false));
-                let r = self.run(&u.body, &Env::default(), st, b2);
-                st.truncate(b2);
-                self.leave();
-                r?
+                self.call_unit(u, vals, st)?
             }
         })
+    }
+
+    /// Runs a unit in a frame of its own on top of the value stack, its arguments first.
+    fn call_unit(&self, u: &Unit<'a>, args: Vec<Value>, st: &mut Vec<Value>) -> VResult<Value> {
+        self.enter()?;
+        let b2 = st.len();
+        st.extend(args);
+        st.resize(b2 + u.slots as usize, Value::Bool(false));
+        let r = self.run(&u.body, &Env::default(), st, b2);
+        st.truncate(b2);
+        self.leave();
+        r
     }
 
     /// The value of the unit `key` kept for the current state, if any.
