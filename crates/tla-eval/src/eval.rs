@@ -23,6 +23,7 @@ use crate::value::{kind_name, Value};
 mod action;
 mod compile;
 mod konst;
+mod plan;
 pub use action::{Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
@@ -206,6 +207,8 @@ pub struct ConstEval<'a> {
     state_memo: RefCell<(State, Vec<(usize, Value)>)>,
     /// Module definitions without parameters by the address of their body (built on first use).
     body_defs: RefCell<Option<HashMap<usize, &'a OpDef>>>,
+    /// Compiled actions (see `plan`) by the address of the action (`None`: not compiled).
+    plans: RefCell<HashMap<usize, Option<Rc<plan::Plan<'a>>>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -435,6 +438,7 @@ impl<'a> ConstEval<'a> {
             stack: RefCell::default(),
             state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
             body_defs: RefCell::new(None),
+            plans: RefCell::default(),
         }
     }
 
@@ -538,6 +542,7 @@ impl<'a> ConstEval<'a> {
         self.pure_defs.get_mut().clear();
         self.state_memo.get_mut().1.clear();
         *self.body_defs.get_mut() = None;
+        self.plans.get_mut().clear();
     }
 
     #[inline]
@@ -870,8 +875,9 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    /// Every combination of bound values, in TLC's order (the last variable turns fastest);
-    /// `f` returns false to stop.
+    /// Every combination of bound values, in TLC's order: the first variable turns fastest
+    /// (`\E j \in 0..1, k \in 0..2` gives j, k = 0, 0 then 1, 0 then 0, 1, ...); `f` returns
+    /// false to stop.
     #[inline(never)]
     fn for_each_binding(
         &self,
@@ -902,7 +908,7 @@ impl<'a> ConstEval<'a> {
         env: &Env<'a>,
         f: &mut dyn FnMut(&Env<'a>) -> VResult<bool>,
     ) -> VResult<bool> {
-        let Some(((vars, name, set), rest)) = slots.split_first() else {
+        let Some(((vars, name, set), rest)) = slots.split_last() else {
             return f(env);
         };
         let mut step = |v: Value| -> VResult<bool> {

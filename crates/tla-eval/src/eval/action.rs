@@ -235,11 +235,15 @@ impl<'a> ConstEval<'a> {
         let n = self.var_names.len();
         *self.next.borrow_mut() = vec![None; n];
         *self.cur.borrow_mut() = state.clone();
-        self.act(a, &Env::default(), &mut || {
+        let mut k = || {
             let st = self.complete("the action")?;
             emit(st)?;
             Ok(true)
-        })
+        };
+        match self.plan(a) {
+            Some(p) => self.run_plan(&p, &mut k),
+            None => self.act(a, &Env::default(), &mut k),
+        }
         .map(|_| ())
     }
 
@@ -439,7 +443,7 @@ impl<'a> ConstEval<'a> {
         self.op_arg(arity, a, env)
     }
 
-    fn assign(&self, r: VarRef<'a>, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
+    pub(super) fn assign(&self, r: VarRef<'a>, v: Value, k: &mut Cont<'_>) -> VResult<bool> {
         let slot = match r {
             VarRef::Slot(slot) => slot,
             VarRef::Free(name) => {
@@ -747,7 +751,7 @@ impl<'a> ConstEval<'a> {
     /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
     /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
     /// passing an argument by name is always correct, by value only an optimisation.
-    fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
+    pub(super) fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
         if depth > 8 {
             return true;
         }

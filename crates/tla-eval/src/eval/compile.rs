@@ -111,10 +111,10 @@ pub(super) struct Root<'a> {
 }
 
 /// Compilation context: the names bound inside the expression so far (innermost last).
-struct Cx<'a> {
-    scope: Vec<(&'a str, u32)>,
-    next: u32,
-    max: u32,
+pub(super) struct Cx<'a> {
+    pub(super) scope: Vec<(&'a str, u32)>,
+    pub(super) next: u32,
+    pub(super) max: u32,
     globals: Vec<&'a str>,
     /// Definitions being compiled (a call of one of them is left to the interpreter).
     open: Vec<*const OpDef>,
@@ -123,7 +123,7 @@ struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    fn new() -> Cx<'a> {
+    pub(super) fn new() -> Cx<'a> {
         Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0 }
     }
     fn bind(&mut self, name: &'a str) -> u32 {
@@ -153,7 +153,7 @@ fn lazy_builtin(name: &str, n: usize) -> bool {
 impl<'a> ConstEval<'a> {
     /// Whether `e` (and every definition it calls, transitively) reads no next state and has no
     /// effect. Memoised per definition.
-    fn pure_expr(&self, e: &'a Expr, depth: u32) -> bool {
+    pub(super) fn pure_expr(&self, e: &'a Expr, depth: u32) -> bool {
         if depth > 200 {
             return false;
         }
@@ -367,7 +367,7 @@ impl<'a> ConstEval<'a> {
         Some((slot, Box::new(set), Box::new(body)))
     }
 
-    fn comp(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+    pub(super) fn comp(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
         if cx.depth > 150 {
             return self.interp(e, cx);
         }
@@ -550,8 +550,9 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    /// Binds the names of `slots` (from `k` on) to every combination of their sets' elements.
-    fn bind_each(
+    /// Binds the names of the first `k` of `slots` to every combination of their sets'
+    /// elements, in TLC's order: the first name turns fastest (see `iterate_slots`).
+    pub(super) fn bind_each(
         &self,
         slots: &[(u32, C<'a>)],
         sets: &[Value],
@@ -560,17 +561,17 @@ impl<'a> ConstEval<'a> {
         base: usize,
         f: &mut dyn FnMut(&Self, &mut Vec<Value>) -> VResult<bool>,
     ) -> VResult<bool> {
-        if k == slots.len() {
+        let Some(k) = k.checked_sub(1) else {
             return f(self, st);
-        }
+        };
         let slot = slots[k].0 as usize;
         super::each_element(&sets[k], &mut |v| {
             st[base + slot] = v;
-            self.bind_each(slots, sets, k + 1, st, base, f)
+            self.bind_each(slots, sets, k, st, base, f)
         })
     }
 
-    fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Vec<Value>> {
+    pub(super) fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Vec<Value>> {
         let mut sets: Vec<Value> = Vec::with_capacity(slots.len());
         for (_, s) in slots {
             let v = match s {
@@ -582,7 +583,7 @@ impl<'a> ConstEval<'a> {
         Ok(sets)
     }
 
-    fn run(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+    pub(super) fn run(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         Ok(match c {
             C::Lit(v) => v.clone(),
             C::Konst(e, cell) => {
@@ -683,7 +684,7 @@ impl<'a> ConstEval<'a> {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
                 let mut found = !want;
-                self.bind_each(slots, &sets, 0, st, base, &mut |me, st| {
+                self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
                     if me.run_bool(body, env, st, base)? == want {
                         found = want;
                         return Ok(false);
@@ -695,7 +696,7 @@ impl<'a> ConstEval<'a> {
             C::Map { slots, body } => {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let mut out = Vec::new();
-                self.bind_each(slots, &sets, 0, st, base, &mut |me, st| {
+                self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
                     out.push(me.run(body, env, st, base)?);
                     Ok(true)
                 })?;

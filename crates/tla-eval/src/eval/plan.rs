@@ -1,0 +1,473 @@
+//! Actions compiled once into a plan whose names are resolved to slots.
+//!
+//! The interpreter (`act`) enumerates an action by walking its formula at every state: it
+//! finds what each name means, binds the arguments of each action it calls in an environment,
+//! and looks up the compiled form of each guard it meets. For the actions of Next, this module
+//! does that walk once per action, outside instances: a name bound by `\E`, by LET or as a
+//! parameter of a called action becomes a slot of the value stack (in one frame: called
+//! actions are inlined), a guard or the right side of `x' = e` becomes a compiled expression
+//! (see `compile`), `UNCHANGED <<x, y>>` becomes a list of variables.
+//!
+//! The interpreter remains the reference semantics:
+//! - anything the plan does not cover (instances, ENABLED, `[A]_v`, tuple patterns, operators
+//!   passed as arguments, arguments passed by name, expressions that read primed variables or
+//!   have an effect, ...) is a node the interpreter enumerates, with the names in scope bound
+//!   to their slots;
+//! - when the compiled part of a node fails (an evaluation error, a value of the wrong kind,
+//!   an infinite set to enumerate), the interpreter enumerates that node instead, before the
+//!   node has done anything, so its answer and its error stand;
+//! - each node adds its span to an error that has none, as `act` does at each level, so an
+//!   error raised by the rest of the action points at the same place.
+//!
+//! One difference is in cost only: the zero-argument definitions of a LET are computed when
+//! the LET is entered, not when first used (a definition that fails sends the whole LET back
+//! to the interpreter, which computes them lazily).
+//!
+//! Slots of names bound by a plan are never reused within it: the rest of the action (the
+//! continuation) runs while the names bound before it are still live.
+
+use std::rc::Rc;
+
+use tla_syntax::ast::*;
+
+use super::compile::{C, Cx};
+use super::{ConstEval, Env, Global};
+use crate::error::VResult;
+use crate::value::Value;
+
+/// The compiled form of one action of Next.
+pub(super) struct Plan<'a> {
+    code: Node<'a>,
+    slots: u32,
+}
+
+/// One node of a plan: the formula it stands for and the names in scope there (with their
+/// slots), which the interpreter is given when it takes the node over.
+pub(super) struct Node<'a> {
+    e: &'a Expr,
+    names: Rc<[(&'a str, u32)]>,
+    kind: A<'a>,
+}
+
+enum A<'a> {
+    /// Enumerated by the interpreter.
+    Interp,
+    /// A formula without primes: the action goes on when it holds.
+    Guard(C<'a>),
+    /// `x' = e`: assigns `x'`, or compares with it when already assigned.
+    Assign(usize, C<'a>),
+    /// `x' \in S`.
+    In(usize, C<'a>),
+    /// `UNCHANGED` of these variables, in this order.
+    Unchanged(Box<[usize]>),
+    And(Box<[Node<'a>]>),
+    Or(Box<[Node<'a>]>),
+    If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
+    Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
+    /// `P => A`: A when P holds, else the action goes on.
+    Implies(C<'a>, Box<Node<'a>>),
+    /// `\E x \in S, ... : A` (the names' slots and sets, as in `C::Quant`).
+    Exists(Box<[(u32, C<'a>)]>, Box<Node<'a>>),
+    /// A LET of zero-argument definitions (computed on entry into their slots), or a call of
+    /// an action definition (its arguments computed into the slots of its parameters).
+    Bind(Box<[(u32, C<'a>)]>, Box<Node<'a>>),
+}
+
+/// Continuation of a plan: the rest of the action, given the value stack.
+type PCont<'k> = dyn FnMut(&mut Vec<Value>) -> VResult<bool> + 'k;
+
+/// Compilation context of a plan.
+struct Pcx<'a> {
+    scope: Vec<(&'a str, u32)>,
+    /// Next free slot (never decreases: see the module docs).
+    next: u32,
+    /// Slots used by the expressions compiled so far (their own bound names included).
+    max: u32,
+    /// Action definitions being inlined.
+    open: Vec<*const OpDef>,
+}
+
+impl<'a> Pcx<'a> {
+    fn bind(&mut self, name: &'a str) -> u32 {
+        let s = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        self.scope.push((name, s));
+        s
+    }
+    fn names(&self) -> Rc<[(&'a str, u32)]> {
+        self.scope.as_slice().into()
+    }
+}
+
+/// Inlined action calls nested deeper than this are left to the interpreter.
+const MAX_INLINE: usize = 32;
+
+impl<'a> ConstEval<'a> {
+    /// The plan of the action `a`, compiled on first use; `None`: the interpreter enumerates it.
+    pub(super) fn plan(&self, a: &'a Expr) -> Option<Rc<Plan<'a>>> {
+        if !self.compiling.get() || !self.ctx.borrow().is_empty() || self.cutoff.get() != 0 || self.primed.get() || self.init_mode.get() {
+            return None;
+        }
+        let key = a as *const Expr as usize;
+        if let Some(p) = self.plans.borrow().get(&key) {
+            return p.clone();
+        }
+        let mut pcx = Pcx { scope: Vec::new(), next: 0, max: 0, open: Vec::new() };
+        let code = self.plan_node(a, &mut pcx);
+        let p = if matches!(code.kind, A::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max.max(pcx.next) })) };
+        self.plans.borrow_mut().insert(key, p.clone());
+        p
+    }
+
+    /// Every successor by the plan `p` (as `act` would enumerate its action), each passed to `k`.
+    pub(super) fn run_plan(&self, p: &Plan<'a>, k: &mut dyn FnMut() -> VResult<bool>) -> VResult<bool> {
+        let mut st = std::mem::take(&mut *self.stack.borrow_mut());
+        st.clear();
+        st.resize(p.slots as usize, Value::Bool(false));
+        let r = self.run_node(&p.code, &mut st, &mut |_| k());
+        st.clear();
+        *self.stack.borrow_mut() = st;
+        r
+    }
+
+    /// A node the interpreter enumerates.
+    fn interp_node(&self, e: &'a Expr, pcx: &Pcx<'a>) -> Node<'a> {
+        Node { e, names: pcx.names(), kind: A::Interp }
+    }
+
+    /// `e` compiled as an expression in the plan's scope, when it reads no next state and has
+    /// no effect.
+    fn plan_expr(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Option<C<'a>> {
+        if !self.pure_expr(e, 0) {
+            return None;
+        }
+        let mut cx = Cx::new();
+        cx.scope = pcx.scope.clone();
+        cx.next = pcx.next;
+        cx.max = pcx.next;
+        let c = self.comp(e, &mut cx, &Env::default());
+        pcx.max = pcx.max.max(cx.max);
+        Some(c)
+    }
+
+    fn guard_node(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Node<'a> {
+        match self.plan_expr(e, pcx) {
+            Some(c) => Node { e, names: pcx.names(), kind: A::Guard(c) },
+            None => self.interp_node(e, pcx),
+        }
+    }
+
+    fn plan_node(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Node<'a> {
+        match &*e.kind {
+            ExprKind::Junction { kind: JunctionKind::And, items, .. } => {
+                let names = pcx.names();
+                let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
+                Node { e, names, kind: A::And(items) }
+            }
+            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
+                let names = pcx.names();
+                let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
+                Node { e, names, kind: A::Or(items) }
+            }
+            ExprKind::Label { body, .. } => {
+                let names = pcx.names();
+                let body = self.plan_node(body, pcx);
+                Node { e, names, kind: A::And(Box::new([body])) }
+            }
+            ExprKind::If { cond, then, els } => {
+                let names = pcx.names();
+                let Some(c) = self.plan_expr(cond, pcx) else { return self.interp_node(e, pcx) };
+                let t = self.plan_node(then, pcx);
+                let f = self.plan_node(els, pcx);
+                Node { e, names, kind: A::If(c, Box::new(t), Box::new(f)) }
+            }
+            ExprKind::Case { arms, other } => {
+                let names = pcx.names();
+                let mut out = Vec::new();
+                for arm in arms {
+                    let Some(g) = self.plan_expr(&arm.guard, pcx) else { return self.interp_node(e, pcx) };
+                    out.push((g, self.plan_node(&arm.body, pcx)));
+                }
+                let other = other.as_ref().map(|o| Box::new(self.plan_node(o, pcx)));
+                Node { e, names, kind: A::Case(out.into(), other) }
+            }
+            ExprKind::Let { defs, body } => {
+                let names = pcx.names();
+                let mark = pcx.scope.len();
+                let mut slots = Vec::new();
+                for d in defs {
+                    let LetDef::Op(od) = d else {
+                        pcx.scope.truncate(mark);
+                        return self.interp_node(e, pcx);
+                    };
+                    if !od.params.is_empty() {
+                        pcx.scope.truncate(mark);
+                        return self.interp_node(e, pcx);
+                    }
+                    let Some(c) = self.plan_expr(&od.body, pcx) else {
+                        pcx.scope.truncate(mark);
+                        return self.interp_node(e, pcx);
+                    };
+                    slots.push((pcx.bind(od.name.name.as_str()), c));
+                }
+                let body = self.plan_node(body, pcx);
+                pcx.scope.truncate(mark);
+                Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
+            }
+            ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
+                let names = pcx.names();
+                let mark = pcx.scope.len();
+                let mut sets = Vec::new();
+                for b in bounds {
+                    let (BoundVars::Names(ns), Some(s)) = (&b.vars, &b.set) else { return self.interp_node(e, pcx) };
+                    let Some(c) = self.plan_expr(s, pcx) else { return self.interp_node(e, pcx) };
+                    sets.push((ns, c));
+                }
+                let mut slots = Vec::new();
+                for (ns, set) in sets {
+                    // Each name of `x, y \in S` ranges over S, evaluated once (see `bound_values`).
+                    let mut set = Some(set);
+                    for n in ns.iter() {
+                        let s = set.take().unwrap_or(C::Local(u32::MAX));
+                        slots.push((pcx.bind(n.name.as_str()), s));
+                    }
+                }
+                let body = self.plan_node(body, pcx);
+                pcx.scope.truncate(mark);
+                Node { e, names, kind: A::Exists(slots.into(), Box::new(body)) }
+            }
+            ExprKind::OpApp { op, args } if op.path.is_empty() => self.plan_op(e, op, args, pcx),
+            ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::OpApp { .. } => self.interp_node(e, pcx),
+            _ => self.guard_node(e, pcx),
+        }
+    }
+
+    /// The variable of `x'`, for a state variable `x` not bound in the plan.
+    fn primed_var(&self, e: &'a Expr, pcx: &Pcx<'a>) -> Option<usize> {
+        let ExprKind::OpApp { op, args } = &*e.kind else { return None };
+        if !op.path.is_empty() || op.name != "'" || args.len() != 1 {
+            return None;
+        }
+        let ExprKind::OpApp { op: v, args: va } = &*args[0].kind else { return None };
+        if !v.path.is_empty() || !va.is_empty() || pcx.scope.iter().any(|(n, _)| *n == v.name.as_str()) {
+            return None;
+        }
+        self.vars.get(v.name.as_str()).copied()
+    }
+
+    /// The variables `UNCHANGED e` keeps, in `act_unchanged`'s order, when `e` is made of
+    /// variables, tuples and zero-argument definitions only.
+    fn unchanged_vars(&self, e: &'a Expr, bound: &[(&'a str, u32)], out: &mut Vec<usize>, depth: u32) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match &*e.kind {
+            ExprKind::Tuple(items) => items.iter().all(|x| self.unchanged_vars(x, bound, out, depth + 1)),
+            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !bound.iter().any(|(n, _)| *n == op.name.as_str()) => {
+                let name = op.name.as_str();
+                if let Some(&slot) = self.vars.get(name) {
+                    out.push(slot);
+                    return true;
+                }
+                match self.global(name) {
+                    Some(Global::Op(d)) if d.params.is_empty() => self.unchanged_vars(&d.body, &[], out, depth + 1),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn plan_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], pcx: &mut Pcx<'a>) -> Node<'a> {
+        let name = op.name.as_str();
+        match (name, args.len()) {
+            ("/\\", 2) => {
+                let names = pcx.names();
+                let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
+                return Node { e, names, kind: A::And(items) };
+            }
+            ("\\/", 2) => {
+                let names = pcx.names();
+                let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
+                return Node { e, names, kind: A::Or(items) };
+            }
+            ("=", 2) | ("\\in", 2) => {
+                let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
+                let Some(c) = self.plan_expr(&args[1], pcx) else { return self.interp_node(e, pcx) };
+                let kind = if name == "=" { A::Assign(var, c) } else { A::In(var, c) };
+                return Node { e, names: pcx.names(), kind };
+            }
+            ("UNCHANGED", 1) => {
+                let mut vars = Vec::new();
+                if !self.unchanged_vars(&args[0], &pcx.scope, &mut vars, 0) {
+                    return self.interp_node(e, pcx);
+                }
+                return Node { e, names: pcx.names(), kind: A::Unchanged(vars.into()) };
+            }
+            ("=>", 2) => {
+                let names = pcx.names();
+                let Some(c) = self.plan_expr(&args[0], pcx) else { return self.interp_node(e, pcx) };
+                let body = self.plan_node(&args[1], pcx);
+                return Node { e, names, kind: A::Implies(c, Box::new(body)) };
+            }
+            _ => {}
+        }
+        // A name bound in the plan or a variable: a value, hence a guard (as in `act_op`).
+        if pcx.scope.iter().any(|(n, _)| *n == name) || self.vars.contains_key(name) {
+            return self.guard_node(e, pcx);
+        }
+        let Some(Global::Op(d)) = self.global(name) else { return self.guard_node(e, pcx) };
+        // A call of an action definition: inlined, its arguments computed into its parameters'
+        // slots. The interpreter takes calls with a wrong number of arguments (its error),
+        // operator parameters, arguments passed by name (action-level), and recursion.
+        let key = d as *const OpDef;
+        if d.params.len() != args.len()
+            || d.params.iter().any(|p| p.arity > 0)
+            || pcx.open.contains(&key)
+            || pcx.open.len() >= MAX_INLINE
+            || args.iter().any(|a| self.is_action_level(a, &Env::default(), 0))
+        {
+            return self.interp_node(e, pcx);
+        }
+        let names = pcx.names();
+        let first = pcx.next;
+        pcx.next += args.len() as u32;
+        pcx.max = pcx.max.max(pcx.next);
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            let Some(c) = self.plan_expr(a, pcx) else { return self.interp_node(e, pcx) };
+            vals.push(c);
+        }
+        // The body sees its parameters only (a module definition has no other scope). Their
+        // slots were reserved before the arguments were compiled: an argument computed after
+        // the first is stored does not overwrite it with a name of its own.
+        let outer = std::mem::replace(&mut pcx.scope, Vec::new());
+        let mut slots = Vec::with_capacity(args.len());
+        for ((p, c), s) in d.params.iter().zip(vals).zip(first..) {
+            pcx.scope.push((p.name.name.as_str(), s));
+            slots.push((s, c));
+        }
+        pcx.open.push(key);
+        let body = self.plan_node(&d.body, pcx);
+        pcx.open.pop();
+        pcx.scope = outer;
+        Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
+    }
+
+    fn run_node(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+        self.enter().map_err(|x| x.at(n.e.span))?;
+        let r = self.run_kind(n, st, k).map_err(|x| x.at(n.e.span));
+        self.leave();
+        r
+    }
+
+    /// The interpreter enumerates `n`, with the names in scope bound to their slots.
+    fn run_interp(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+        let mut env = Env::default();
+        for (name, s) in n.names.iter() {
+            env = env.bind_value(name, st[*s as usize].clone());
+        }
+        self.act(n.e, &env, &mut || k(st))
+    }
+
+    fn run_conj(&self, items: &[Node<'a>], st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+        match items.split_first() {
+            None => k(st),
+            Some((first, rest)) => self.run_node(first, st, &mut |st| self.run_conj(rest, st, k)),
+        }
+    }
+
+    fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+        match vars.split_first() {
+            None => k(st),
+            Some((&slot, rest)) => {
+                let v = self.read_var(slot)?;
+                self.assign(super::action::VarRef::Slot(slot), v, &mut || self.run_unchanged(rest, st, k))
+            }
+        }
+    }
+
+    fn run_kind(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+        let env = Env::default();
+        match &n.kind {
+            A::Interp => self.run_interp(n, st, k),
+            A::Guard(c) => match self.run(c, &env, st, 0) {
+                Ok(Value::Bool(true)) => k(st),
+                Ok(Value::Bool(false)) => Ok(true),
+                _ => self.run_interp(n, st, k),
+            },
+            A::Assign(var, c) => match self.run(c, &env, st, 0) {
+                Ok(v) => self.assign(super::action::VarRef::Slot(*var), v, &mut || k(st)),
+                Err(_) => self.run_interp(n, st, k),
+            },
+            A::In(var, c) => {
+                if self.next.borrow()[*var].is_some() {
+                    return self.run_interp(n, st, k);
+                }
+                let set = match self.run(c, &env, st, 0) {
+                    Ok(Value::Lazy(l)) if !l.is_finite() => return self.run_interp(n, st, k),
+                    Ok(s) => s,
+                    Err(_) => return self.run_interp(n, st, k),
+                };
+                for v in set.elements()? {
+                    if !self.assign(super::action::VarRef::Slot(*var), v?, &mut || k(st))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            A::Unchanged(vars) => self.run_unchanged(vars, st, k),
+            A::And(items) => self.run_conj(items, st, k),
+            A::Or(items) => {
+                for it in items.iter() {
+                    if !self.run_node(it, st, k)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            A::If(c, t, f) => match self.run(c, &env, st, 0) {
+                Ok(Value::Bool(b)) => self.run_node(if b { t } else { f }, st, k),
+                _ => self.run_interp(n, st, k),
+            },
+            A::Case(arms, other) => {
+                for (g, body) in arms.iter() {
+                    match self.run(g, &env, st, 0) {
+                        Ok(Value::Bool(true)) => return self.run_node(body, st, k),
+                        Ok(Value::Bool(false)) => {}
+                        _ => return self.run_interp(n, st, k),
+                    }
+                }
+                match other {
+                    Some(o) => self.run_node(o, st, k),
+                    None => self.run_interp(n, st, k),
+                }
+            }
+            A::Implies(c, body) => match self.run(c, &env, st, 0) {
+                Ok(Value::Bool(true)) => self.run_node(body, st, k),
+                Ok(Value::Bool(false)) => k(st),
+                _ => self.run_interp(n, st, k),
+            },
+            A::Exists(slots, body) => {
+                let sets = match self.bound_values(slots, &env, st, 0) {
+                    Ok(sets) => sets,
+                    Err(_) => return self.run_interp(n, st, k),
+                };
+                if sets.iter().any(|s| matches!(s, Value::Lazy(l) if !l.is_finite())) {
+                    return self.run_interp(n, st, k);
+                }
+                self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| me.run_node(body, st, k))
+            }
+            A::Bind(slots, body) => {
+                for (s, c) in slots.iter() {
+                    match self.run(c, &env, st, 0) {
+                        Ok(v) => st[*s as usize] = v,
+                        Err(_) => return self.run_interp(n, st, k),
+                    }
+                }
+                self.run_node(body, st, k)
+            }
+        }
+    }
+}
