@@ -253,7 +253,13 @@ impl FcnVal {
     }
 }
 
+/// A value is two words: a tag word, then the payload (a boolean, an integer or one pointer).
+/// The tag is a whole word (`repr(C, usize)`) so that a value, and a result holding one, is
+/// moved as two words: with a one-byte tag the compiler packs an `Int` at offset 4 and a `Bool`
+/// at offset 1 and moves values in overlapping pieces, which stalls the processor's store
+/// forwarding at every return of the evaluator.
 #[derive(Clone, Debug)]
+#[repr(C, usize)]
 pub enum Value {
     Bool(bool),
     Int(i32),

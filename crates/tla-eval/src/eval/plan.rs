@@ -32,7 +32,7 @@ use tla_syntax::ast::*;
 
 use super::compile::{C, Cx};
 use super::{ConstEval, Env, Global};
-use crate::error::VResult;
+use crate::error::{VResult, ValueError};
 use crate::value::Value;
 
 /// The compiled form of one action of Next.
@@ -73,8 +73,38 @@ enum A<'a> {
     Bind(Box<[(u32, C<'a>)]>, Box<Node<'a>>),
 }
 
+/// What enumerating (part of) an action says: go on (`Ok`), or stop, because of an error or
+/// because the continuation asked to (`Err(stop())`). It is one word, returned in a register:
+/// the interpreter's `VResult<bool>` (a tag, a flag and a pointer) is returned through memory
+/// in pieces that stall the processor on every node.
+type Flow = Result<(), ValueError>;
+
 /// Continuation of a plan: the rest of the action, given the value stack.
-type PCont<'k> = dyn FnMut(&mut Vec<Value>) -> VResult<bool> + 'k;
+type PCont<'k> = dyn FnMut(&mut Vec<Value>) -> Flow + 'k;
+
+const STOP: &str = "stop";
+
+fn stop() -> ValueError {
+    ValueError::new(STOP, "")
+}
+
+/// The interpreter's answer as a `Flow`.
+fn flow(r: VResult<bool>) -> Flow {
+    match r {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(stop()),
+        Err(e) => Err(e),
+    }
+}
+
+/// A `Flow` as the interpreter's answer.
+fn answer(f: Flow) -> VResult<bool> {
+    match f {
+        Ok(()) => Ok(true),
+        Err(e) if e.code == STOP => Ok(false),
+        Err(e) => Err(e),
+    }
+}
 
 /// Compilation context of a plan.
 struct Pcx<'a> {
@@ -125,7 +155,7 @@ impl<'a> ConstEval<'a> {
         let mut st = std::mem::take(&mut *self.stack.borrow_mut());
         st.clear();
         st.resize(p.slots as usize, Value::Bool(false));
-        let r = self.run_node(&p.code, &mut st, &mut |_| k());
+        let r = answer(self.run_node(&p.code, &mut st, &mut |_| flow(k())));
         st.clear();
         *self.stack.borrow_mut() = st;
         r
@@ -355,7 +385,7 @@ impl<'a> ConstEval<'a> {
         Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
     }
 
-    fn run_node(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+    fn run_node(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
         self.enter().map_err(|x| x.at(n.e.span))?;
         let r = self.run_kind(n, st, k).map_err(|x| x.at(n.e.span));
         self.leave();
@@ -363,42 +393,42 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The interpreter enumerates `n`, with the names in scope bound to their slots.
-    fn run_interp(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+    fn run_interp(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
         let mut env = Env::default();
         for (name, s) in n.names.iter() {
             env = env.bind_value(name, st[*s as usize].clone());
         }
-        self.act(n.e, &env, &mut || k(st))
+        flow(self.act(n.e, &env, &mut || answer(k(st))))
     }
 
-    fn run_conj(&self, items: &[Node<'a>], st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+    fn run_conj(&self, items: &[Node<'a>], st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
         match items.split_first() {
             None => k(st),
             Some((first, rest)) => self.run_node(first, st, &mut |st| self.run_conj(rest, st, k)),
         }
     }
 
-    fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+    fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
         match vars.split_first() {
             None => k(st),
             Some((&slot, rest)) => {
                 let v = self.read_var(slot)?;
-                self.assign(super::action::VarRef::Slot(slot), v, &mut || self.run_unchanged(rest, st, k))
+                flow(self.assign(super::action::VarRef::Slot(slot), v, &mut || answer(self.run_unchanged(rest, st, k))))
             }
         }
     }
 
-    fn run_kind(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> VResult<bool> {
+    fn run_kind(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
         let env = Env::default();
         match &n.kind {
             A::Interp => self.run_interp(n, st, k),
             A::Guard(c) => match self.run(c, &env, st, 0) {
                 Ok(Value::Bool(true)) => k(st),
-                Ok(Value::Bool(false)) => Ok(true),
+                Ok(Value::Bool(false)) => Ok(()),
                 _ => self.run_interp(n, st, k),
             },
             A::Assign(var, c) => match self.run(c, &env, st, 0) {
-                Ok(v) => self.assign(super::action::VarRef::Slot(*var), v, &mut || k(st)),
+                Ok(v) => flow(self.assign(super::action::VarRef::Slot(*var), v, &mut || answer(k(st)))),
                 Err(_) => self.run_interp(n, st, k),
             },
             A::In(var, c) => {
@@ -411,21 +441,17 @@ impl<'a> ConstEval<'a> {
                     Err(_) => return self.run_interp(n, st, k),
                 };
                 for v in set.elements()? {
-                    if !self.assign(super::action::VarRef::Slot(*var), v?, &mut || k(st))? {
-                        return Ok(false);
-                    }
+                    flow(self.assign(super::action::VarRef::Slot(*var), v?, &mut || answer(k(st))))?;
                 }
-                Ok(true)
+                Ok(())
             }
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
             A::Or(items) => {
                 for it in items.iter() {
-                    if !self.run_node(it, st, k)? {
-                        return Ok(false);
-                    }
+                    self.run_node(it, st, k)?;
                 }
-                Ok(true)
+                Ok(())
             }
             A::If(c, t, f) => match self.run(c, &env, st, 0) {
                 Ok(Value::Bool(b)) => self.run_node(if b { t } else { f }, st, k),
@@ -457,7 +483,7 @@ impl<'a> ConstEval<'a> {
                 if sets.iter().any(|s| matches!(s, Value::Lazy(l) if !l.is_finite())) {
                     return self.run_interp(n, st, k);
                 }
-                self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| me.run_node(body, st, k))
+                flow(self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| answer(me.run_node(body, st, k))))
             }
             A::Bind(slots, body) => {
                 for (s, c) in slots.iter() {
