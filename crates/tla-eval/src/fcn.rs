@@ -65,10 +65,15 @@ impl Value {
 
     /// `f[arg]`
     pub fn apply(&self, arg: &Value) -> VResult<Value> {
+        self.apply_ref(arg).cloned()
+    }
+
+    /// `f[arg]`, borrowed from `f`.
+    pub fn apply_ref(&self, arg: &Value) -> VResult<&Value> {
         match self.index_of(arg)? {
             Some(i) => Ok(match self {
-                Value::Seq(s) => s[i].clone(),
-                Value::Fcn(f) => f.values()[i].clone(),
+                Value::Seq(s) => &s[i],
+                Value::Fcn(f) => &f.values()[i],
                 _ => return Err(not_fcn(self, "apply")),
             }),
             None => Err(ValueError::new(
@@ -80,9 +85,14 @@ impl Value {
 
     /// `r.field`
     pub fn field(&self, name: &Str) -> VResult<Value> {
+        self.field_ref(name).cloned()
+    }
+
+    /// `r.field`, borrowed from `r`.
+    pub fn field_ref(&self, name: &Str) -> VResult<&Value> {
         match self {
             Value::Fcn(_) | Value::Seq(_) => match self.index_of(&Value::Str(name.clone())) {
-                Ok(Some(i)) => Ok(crate::value::fcn_val_at(self, i).clone()),
+                Ok(Some(i)) => Ok(crate::value::fcn_val_at(self, i)),
                 _ => Err(ValueError::new(
                     codes::NOT_IN_DOMAIN,
                     format!("Attempted to access the field \"{}\" of the record {}, which has no such field", name.as_str(), self),

@@ -648,19 +648,39 @@ impl<'a> ConstEval<'a> {
                     None => return Err(err(codes::CASE_NONE, "no CASE arm applies")),
                 }
             }
-            C::Un(f, a) => {
+            C::Un(f, a) => self.with_ref(a, env, st, base, &mut |a| match f {
+                Fast::Len => Ok(Value::Int(a.seq_len()?)),
+                Fast::Head => a.head(),
+                Fast::Tail => a.tail(),
+                Fast::Cardinality => Ok(Value::Int(a.cardinality()?)),
+                _ => a.domain(),
+            })?,
+            C::Bin(f @ (Fast::In | Fast::NotIn), a, b) => {
                 let a = self.run(a, env, st, base)?;
-                match f {
-                    Fast::Len => Value::Int(a.seq_len()?),
-                    Fast::Head => a.head()?,
-                    Fast::Tail => a.tail()?,
-                    Fast::Cardinality => Value::Int(a.cardinality()?),
-                    _ => a.domain()?,
-                }
+                let m = self.with_ref(b, env, st, base, &mut |s| s.member(&a))?;
+                Value::Bool(m == matches!(f, Fast::In))
+            }
+            C::Bin(f @ (Fast::Eq | Fast::Neq), a, b) => {
+                let a = self.run(a, env, st, base)?;
+                let eq = self.with_ref(b, env, st, base, &mut |b| a.tlc_eq(b))?;
+                Value::Bool(eq == matches!(f, Fast::Eq))
             }
             C::Bin(f, a, b) => {
                 let a = self.run(a, env, st, base)?;
                 let b = self.run(b, env, st, base)?;
+                // Integers (most operands) without a call, and without dropping anything.
+                if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+                    let (x, y) = (*x, *y);
+                    match f {
+                        Fast::Lt => return Ok(Value::Bool(x < y)),
+                        Fast::Le => return Ok(Value::Bool(x <= y)),
+                        Fast::Gt => return Ok(Value::Bool(x > y)),
+                        Fast::Ge => return Ok(Value::Bool(x >= y)),
+                        Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
+                        Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
+                        _ => {}
+                    }
+                }
                 super::fast_pair(*f, a, b)?
             }
             C::Strict(name, xs) => {
@@ -670,16 +690,7 @@ impl<'a> ConstEval<'a> {
                 }
                 self.strict_builtin(name, vals)?
             }
-            C::App(f, a) => {
-                let a = self.run(a, env, st, base)?;
-                self.run(f, env, st, base)?.apply(&a)?
-            }
-            C::AppVar(slot, a) => {
-                let a = self.run(a, env, st, base)?;
-                let cur = self.cur.borrow();
-                cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?.apply(&a)?
-            }
-            C::Field(r, name) => self.run(r, env, st, base)?.field(name)?,
+            C::App(..) | C::AppVar(..) | C::Field(..) => self.with_ref(c, env, st, base, &mut |v| Ok(v.clone()))?,
             C::Quant { exists, slots, body } => {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
@@ -779,6 +790,38 @@ impl<'a> ConstEval<'a> {
                 self.call_unit(u, vals, st)?
             }
         })
+    }
+
+    /// Calls `f` with the value of `c`, borrowed where it is found (a slot, the state, a
+    /// constant, a function or record found there): `f[a][b]`, `r.field`, `Len(s)` or `x \in S`
+    /// then copy nothing on the way, where evaluating would clone each intermediate value.
+    fn with_ref<R>(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize, f: &mut dyn FnMut(&Value) -> VResult<R>) -> VResult<R> {
+        match c {
+            C::Lit(v) => f(v),
+            C::Konst(_, cell) if cell.get().is_some() => match cell.get() {
+                Some(v) => f(v),
+                None => Err(err(codes::UNKNOWN, "internal: constant not computed")),
+            },
+            C::Local(s) => f(&st[base + *s as usize]),
+            C::Var(slot) => {
+                let cur = self.cur.borrow();
+                f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?)
+            }
+            C::AppVar(slot, a) => {
+                let a = self.run(a, env, st, base)?;
+                let cur = self.cur.borrow();
+                f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?.apply_ref(&a)?)
+            }
+            C::App(g, a) => {
+                let a = self.run(a, env, st, base)?;
+                self.with_ref(g, env, st, base, &mut |g| f(g.apply_ref(&a)?))
+            }
+            C::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
+            _ => {
+                let v = self.run(c, env, st, base)?;
+                f(&v)
+            }
+        }
     }
 
     /// Runs a unit in a frame of its own on top of the value stack, its arguments first.
