@@ -583,7 +583,19 @@ impl<'a> ConstEval<'a> {
         Ok(sets)
     }
 
+    /// The value of `c`. Leaves (literals, bound names) are read here, inlined at each call;
+    /// other nodes are evaluated by `run_inner`, whose many cases need a large frame.
+    #[inline]
     pub(super) fn run(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+        match c {
+            C::Local(s) => Ok(st[base + *s as usize].clone()),
+            C::Lit(v) => Ok(v.clone()),
+            _ => self.run_inner(c, env, st, base),
+        }
+    }
+
+    #[inline(never)]
+    fn run_inner(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         Ok(match c {
             C::Lit(v) => v.clone(),
             C::Konst(e, cell) => {
