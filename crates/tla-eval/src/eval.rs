@@ -315,6 +315,7 @@ impl<'a> ConstEval<'a> {
     /// first ranks. TLC 2.15, with `P = {zx, zy, za}` in the `.cfg` and a record
     /// `[za |-> 1, zy |-> 2]` in the spec, prints P as `{zx, zy, za}`.
     pub fn with_config(modules: &'a [Module], cfg_text: &str) -> ConstEval<'a> {
+        crate::set::forget_kept_memberships();
         let mut globals = HashMap::default();
         let mut interner = Interner::new();
         for w in crate::intern::cfg_words(cfg_text) {

@@ -88,28 +88,35 @@ impl FpHasher {
     }
     /// Feed one value (errors for infinite sets, which have no canonical form).
     pub fn write_value(&mut self, v: &Value) -> VResult<()> {
-        let w = match v {
-            Value::Bool(b) => TAG_BOOL | *b as u64,
-            Value::Int(i) => TAG_INT | *i as u32 as u64,
-            // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
-            Value::Str(s) => TAG_STR | (s.text_fingerprint() & LOW),
-            Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
-            Value::Set(s) => elems_fp(s.arc(), TAG_SET)?,
-            Value::Lazy(l) => elems_fp(l.to_set()?.arc(), TAG_SET)?,
-            Value::Seq(s) => elems_fp(s, TAG_SEQ)?,
-            Value::Fcn(f) => kept(f.fp(), || {
-                let mut h = FpHasher::new();
-                h.write_u64(TAG_FCN | f.values().len() as u64);
-                h.write_u64(elems_fp(f.domain_elems(), TAG_SET)?);
-                for x in f.values() {
-                    h.write_value(x)?;
-                }
-                Ok(h.finish())
-            })?,
-        };
+        let w = word(v)?;
         self.write_u64(w);
         Ok(())
     }
+}
+
+/// The one word a value enters its container as: a scalar's tag and bits, or a compound
+/// value's own fingerprint (kept in its allocation once computed). Equal values have equal
+/// words; unequal values have unequal words but for 64-bit collisions, as for fingerprints.
+pub(crate) fn word(v: &Value) -> VResult<u64> {
+    Ok(match v {
+        Value::Bool(b) => TAG_BOOL | *b as u64,
+        Value::Int(i) => TAG_INT | *i as u32 as u64,
+        // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
+        Value::Str(s) => TAG_STR | (s.text_fingerprint() & LOW),
+        Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
+        Value::Set(s) => elems_fp(s.arc(), TAG_SET)?,
+        Value::Lazy(l) => elems_fp(l.to_set()?.arc(), TAG_SET)?,
+        Value::Seq(s) => elems_fp(s, TAG_SEQ)?,
+        Value::Fcn(f) => kept(f.fp(), || {
+            let mut h = FpHasher::new();
+            h.write_u64(TAG_FCN | f.values().len() as u64);
+            h.write_u64(elems_fp(f.domain_elems(), TAG_SET)?);
+            for x in f.values() {
+                h.write_value(x)?;
+            }
+            Ok(h.finish())
+        })?,
+    })
 }
 
 /// The fingerprint kept in `cell`, or computed by `f` and kept.

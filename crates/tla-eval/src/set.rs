@@ -213,6 +213,9 @@ impl Value {
     pub fn member(&self, elem: &Value) -> VResult<bool> {
         match self {
             Value::Set(s) => s.contains(elem),
+            Value::Lazy(l) if kept_membership(l) && matches!(elem, Value::Set(_) | Value::Seq(_) | Value::Fcn(_)) => {
+                member_kept(self, l, elem)
+            }
             Value::Lazy(l) => l.member(elem),
             _ => Err(ValueError::new(
                 codes::TYPE,
@@ -251,6 +254,78 @@ impl Value {
             _ => Err(ValueError::new(codes::TYPE, format!("Attempted to compute the domain of the {} {}", kind_name(self), self))),
         }
     }
+}
+
+/// Sets whose membership test walks the structure of a function, sequence or set (`TypeOK`'s
+/// `[D -> R]`, `Seq(S)`, `SUBSET S`, record sets, products): their answers are kept.
+fn kept_membership(l: &LazySet) -> bool {
+    matches!(l, LazySet::FcnSet(..) | LazySet::SeqSet(_) | LazySet::Subset(_) | LazySet::RecordSet(_) | LazySet::Product(_))
+}
+
+/// Whether the answer of `v`'s membership test is a function of the values alone: no
+/// `{x \in S : P}` inside, whose predicate comes from outside.
+fn membership_is_pure(v: &Value) -> bool {
+    let Value::Lazy(l) = v else { return true };
+    use LazySet::*;
+    match &**l {
+        Interval(..) | Nat | Int | Strings => true,
+        Subset(s) | SeqSet(s) | Union(s) => membership_is_pure(s),
+        FcnSet(a, b) | Cup(a, b) | Cap(a, b) | Diff(a, b) => membership_is_pure(a) && membership_is_pure(b),
+        RecordSet(fs) => fs.iter().all(|(_, s)| membership_is_pure(s)),
+        Product(ss) => ss.iter().all(membership_is_pure),
+        Filter(..) => false,
+    }
+}
+
+/// Answers of `elem \in set` for functions, sequences and sets, kept per thread by the set's
+/// allocation (the set is held, so that no other set takes its address) and the element's
+/// fingerprint word (kept in the element's allocation: a state's values are fingerprinted
+/// before its invariants are checked). `TypeOK` then tests each distinct function, queue or set
+/// once in a run, not once per state (`network \in [P -> [P -> Seq(M)]]` looks up three rows
+/// and tests the one that changed). As with the seen set, two different elements are taken
+/// for the same only if their 64-bit fingerprints collide.
+struct KeptMembers {
+    sets: crate::fxhash::FxHashMap<u64, Value>,
+    answers: crate::fxhash::FxHashMap<(u64, u64), bool>,
+}
+
+/// At most this many answers and sets are kept: past either, all are forgotten and keeping
+/// starts again (sets built per state, such as `SUBSET y` for a variable `y`, come and go).
+const KEPT_ANSWERS: usize = 1 << 18;
+const KEPT_SETS: usize = 256;
+
+/// Forget the kept answers (a new model: its sets are new values).
+pub(crate) fn forget_kept_memberships() {
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        k.sets.clear();
+        k.answers.clear();
+    });
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<KeptMembers> = std::cell::RefCell::new(KeptMembers { sets: Default::default(), answers: Default::default() });
+}
+
+fn member_kept(set: &Value, l: &Arc<LazySet>, elem: &Value) -> VResult<bool> {
+    let id = Arc::as_ptr(l) as usize as u64;
+    let Ok(w) = crate::fingerprint::word(elem) else { return l.member(elem) };
+    if let Some(answer) = KEPT.with(|k| k.borrow().answers.get(&(id, w)).copied()) {
+        return Ok(answer);
+    }
+    let answer = l.member(elem)?;
+    if membership_is_pure(set) {
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            if k.answers.len() >= KEPT_ANSWERS || (k.sets.len() >= KEPT_SETS && !k.sets.contains_key(&id)) {
+                k.sets.clear();
+                k.answers.clear();
+            }
+            k.sets.entry(id).or_insert_with(|| set.clone());
+            k.answers.insert((id, w), answer);
+        });
+    }
+    Ok(answer)
 }
 
 /// `DOMAIN v = d` for a function `v`, without building `DOMAIN v` when `d` is an integer
