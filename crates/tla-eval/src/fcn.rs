@@ -15,8 +15,17 @@ fn not_seq(op: &str, v: &Value) -> ValueError {
 }
 
 impl Value {
-    /// Position of `arg` in the function's domain.
+    /// Position of `arg` in the function's domain (a sequence's index inline, the rest in
+    /// `index_in`).
+    #[inline]
     fn index_of(&self, arg: &Value) -> VResult<Option<usize>> {
+        if let (Value::Seq(s), Value::Int(i)) = (self, arg) {
+            return Ok(if *i >= 1 && (*i as usize) <= s.len() { Some(*i as usize - 1) } else { None });
+        }
+        self.index_in(arg)
+    }
+
+    fn index_in(&self, arg: &Value) -> VResult<Option<usize>> {
         match self {
             Value::Seq(s) => match arg {
                 Value::Int(i) if *i >= 1 && (*i as usize) <= s.len() => Ok(Some(*i as usize - 1)),
@@ -90,6 +99,21 @@ impl Value {
 
     /// `r.field`, borrowed from `r`.
     pub fn field_ref(&self, name: &Str) -> VResult<&Value> {
+        // A record's fields by binary search on the names, in the order of `tlc_cmp` (the
+        // name is not made into a value).
+        if let Value::Fcn(f) = self {
+            let d = f.domain();
+            let (mut lo, mut hi) = (0usize, d.len());
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let Value::Str(k) = &d[mid] else { break };
+                match k.cmp(name) {
+                    Ordering::Less => lo = mid + 1,
+                    Ordering::Greater => hi = mid,
+                    Ordering::Equal => return Ok(&f.values()[mid]),
+                }
+            }
+        }
         match self {
             Value::Fcn(_) | Value::Seq(_) => match self.index_of(&Value::Str(name.clone())) {
                 Ok(Some(i)) => Ok(crate::value::fcn_val_at(self, i)),

@@ -81,6 +81,22 @@ pub(super) enum C<'a> {
     Call(Rc<Unit<'a>>, Box<[C<'a>]>),
 }
 
+/// The sets of a quantifier's names, in order.
+pub(super) enum BoundSets {
+    One([Value; 1]),
+    Many(Vec<Value>),
+}
+
+impl std::ops::Deref for BoundSets {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            BoundSets::One(s) => s,
+            BoundSets::Many(s) => s,
+        }
+    }
+}
+
 /// One update of an EXCEPT: its path, the slot `@` is kept in, the new value.
 pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, C<'a>);
 
@@ -571,7 +587,11 @@ impl<'a> ConstEval<'a> {
         })
     }
 
-    pub(super) fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Vec<Value>> {
+    pub(super) fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<BoundSets> {
+        // One name (most quantifiers): no vector.
+        if let [(_, s)] = slots {
+            return Ok(BoundSets::One([self.run(s, env, st, base)?]));
+        }
         let mut sets: Vec<Value> = Vec::with_capacity(slots.len());
         for (_, s) in slots {
             let v = match s {
@@ -580,7 +600,7 @@ impl<'a> ConstEval<'a> {
             };
             sets.push(v);
         }
-        Ok(sets)
+        Ok(BoundSets::Many(sets))
     }
 
     /// The value of `c`. Leaves (literals, bound names) are read here, inlined at each call;
