@@ -135,10 +135,13 @@ impl Value {
         match self.index_of(arg)? {
             None => Ok(self.clone()),
             Some(i) => match self {
+                // One allocation: the elements copied, the one at i replaced.
                 Value::Seq(s) => {
-                    let mut v: Vec<Value> = s.to_vec();
-                    v[i] = new;
-                    Ok(Value::Seq(Elems::from(v)))
+                    let mut new = Some(new);
+                    Ok(Value::Seq(Elems::from_iter_exact((0..s.len()).map(|j| match new.take_if(|_| j == i) {
+                        Some(v) => v,
+                        None => s[j].clone(),
+                    }))))
                 }
                 Value::Fcn(f) => {
                     let mut vals = f.values().to_vec();
@@ -167,9 +170,13 @@ impl Value {
     }
     /// `Append(s, e)`
     pub fn append(&self, e: Value) -> VResult<Value> {
-        let mut v = self.as_seq("Append")?.to_vec();
-        v.push(e);
-        Value::tuple(v)
+        let s = self.as_seq("Append")?;
+        let mut e = Some(if e.is_lazy() { e.canonical()? } else { e });
+        // One allocation: the elements copied, then e.
+        Ok(Value::Seq(Elems::from_iter_exact((0..s.len() + 1).map(|j| match s.get(j) {
+            Some(x) => x.clone(),
+            None => e.take().unwrap_or(Value::Bool(false)),
+        }))))
     }
     /// `Head(s)`
     pub fn head(&self) -> VResult<Value> {

@@ -143,6 +143,13 @@ impl From<Vec<Value>> for Elems {
     }
 }
 
+impl Elems {
+    /// The elements of an iterator that knows its length, in one allocation.
+    pub(crate) fn from_iter_exact(it: impl ExactSizeIterator<Item = Value>) -> Elems {
+        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), it))
+    }
+}
+
 impl From<&[Value]> for Elems {
     fn from(v: &[Value]) -> Elems {
         Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), v.iter().cloned()))

@@ -233,7 +233,12 @@ impl<'a> ConstEval<'a> {
     /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
     pub fn successors(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
         let n = self.var_names.len();
-        *self.next.borrow_mut() = vec![None; n];
+        {
+            // The next state's vector is reused (a successor leaves it as it found it).
+            let mut next = self.next.borrow_mut();
+            next.clear();
+            next.resize(n, None);
+        }
         *self.cur.borrow_mut() = state.clone();
         let mut k = || {
             let st = self.complete("the action")?;
