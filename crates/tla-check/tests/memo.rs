@@ -2,28 +2,23 @@
 //! what a name means at a node) must never change an answer: models where keeping a value too
 //! eagerly would lose or invent states.
 
-use tla_check::{model, Explorer, Options, Outcome};
-use tla_syntax::SourceMap;
+mod common;
+
+use tla_check::{Explorer, Options, Outcome};
 
 /// (distinct, generated, invariant violated?) of a model written here.
 fn check(text: &str, cfg: &str) -> (u64, u64, bool) {
-    let mut sources = SourceMap::new();
-    let root = sources.add("M.tla".to_string(), text.to_string());
-    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
-    let errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    let cfg_file = sources.add("M.cfg".to_string(), cfg.to_string());
-    let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
-    let m = model::load(&analysis, &out.config).unwrap_or_else(|e| panic!("model does not load: {:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
-    let mut ex = Explorer::new(&m, Options::default());
-    let outcome = ex.run_to_end();
-    let st = ex.stats();
-    match outcome {
-        Outcome::Success => (st.distinct, st.generated, false),
-        Outcome::InvariantViolated { .. } => (st.distinct, st.generated, true),
-        Outcome::Error { error, .. } => panic!("evaluation error: {error:?}"),
-        other => panic!("unexpected outcome {:?}", matches!(other, Outcome::Deadlock { .. })),
-    }
+    common::with_model(text, cfg, |m| {
+        let mut ex = Explorer::new(&*m, Options::default());
+        let outcome = ex.run_to_end();
+        let st = ex.stats();
+        match outcome {
+            Outcome::Success => (st.distinct, st.generated, false),
+            Outcome::InvariantViolated { .. } => (st.distinct, st.generated, true),
+            Outcome::Error { error, .. } => panic!("evaluation error: {error:?}"),
+            other => panic!("unexpected outcome {:?}", matches!(other, Outcome::Deadlock { .. })),
+        }
+    })
 }
 
 #[test]

@@ -3,35 +3,30 @@
 //! Each model here is checked with compiling on and off; the outcomes must be equal, and the
 //! state counts are TLC 2.15's (`tlc2.TLC -workers 1 -deadlock`).
 
-use tla_check::{model, Explorer, Options, Outcome};
-use tla_syntax::SourceMap;
+mod common;
+
+use tla_check::{Explorer, Options, Outcome};
 
 /// Everything an exploration says, in words: result (with the trace, or the error and where
 /// it is), distinct and generated states.
 fn run(text: &str, cfg: &str, compiling: bool) -> (String, u64, u64) {
-    let mut sources = SourceMap::new();
-    let root = sources.add("M.tla".to_string(), text.to_string());
-    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
-    let errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    let cfg_file = sources.add("M.cfg".to_string(), cfg.to_string());
-    let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
-    let mut m = model::load(&analysis, &out.config).unwrap_or_else(|e| panic!("model does not load: {:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
-    m.set_compiling(compiling);
-    let opts = Options { check_deadlock: m.check_deadlock(), ..Options::default() };
-    let mut ex = Explorer::new(&m, opts);
-    let outcome = ex.run_to_end();
-    let st = ex.stats();
-    let what = match outcome {
-        Outcome::Success => "success".to_string(),
-        Outcome::InvariantViolated { invariant, trace } => {
-            format!("{invariant} violated: {:?}", trace.iter().map(|t| format!("{:?}", t.state)).collect::<Vec<_>>())
-        }
-        Outcome::Error { error, trace } => format!("error {error:?} after {} states", trace.len()),
-        Outcome::Deadlock { trace } => format!("deadlock after {} states", trace.len()),
-        Outcome::BudgetExhausted(_) => "budget".to_string(),
-    };
-    (what, st.distinct, st.generated)
+    common::with_model(text, cfg, |m| {
+        m.set_compiling(compiling);
+        let opts = Options { check_deadlock: m.check_deadlock(), ..Options::default() };
+        let mut ex = Explorer::new(&*m, opts);
+        let outcome = ex.run_to_end();
+        let st = ex.stats();
+        let what = match outcome {
+            Outcome::Success => "success".to_string(),
+            Outcome::InvariantViolated { invariant, trace } => {
+                format!("{invariant} violated: {:?}", trace.iter().map(|t| format!("{:?}", t.state)).collect::<Vec<_>>())
+            }
+            Outcome::Error { error, trace } => format!("error {error:?} after {} states", trace.len()),
+            Outcome::Deadlock { trace } => format!("deadlock after {} states", trace.len()),
+            Outcome::BudgetExhausted(_) => "budget".to_string(),
+        };
+        (what, st.distinct, st.generated)
+    })
 }
 
 /// The outcome, after checking that compiled and interpreted enumeration agree on it.
