@@ -132,8 +132,9 @@ pub(super) struct Cx<'a> {
     pub(super) next: u32,
     pub(super) max: u32,
     globals: Vec<&'a str>,
-    /// Definitions being compiled (a call of one of them is left to the interpreter).
-    open: Vec<*const OpDef>,
+    /// Definitions being compiled or inlined (a call of one of them is left to the
+    /// interpreter).
+    pub(super) open: Vec<*const OpDef>,
     /// Nesting of the compilation (expressions and calls), bounded to spare the stack.
     depth: u32,
 }
@@ -142,7 +143,7 @@ impl<'a> Cx<'a> {
     pub(super) fn new() -> Cx<'a> {
         Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0 }
     }
-    fn bind(&mut self, name: &'a str) -> u32 {
+    pub(super) fn bind(&mut self, name: &'a str) -> u32 {
         let s = self.next;
         self.next += 1;
         self.max = self.max.max(self.next);
@@ -830,9 +831,9 @@ impl<'a> ConstEval<'a> {
     fn with_ref<R>(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize, f: &mut dyn FnMut(&Value) -> VResult<R>) -> VResult<R> {
         match c {
             C::Lit(v) => f(v),
-            C::Konst(_, cell) if cell.get().is_some() => match cell.get() {
+            C::Konst(_, cell) => match cell.get() {
                 Some(v) => f(v),
-                None => Err(err(codes::UNKNOWN, "internal: constant not computed")),
+                None => f(&self.run(c, env, st, base)?),
             },
             C::Local(s) => f(&st[base + *s as usize]),
             C::Var(slot) => {
@@ -849,10 +850,7 @@ impl<'a> ConstEval<'a> {
                 self.with_ref(g, env, st, base, &mut |g| f(g.apply_ref(&a)?))
             }
             C::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
-            _ => {
-                let v = self.run(c, env, st, base)?;
-                f(&v)
-            }
+            _ => f(&self.run(c, env, st, base)?),
         }
     }
 

@@ -106,28 +106,13 @@ fn answer(f: Flow) -> VResult<bool> {
     }
 }
 
-/// Compilation context of a plan.
-struct Pcx<'a> {
-    scope: Vec<(&'a str, u32)>,
-    /// Next free slot (never decreases: see the module docs).
-    next: u32,
-    /// Slots used by the expressions compiled so far (their own bound names included).
-    max: u32,
-    /// Action definitions being inlined.
-    open: Vec<*const OpDef>,
-}
+// A plan is compiled in the expressions' context (`Cx`), whose next free slot it only ever
+// advances (see the module docs); an expression compiled in it binds its own names above and
+// leaves it as it found it. Its `open` holds the action definitions being inlined.
 
-impl<'a> Pcx<'a> {
-    fn bind(&mut self, name: &'a str) -> u32 {
-        let s = self.next;
-        self.next += 1;
-        self.max = self.max.max(self.next);
-        self.scope.push((name, s));
-        s
-    }
-    fn names(&self) -> Rc<[(&'a str, u32)]> {
-        self.scope.as_slice().into()
-    }
+/// The names in scope, for a node the interpreter may take over.
+fn names<'a>(pcx: &Cx<'a>) -> Rc<[(&'a str, u32)]> {
+    pcx.scope.as_slice().into()
 }
 
 /// Inlined action calls nested deeper than this are left to the interpreter.
@@ -143,9 +128,9 @@ impl<'a> ConstEval<'a> {
         if let Some(p) = self.plans.borrow().get(&key) {
             return p.clone();
         }
-        let mut pcx = Pcx { scope: Vec::new(), next: 0, max: 0, open: Vec::new() };
+        let mut pcx = Cx::new();
         let code = self.plan_node(a, &mut pcx);
-        let p = if matches!(code.kind, A::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max.max(pcx.next) })) };
+        let p = if matches!(code.kind, A::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max })) };
         self.plans.borrow_mut().insert(key, p.clone());
         p
     }
@@ -162,58 +147,52 @@ impl<'a> ConstEval<'a> {
     }
 
     /// A node the interpreter enumerates.
-    fn interp_node(&self, e: &'a Expr, pcx: &Pcx<'a>) -> Node<'a> {
-        Node { e, names: pcx.names(), kind: A::Interp }
+    fn interp_node(&self, e: &'a Expr, pcx: &Cx<'a>) -> Node<'a> {
+        Node { e, names: names(pcx), kind: A::Interp }
     }
 
     /// `e` compiled as an expression in the plan's scope, when it reads no next state and has
     /// no effect.
-    fn plan_expr(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Option<C<'a>> {
+    fn plan_expr(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Option<C<'a>> {
         if !self.pure_expr(e, 0) {
             return None;
         }
-        let mut cx = Cx::new();
-        cx.scope = pcx.scope.clone();
-        cx.next = pcx.next;
-        cx.max = pcx.next;
-        let c = self.comp(e, &mut cx, &Env::default());
-        pcx.max = pcx.max.max(cx.max);
-        Some(c)
+        Some(self.comp(e, pcx, &Env::default()))
     }
 
-    fn guard_node(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Node<'a> {
+    fn guard_node(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Node<'a> {
         match self.plan_expr(e, pcx) {
-            Some(c) => Node { e, names: pcx.names(), kind: A::Guard(c) },
+            Some(c) => Node { e, names: names(pcx), kind: A::Guard(c) },
             None => self.interp_node(e, pcx),
         }
     }
 
-    fn plan_node(&self, e: &'a Expr, pcx: &mut Pcx<'a>) -> Node<'a> {
+    fn plan_node(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Node<'a> {
         match &*e.kind {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
                 Node { e, names, kind: A::And(items) }
             }
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
                 Node { e, names, kind: A::Or(items) }
             }
             ExprKind::Label { body, .. } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let body = self.plan_node(body, pcx);
                 Node { e, names, kind: A::And(Box::new([body])) }
             }
             ExprKind::If { cond, then, els } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let Some(c) = self.plan_expr(cond, pcx) else { return self.interp_node(e, pcx) };
                 let t = self.plan_node(then, pcx);
                 let f = self.plan_node(els, pcx);
                 Node { e, names, kind: A::If(c, Box::new(t), Box::new(f)) }
             }
             ExprKind::Case { arms, other } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let mut out = Vec::new();
                 for arm in arms {
                     let Some(g) = self.plan_expr(&arm.guard, pcx) else { return self.interp_node(e, pcx) };
@@ -223,7 +202,7 @@ impl<'a> ConstEval<'a> {
                 Node { e, names, kind: A::Case(out.into(), other) }
             }
             ExprKind::Let { defs, body } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let mark = pcx.scope.len();
                 let mut slots = Vec::new();
                 for d in defs {
@@ -246,7 +225,7 @@ impl<'a> ConstEval<'a> {
                 Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
             }
             ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let mark = pcx.scope.len();
                 let mut sets = Vec::new();
                 for b in bounds {
@@ -274,7 +253,7 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The variable of `x'`, for a state variable `x` not bound in the plan.
-    fn primed_var(&self, e: &'a Expr, pcx: &Pcx<'a>) -> Option<usize> {
+    fn primed_var(&self, e: &'a Expr, pcx: &Cx<'a>) -> Option<usize> {
         let ExprKind::OpApp { op, args } = &*e.kind else { return None };
         if !op.path.is_empty() || op.name != "'" || args.len() != 1 {
             return None;
@@ -309,16 +288,16 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    fn plan_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], pcx: &mut Pcx<'a>) -> Node<'a> {
+    fn plan_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], pcx: &mut Cx<'a>) -> Node<'a> {
         let name = op.name.as_str();
         match (name, args.len()) {
             ("/\\", 2) => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
                 return Node { e, names, kind: A::And(items) };
             }
             ("\\/", 2) => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
                 return Node { e, names, kind: A::Or(items) };
             }
@@ -326,17 +305,17 @@ impl<'a> ConstEval<'a> {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
                 let Some(c) = self.plan_expr(&args[1], pcx) else { return self.interp_node(e, pcx) };
                 let kind = if name == "=" { A::Assign(var, c) } else { A::In(var, c) };
-                return Node { e, names: pcx.names(), kind };
+                return Node { e, names: names(pcx), kind };
             }
             ("UNCHANGED", 1) => {
                 let mut vars = Vec::new();
                 if !self.unchanged_vars(&args[0], &pcx.scope, &mut vars, 0) {
                     return self.interp_node(e, pcx);
                 }
-                return Node { e, names: pcx.names(), kind: A::Unchanged(vars.into()) };
+                return Node { e, names: names(pcx), kind: A::Unchanged(vars.into()) };
             }
             ("=>", 2) => {
-                let names = pcx.names();
+                let names = names(pcx);
                 let Some(c) = self.plan_expr(&args[0], pcx) else { return self.interp_node(e, pcx) };
                 let body = self.plan_node(&args[1], pcx);
                 return Node { e, names, kind: A::Implies(c, Box::new(body)) };
@@ -360,7 +339,7 @@ impl<'a> ConstEval<'a> {
         {
             return self.interp_node(e, pcx);
         }
-        let names = pcx.names();
+        let names = names(pcx);
         let first = pcx.next;
         pcx.next += args.len() as u32;
         pcx.max = pcx.max.max(pcx.next);
