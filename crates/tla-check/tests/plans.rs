@@ -104,3 +104,34 @@ fn errors_are_the_interpreters_at_the_same_place() {
         assert!(what.contains(word), "{next}: {what}");
     }
 }
+
+#[test]
+fn applications_and_fields_read_in_place_agree_with_the_interpreter() {
+    let module = |next: &str| {
+        format!(
+            "---- MODULE M ----\nEXTENDS Naturals, Sequences\nVARIABLES x, f\n\
+             Init == x = 1 /\\ f = [i \\in 1..2 |-> [a |-> <<i, i + 1>>]]\nNext == {next}\nInv == TRUE\n====\n"
+        )
+    };
+    // Membership, Len, a comparison and an equality on f[x].a and f[i].a read in place, x a
+    // variable and i a bound name; TLC 2.15 (with -deadlock): 3 distinct, 3 generated.
+    let next = "\\E i \\in {x} :\n/\\ f[i].a \\in {<<1, 2>>, <<2, 3>>}\n/\\ Len(f[x].a) < f[i].a[2] + x\n\
+                /\\ f[i].a[1] = x\n/\\ f[x].a[1] = i\n/\\ x' = 3 - x\n/\\ f' = [f EXCEPT ![x].a[2] = (@ + 1) % 4]";
+    assert_eq!(check(&module(next), CFG), ("success".to_string(), 3, 3));
+    // Each path fails at its step, compiled as interpreted.
+    let cases = [
+        ("f[i].a[3] = 1", "not in the domain"),
+        ("f[x].a[3] = 1", "not in the domain"),
+        ("f[i].b = 1", "no such field"),
+        ("Len(f[i].a) < f[x].a[5]", "not in the domain"),
+        ("f[i + 2].a = <<>>", "not in the domain"),
+        ("i \\in f[i].a[1]", "set"),
+        ("f[i].a[1] < \"s\"", "integer"),
+    ];
+    for (guard, word) in cases {
+        let next = format!("\\E i \\in {{x}} : {guard} /\\ UNCHANGED <<x, f>>");
+        let (what, _, _) = check(&module(&next), CFG);
+        assert!(what.starts_with("error"), "{next}: {what}");
+        assert!(what.contains(word), "{next}: {what}");
+    }
+}

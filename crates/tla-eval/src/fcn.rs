@@ -55,10 +55,9 @@ impl Value {
                 let (mut lo, mut hi) = (0usize, d.len());
                 while lo < hi {
                     let mid = (lo + hi) / 2;
-                    // Strings (record fields) compared inline, in the order of `tlc_cmp`.
-                    let c = match (&d[mid], arg) {
-                        (Value::Str(a), Value::Str(b)) => a.cmp(b),
-                        (x, _) => x.tlc_cmp(arg)?,
+                    let c = match crate::value::quick_cmp(&d[mid], arg) {
+                        Some(c) => c,
+                        None => d[mid].tlc_cmp(arg)?,
                     };
                     match c {
                         Ordering::Less => lo = mid + 1,
@@ -77,8 +76,21 @@ impl Value {
         self.apply_ref(arg).cloned()
     }
 
-    /// `f[arg]`, borrowed from `f`.
+    /// `f[arg]`, borrowed from `f`. A sequence at an index within it is read inline; the
+    /// rest is `apply_ref_slow`.
+    #[inline]
     pub fn apply_ref(&self, arg: &Value) -> VResult<&Value> {
+        if let (Value::Seq(s), Value::Int(i)) = (self, arg)
+            && *i >= 1
+            && (*i as usize) <= s.len()
+        {
+            return Ok(&s[*i as usize - 1]);
+        }
+        self.apply_ref_slow(arg)
+    }
+
+    #[inline(never)]
+    fn apply_ref_slow(&self, arg: &Value) -> VResult<&Value> {
         match self.index_of(arg)? {
             Some(i) => Ok(match self {
                 Value::Seq(s) => &s[i],

@@ -215,11 +215,9 @@ impl SetVal {
         while lo < hi {
             let mid = (lo + hi) / 2;
             let x = &self.0[mid];
-            // Integers and interned strings compared inline (the same order as `tlc_cmp`).
-            let c = match (x, v) {
-                (Value::Int(a), Value::Int(b)) => a.cmp(b),
-                (Value::Str(a), Value::Str(b)) => a.cmp(b),
-                _ => x.tlc_cmp(v)?,
+            let c = match quick_cmp(x, v) {
+                Some(c) => c,
+                None => x.tlc_cmp(v)?,
             };
             match c {
                 Ordering::Less => lo = mid + 1,
@@ -228,6 +226,18 @@ impl SetVal {
             }
         }
         Ok(false)
+    }
+}
+
+/// `x.tlc_cmp(v)` for the scalars compared most (integers, interned strings, model values of
+/// one type or none), inline; None for the rest.
+#[inline]
+pub(crate) fn quick_cmp(x: &Value, v: &Value) -> Option<Ordering> {
+    match (x, v) {
+        (Value::Int(a), Value::Int(b)) => Some(a.cmp(b)),
+        (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
+        (Value::Model(a), Value::Model(b)) if a.typ() == b.typ() => Some(a.name().cmp(b.name())),
+        _ => None,
     }
 }
 

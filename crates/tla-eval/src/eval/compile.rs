@@ -64,6 +64,10 @@ pub(super) enum C<'a> {
     /// `v[x]` for a state variable `v` (read in place).
     AppVar(usize, Box<C<'a>>),
     Field(Box<C<'a>>, Str),
+    /// `v[a].f[b]...`: applications and fields whose keys are bound names or literals, from a
+    /// root that can be read in place (a variable, a bound name, a literal or a constant);
+    /// read by one loop instead of a nested call per step.
+    Path(Box<C<'a>>, Box<[Key]>),
     /// `\A` / `\E` over one or more names, each with its set, the last turning fastest.
     Quant { exists: bool, slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
     SetEnum(Box<[C<'a>]>),
@@ -99,6 +103,95 @@ impl std::ops::Deref for BoundSets {
 
 /// One update of an EXCEPT: its path, the slot `@` is kept in, the new value.
 pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, C<'a>);
+
+/// One step of a `Path`: an argument that is a bound name or a literal, or a field.
+pub(super) enum Key {
+    Local(u32),
+    Var(usize),
+    Lit(Value),
+    Field(Str),
+}
+
+/// A reference to the value of `c` when it is read without evaluating anything: a literal, a
+/// bound name, a variable of `cur`, a constant computed already, or a `Path` from one of them
+/// (its application may fail). None when `c` must be evaluated.
+#[inline]
+fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Value]) -> Option<VResult<&'r Value>> {
+    Some(Ok(match c {
+        C::Lit(v) => v,
+        C::Local(s) => &st[base + *s as usize],
+        C::Var(slot) => cur.get(*slot)?,
+        C::Konst(_, cell) => cell.get()?,
+        C::Path(root, keys) => {
+            let root = match &**root {
+                C::Lit(v) => v,
+                C::Local(s) => &st[base + *s as usize],
+                C::Var(slot) => cur.get(*slot)?,
+                C::Konst(_, cell) => cell.get()?,
+                _ => return None,
+            };
+            return Some(follow(root, keys, st, base, cur));
+        }
+        _ => return None,
+    }))
+}
+
+/// The integer value of `c` when `peek` reads it (or the sequence `Len` is applied to), None
+/// when `c` must be evaluated or is not an integer.
+#[inline]
+fn peek_int(c: &C<'_>, st: &[Value], base: usize, cur: &[Value]) -> Option<VResult<i32>> {
+    match c {
+        C::Un(Fast::Len, x) => Some(peek(x, st, base, cur)?.and_then(Value::seq_len)),
+        c => match peek(c, st, base, cur)? {
+            Ok(Value::Int(i)) => Some(Ok(*i)),
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
+        },
+    }
+}
+
+/// The value at the end of `keys` from `v`.
+#[inline]
+fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur: &[Value]) -> VResult<&'r Value> {
+    for k in keys {
+        v = match k {
+            Key::Local(s) => v.apply_ref(&st[base + *s as usize])?,
+            Key::Var(x) => v.apply_ref(cur.get(*x).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?)?,
+            Key::Lit(a) => v.apply_ref(a)?,
+            Key::Field(name) => v.field_ref(name)?,
+        };
+    }
+    Ok(v)
+}
+
+/// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name or a literal
+/// and `g` a root or a path, `App` / `Field` otherwise.
+fn app<'a>(g: C<'a>, a: Option<C<'a>>, field: Option<Str>) -> C<'a> {
+    let key = match (a, field) {
+        (Some(C::Local(s)), _) if s != u32::MAX => Key::Local(s),
+        (Some(C::Var(v)), _) => Key::Var(v),
+        (Some(C::Lit(v)), _) => Key::Lit(v),
+        (Some(a), _) => return C::App(Box::new(g), Box::new(a)),
+        (None, Some(name)) => Key::Field(name),
+        (None, None) => unreachable!("app without a key"),
+    };
+    match g {
+        C::Path(root, keys) => {
+            let mut keys = keys.into_vec();
+            keys.push(key);
+            C::Path(root, keys.into_boxed_slice())
+        }
+        g @ (C::Var(_) | C::Local(_) | C::Lit(_) | C::Konst(..)) if !matches!(g, C::Local(u32::MAX)) => {
+            C::Path(Box::new(g), Box::new([key]))
+        }
+        g => match key {
+            Key::Local(s) => C::App(Box::new(g), Box::new(C::Local(s))),
+            Key::Var(v) => C::App(Box::new(g), Box::new(C::Var(v))),
+            Key::Lit(v) => C::App(Box::new(g), Box::new(C::Lit(v))),
+            Key::Field(name) => C::Field(Box::new(g), name),
+        },
+    }
+}
 
 pub(super) enum Step<'a> {
     Index(C<'a>),
@@ -427,16 +520,22 @@ impl<'a> ConstEval<'a> {
                     }
                     if let Some(&slot) = self.vars.get(name) {
                         cx.globals.push(name);
-                        return C::AppVar(slot, Box::new(self.comp(&args[0], cx, env)));
+                        return match self.comp(&args[0], cx, env) {
+                            a @ (C::Local(_) | C::Lit(_) | C::Var(_)) => app(C::Var(slot), Some(a), None),
+                            a => C::AppVar(slot, Box::new(a)),
+                        };
                     }
                     if let Some(Global::Fun(_)) = self.global(name) {
                         return self.interp(e, cx);
                     }
                 }
                 let arg = self.comp(&args[0], cx, env);
-                C::App(Box::new(self.comp(fun, cx, env)), Box::new(arg))
+                app(self.comp(fun, cx, env), Some(arg), None)
             }
-            ExprKind::Field { record, field } => C::Field(Box::new(self.comp(record, cx, env)), self.interner.get(&field.name)),
+            ExprKind::Field { record, field } => {
+                let name = self.interner.get(&field.name);
+                app(self.comp(record, cx, env), None, Some(name))
+            }
             ExprKind::Junction { kind, items, .. } => {
                 let items = self.comp_all(items, cx, env);
                 match kind {
@@ -689,16 +788,43 @@ impl<'a> ConstEval<'a> {
                 _ => a.domain(),
             })?,
             C::Bin(f @ (Fast::In | Fast::NotIn), a, b) => {
+                {
+                    let cur = self.cur.borrow();
+                    if let (Some(x), Some(s)) = (peek(a, st, base, &cur), peek(b, st, base, &cur)) {
+                        return Ok(Value::Bool(s?.member(x?)? == matches!(f, Fast::In)));
+                    }
+                }
                 let a = self.run(a, env, st, base)?;
                 let m = self.with_ref(b, env, st, base, &mut |s| s.member(&a))?;
                 Value::Bool(m == matches!(f, Fast::In))
             }
             C::Bin(f @ (Fast::Eq | Fast::Neq), a, b) => {
+                {
+                    let cur = self.cur.borrow();
+                    if let (Some(x), Some(y)) = (peek(a, st, base, &cur), peek(b, st, base, &cur)) {
+                        return Ok(Value::Bool(x?.tlc_eq(y?)? == matches!(f, Fast::Eq)));
+                    }
+                }
                 let a = self.run(a, env, st, base)?;
                 let eq = self.with_ref(b, env, st, base, &mut |b| a.tlc_eq(b))?;
                 Value::Bool(eq == matches!(f, Fast::Eq))
             }
             C::Bin(f, a, b) => {
+                {
+                    let cur = self.cur.borrow();
+                    if let (Some(x), Some(y)) = (peek_int(a, st, base, &cur), peek_int(b, st, base, &cur)) {
+                        let (x, y) = (x?, y?);
+                        match f {
+                            Fast::Lt => return Ok(Value::Bool(x < y)),
+                            Fast::Le => return Ok(Value::Bool(x <= y)),
+                            Fast::Gt => return Ok(Value::Bool(x > y)),
+                            Fast::Ge => return Ok(Value::Bool(x >= y)),
+                            Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
+                            Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
+                            _ => {}
+                        }
+                    }
+                }
                 let a = self.run(a, env, st, base)?;
                 let b = self.run(b, env, st, base)?;
                 // Integers (most operands) without a call, and without dropping anything.
@@ -723,7 +849,7 @@ impl<'a> ConstEval<'a> {
                 }
                 self.strict_builtin(name, vals)?
             }
-            C::App(..) | C::AppVar(..) | C::Field(..) => self.with_ref(c, env, st, base, &mut |v| Ok(v.clone()))?,
+            C::App(..) | C::AppVar(..) | C::Field(..) | C::Path(..) => self.with_ref(c, env, st, base, &mut |v| Ok(v.clone()))?,
             C::Quant { exists, slots, body } => {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
@@ -808,7 +934,7 @@ impl<'a> ConstEval<'a> {
                     u.found.set(u.found.get().saturating_add(1));
                     return Ok(v);
                 }
-                let v = self.call_unit(u, Vec::new(), st)?;
+                let v = self.call_unit(u, st.len(), st)?;
                 if keep {
                     u.kept.set(u.kept.get().saturating_add(1));
                     self.state_memo_put(key, v.clone());
@@ -816,11 +942,18 @@ impl<'a> ConstEval<'a> {
                 v
             }
             C::Call(u, args) => {
-                let mut vals = Vec::with_capacity(args.len());
+                // The arguments go straight into the callee's frame, on top of the stack.
+                let b2 = st.len();
                 for a in args.iter() {
-                    vals.push(self.run(a, env, st, base)?);
+                    match self.run(a, env, st, base) {
+                        Ok(v) => st.push(v),
+                        Err(e) => {
+                            st.truncate(b2);
+                            return Err(e);
+                        }
+                    }
                 }
-                self.call_unit(u, vals, st)?
+                self.call_unit(u, b2, st)?
             }
         })
     }
@@ -850,15 +983,29 @@ impl<'a> ConstEval<'a> {
                 self.with_ref(g, env, st, base, &mut |g| f(g.apply_ref(&a)?))
             }
             C::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
+            C::Path(root, keys) => {
+                {
+                    let cur = self.cur.borrow();
+                    if let Some(v) = peek(c, st, base, &cur) {
+                        return f(v?);
+                    }
+                }
+                // The root is a constant not computed yet, or a variable without a state.
+                let root = self.run(root, env, st, base)?;
+                let cur = self.cur.borrow();
+                f(follow(&root, keys, st, base, &cur)?)
+            }
             _ => f(&self.run(c, env, st, base)?),
         }
     }
 
-    /// Runs a unit in a frame of its own on top of the value stack, its arguments first.
-    fn call_unit(&self, u: &Unit<'a>, args: Vec<Value>, st: &mut Vec<Value>) -> VResult<Value> {
-        self.enter()?;
-        let b2 = st.len();
-        st.extend(args);
+    /// Runs a unit in a frame of its own on top of the value stack from `b2`, where its
+    /// arguments have been pushed.
+    fn call_unit(&self, u: &Unit<'a>, b2: usize, st: &mut Vec<Value>) -> VResult<Value> {
+        if let Err(e) = self.enter() {
+            st.truncate(b2);
+            return Err(e);
+        }
         st.resize(b2 + u.slots as usize, Value::Bool(false));
         let r = self.run(&u.body, &Env::default(), st, b2);
         st.truncate(b2);
