@@ -1,7 +1,7 @@
 //! A small static file server for the built web app (127.0.0.1 only), and `cargo xtask serve`.
 
 use crate::tools::{self, Need};
-use crate::util::{run_checked, step};
+use crate::util::{first_cause, run_tee, step};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
@@ -30,14 +30,26 @@ pub fn serve_command(root: &Path, args: &[String]) -> Result<bool, String> {
 
 /// `trunk build --release --offline` at the repository root; returns the dist folder.
 pub fn build_web(root: &Path, path: &std::ffi::OsString) -> Result<PathBuf, String> {
-    run_checked(
-        Command::new("trunk")
-            .args(["build", "--release", "--offline"])
-            .current_dir(root)
-            .env("PATH", path)
-            .env("TRUNK_OFFLINE", "true")
-            .env("NO_COLOR", "true"),
-    )?;
+    let build = || {
+        run_tee(
+            Command::new("trunk")
+                .args(["build", "--release", "--offline"])
+                .current_dir(root)
+                .env("PATH", path)
+                .env("TRUNK_OFFLINE", "true")
+                .env("NO_COLOR", "true"),
+        )
+    };
+    let (ok, text) = build()?;
+    if !ok {
+        // Once more, so that a passing trouble of the machine does not fail the build; the
+        // cause of the first failure is shown either way.
+        step(&format!("`trunk build` failed ({}); trying once more", first_cause(&text)));
+        let (ok, text) = build()?;
+        if !ok {
+            return Err(format!("`trunk build --release --offline` failed: {}", first_cause(&text)));
+        }
+    }
     let dist = root.join("dist");
     if dist.join("index.html").exists() {
         Ok(dist)

@@ -4,11 +4,10 @@
 use crate::corpus;
 use crate::serve::{build_web, serve_forever};
 use crate::tools::{self, Need, Toolbox, CHROMEDRIVER, CHROMIUM};
-use crate::util::{cargo, step};
-use std::io::{BufRead, BufReader, Read, Write};
+use crate::util::{cargo, first_cause, run_tee, step};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 /// Passed tests counted in a test runner's output ("test result: ok. 3 passed; 0 failed" from
@@ -31,38 +30,6 @@ pub fn count_passed(output: &str) -> Option<(u64, u64)> {
     passed.map(|p| (p, failed))
 }
 
-/// Run a command, echoing its output as it comes and keeping it for inspection.
-fn run_tee(cmd: &mut Command) -> Result<(bool, String), String> {
-    step(&format!("$ {:?}", cmd));
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    fn pump<R: Read + Send + 'static>(r: R, to_stderr: bool) -> std::thread::JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut kept = String::new();
-            for line in BufReader::new(r).lines().map_while(Result::ok) {
-                if to_stderr {
-                    eprintln!("{line}");
-                } else {
-                    let _ = writeln!(std::io::stdout(), "{line}");
-                }
-                kept.push_str(&line);
-                kept.push('\n');
-            }
-            kept
-        })
-    }
-    let out = pump(child.stdout.take().ok_or("no stdout")?, false);
-    let err = pump(child.stderr.take().ok_or("no stderr")?, true);
-    let status = child.wait().map_err(|e| e.to_string())?;
-    let mut text = out.join().unwrap_or_default();
-    text.push_str(&err.join().unwrap_or_default());
-    Ok((status.success(), text))
-}
-
 fn workspace_suite(root: &Path) -> Result<String, String> {
     let (ok, text) = run_tee(Command::new(cargo()).current_dir(root).args(["test", "--workspace", "--no-fail-fast"]))?;
     let (p, f) = count_passed(&text).unwrap_or((0, 0));
@@ -72,17 +39,26 @@ fn workspace_suite(root: &Path) -> Result<String, String> {
 /// wasm-bindgen-test in node (the wasm32 runner is set in .cargo/config.toml). A runner that
 /// finds no test prints "no tests to run!" and exits 0, so demand a positive count.
 fn wasm_suite(root: &Path, tb: &Toolbox) -> Result<String, String> {
-    let (ok, text) = run_tee(
-        Command::new(cargo())
-            .current_dir(root)
-            .args(["test", "--target", "wasm32-unknown-unknown", "-p", "web", "--test", "wasm"])
-            .env("PATH", &tb.path)
-            .env("CHROMEDRIVER", CHROMEDRIVER),
-    )?;
+    let run = || {
+        run_tee(
+            Command::new(cargo())
+                .current_dir(root)
+                .args(["test", "--target", "wasm32-unknown-unknown", "-p", "web", "--test", "wasm"])
+                .env("PATH", &tb.path)
+                .env("CHROMEDRIVER", CHROMEDRIVER),
+        )
+    };
+    let (mut ok, mut text) = run()?;
+    if !ok && count_passed(&text).is_none() {
+        // Nothing ran: the build failed. Once more, so that a passing trouble of the machine
+        // (a crate download, a crashed compiler) does not fail the suite; the cause is shown.
+        step(&format!("the wasm test build failed ({}); trying once more", first_cause(&text)));
+        (ok, text) = run()?;
+    }
     match count_passed(&text) {
         Some((p, 0)) if ok && p > 0 => Ok(format!("{p} wasm tests passed in node")),
         Some((p, f)) => Err(format!("{p} passed, {f} failed (exit ok: {ok})")),
-        None => Err("the wasm test runner printed no count (ran no test?)".into()),
+        None => Err(format!("no wasm test ran: {}", first_cause(&text))),
     }
 }
 

@@ -3,7 +3,7 @@
 //! Tools come only from the package registries: rustup, crates.io (`cargo install`), npm
 //! (`npm ci` in web/), Debian (apt-get) and PyPI (`pip download`).
 
-use crate::util::{self, capture, path_with, run_checked, step, version_of};
+use crate::util::{self, capture, cargo, path_with, run_checked, step, version_of};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,6 +52,7 @@ pub fn ensure_all(root: &Path, need: Need) -> Result<Toolbox, String> {
     let path = toolbox_path(root);
     if need.web {
         ensure_wasm_target()?;
+        ensure_crates_fetched(root)?;
         ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, &["--locked"], &path)?;
         // wasm-bindgen-cli's own lockfile asks for a crate version the registry lacks: no --locked.
         ensure_cargo_tool("wasm-bindgen-cli", "wasm-bindgen", WASM_BINDGEN_VERSION, &[], &path)?;
@@ -62,6 +63,19 @@ pub fn ensure_all(root: &Path, need: Need) -> Result<Toolbox, String> {
     }
     let tla_tools_jar = if need.tla_tools { Some(ensure_tla_tools(root)?) } else { None };
     Ok(Toolbox { path, tla_tools_jar })
+}
+
+/// Every crate of Cargo.lock, for every target, in Cargo's cache: the web app is built with
+/// `--offline` (Trunk), so the crates only the wasm32 build uses must be there even when no
+/// earlier step built for wasm32. Skipped when `cargo fetch --offline` finds them all.
+fn ensure_crates_fetched(root: &Path) -> Result<(), String> {
+    let offline = capture(Command::new(cargo()).current_dir(root).args(["fetch", "--locked", "--offline"]))?;
+    if offline.status.success() {
+        step("crates of Cargo.lock: present");
+        return Ok(());
+    }
+    step("crates of Cargo.lock: some missing, fetching");
+    run_checked(Command::new(cargo()).current_dir(root).args(["fetch", "--locked"]))
 }
 
 fn ensure_wasm_target() -> Result<(), String> {

@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
@@ -99,6 +100,49 @@ pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
 }
 
 /// The cargo that runs us (so the same toolchain builds everything).
+/// Run a command, echoing its output as it comes and keeping it for inspection.
+pub fn run_tee(cmd: &mut Command) -> Result<(bool, String), String> {
+    step(&format!("$ {:?}", cmd));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    fn pump<R: Read + Send + 'static>(r: R, to_stderr: bool) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut kept = String::new();
+            for line in BufReader::new(r).lines().map_while(Result::ok) {
+                if to_stderr {
+                    eprintln!("{line}");
+                } else {
+                    let _ = writeln!(std::io::stdout(), "{line}");
+                }
+                kept.push_str(&line);
+                kept.push('\n');
+            }
+            kept
+        })
+    }
+    let out = pump(child.stdout.take().ok_or("no stdout")?, false);
+    let err = pump(child.stderr.take().ok_or("no stderr")?, true);
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let mut text = out.join().unwrap_or_default();
+    text.push_str(&err.join().unwrap_or_default());
+    Ok((status.success(), text))
+}
+
+/// The line of a failed command's output that says why: the first `error` or panic, or else
+/// the last line; at most 300 characters.
+pub fn first_cause(output: &str) -> String {
+    let lines: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let found = lines.iter().find(|l| {
+        l.starts_with("error") || l.contains("panicked at") || l.contains("No space left") || l.contains("ERROR")
+    });
+    let line = found.or(lines.last()).copied().unwrap_or("(no output)");
+    line.chars().take(300).collect()
+}
+
 pub fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
@@ -112,6 +156,17 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
         assert!(median(&[]).is_nan());
+    }
+
+    #[test]
+    fn first_cause_is_the_first_error_or_panic_else_the_last_line() {
+        let build = "   Compiling web v0.1.0\nerror[E0308]: mismatched types\n  --> a.rs:1:1\nerror: could not compile `web`\n";
+        assert_eq!(first_cause(build), "error[E0308]: mismatched types");
+        let panic = "  1: foo\nthread 'main' panicked at src/x.rs:3:5:\nboom\n";
+        assert_eq!(first_cause(panic), "thread 'main' panicked at src/x.rs:3:5:");
+        assert_eq!(first_cause("one\n two \n\n"), "two");
+        assert_eq!(first_cause(""), "(no output)");
+        assert_eq!(first_cause(&"x".repeat(400)).len(), 300);
     }
 
     #[test]
