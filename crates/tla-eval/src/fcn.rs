@@ -45,6 +45,13 @@ impl Value {
                     arg
                 };
                 let d = f.domain();
+                // A small domain (processes, nodes, record fields): the very element, found by
+                // its identity, before comparing values.
+                if d.len() <= 16
+                    && let Some(j) = d.iter().position(|x| crate::value::identical(x, arg))
+                {
+                    return Ok(Some(j));
+                }
                 // A domain that is an interval of integers (the usual `[i \in 0..N-1 |-> ...]`):
                 // the argument's position is its offset from the first element.
                 if let (Value::Int(i), Some(Value::Int(first)), Some(Value::Int(last))) = (arg, d.first(), d.last())
@@ -80,11 +87,20 @@ impl Value {
     /// rest is `apply_ref_slow`.
     #[inline]
     pub fn apply_ref(&self, arg: &Value) -> VResult<&Value> {
-        if let (Value::Seq(s), Value::Int(i)) = (self, arg)
-            && *i >= 1
-            && (*i as usize) <= s.len()
-        {
-            return Ok(&s[*i as usize - 1]);
+        match (self, arg) {
+            (Value::Seq(s), Value::Int(i)) if *i >= 1 && (*i as usize) <= s.len() => return Ok(&s[*i as usize - 1]),
+            // A domain that is an interval of integers, the argument within it.
+            (Value::Fcn(f), Value::Int(i)) => {
+                let d = f.domain();
+                if let (Some(Value::Int(first)), Some(Value::Int(last))) = (d.first(), d.last())
+                    && first <= i
+                    && i <= last
+                    && (*last as i64 - *first as i64) as usize + 1 == d.len()
+                {
+                    return Ok(&f.values()[(*i as i64 - *first as i64) as usize]);
+                }
+            }
+            _ => {}
         }
         self.apply_ref_slow(arg)
     }
@@ -155,12 +171,7 @@ impl Value {
                         None => s[j].clone(),
                     }))))
                 }
-                Value::Fcn(f) => {
-                    let mut vals = f.values().to_vec();
-                    vals[i] = new;
-                    let dom = crate::value::SetVal::from_arc(f.domain_elems().clone());
-                    Value::fcn_over(&dom, vals)
-                }
+                Value::Fcn(f) => Ok(f.with_value_at(i, new)),
                 _ => Err(not_fcn(self, "EXCEPT")),
             },
         }

@@ -42,6 +42,11 @@ impl Str {
     pub fn rank(&self) -> u32 {
         self.0.rank
     }
+    /// The same allocation (so equal); false says nothing.
+    #[inline]
+    pub fn same(&self, other: &Str) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
     /// The fingerprint of the text alone (equal texts, equal fingerprints).
     pub fn text_fingerprint(&self) -> u64 {
         self.0.fp

@@ -229,6 +229,18 @@ impl SetVal {
     }
 }
 
+/// Whether `a` and `b` are the very same scalar: equal integers, or the same allocation of an
+/// interned string or a model value (so equal). False says nothing.
+#[inline]
+pub(crate) fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x.same(y),
+        (Value::Model(x), Value::Model(y)) => Arc::ptr_eq(&x.0, &y.0),
+        _ => false,
+    }
+}
+
 /// `x.tlc_cmp(v)` for the scalars compared most (integers, interned strings, model values of
 /// one type or none), inline; None for the rest.
 #[inline]
@@ -251,6 +263,13 @@ pub struct FcnVal {
 }
 
 impl FcnVal {
+    /// The function with its value at position `i` of the domain replaced by `new` (canonical),
+    /// sharing the domain: one copy of the values, no check of what is unchanged.
+    pub(crate) fn with_value_at(&self, i: usize, new: Value) -> Value {
+        let mut values: Box<[Value]> = self.values.clone();
+        values[i] = new;
+        Value::Fcn(Arc::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default() }))
+    }
     pub fn domain(&self) -> &[Value] {
         &self.domain
     }

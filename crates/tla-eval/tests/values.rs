@@ -472,3 +472,42 @@ fn fingerprints_kept_with_values_agree_with_fresh_ones() {
     // A set, and a sequence of the same elements, differ.
     assert_ne!(ints(&[1, 2]).fingerprint().unwrap(), tup(vec![i(1), i(2)]).fingerprint().unwrap());
 }
+
+/// Application finds an argument by identity first (the very model value, string or integer
+/// in the domain), then by value; an interval domain by offset. Each answer must be the one a
+/// value comparison gives, for an argument that is a copy made apart from the domain's.
+#[test]
+fn application_by_identity_agrees_with_application_by_value() {
+    let mut t = Interner::new();
+    let names = ["q1", "q2", "l1", "l2"];
+    let mut dom: Vec<Value> = names.iter().map(|n| Value::model(t.intern(n))).collect();
+    dom.push(s(&mut t, "ClientRequest"));
+    let f = Value::fcn(dom.iter().enumerate().map(|(k, d)| (d.clone(), i(k as i32 * 10))).collect()).unwrap();
+    for (k, d) in dom.iter().enumerate() {
+        // The domain's own element, and one built anew from the same name (a string of the
+        // interner is one allocation: the same).
+        let fresh = match d {
+            Value::Model(m) => Value::model(t.intern(m.name().as_str())),
+            Value::Str(x) => Value::Str(t.get(x.as_str())),
+            _ => unreachable!(),
+        };
+        assert_eq!(f.apply(d).unwrap(), i(k as i32 * 10), "{d}");
+        assert_eq!(f.apply(&fresh).unwrap(), i(k as i32 * 10), "{fresh} (a copy)");
+    }
+    let other = Value::model(t.intern("q3"));
+    assert_eq!(f.apply(&other).unwrap_err().code, codes::NOT_IN_DOMAIN);
+    // EXCEPT at an element found by identity: the same function as one built at once.
+    let g = f.except(&dom[2], i(7)).unwrap();
+    let built = Value::fcn(dom.iter().enumerate().map(|(k, d)| (d.clone(), i(if k == 2 { 7 } else { k as i32 * 10 }))).collect()).unwrap();
+    assert!(g.tlc_eq(&built).unwrap());
+    assert_eq!(g.fingerprint().unwrap(), built.fingerprint().unwrap());
+    // An interval domain 0..2 (not a sequence): offsets inside, an error outside.
+    let h = Value::fcn((0..3).map(|k| (i(k), i(100 + k))).collect()).unwrap();
+    assert_eq!(h.apply(&i(0)).unwrap(), i(100));
+    assert_eq!(h.apply(&i(2)).unwrap(), i(102));
+    assert_eq!(h.apply(&i(3)).unwrap_err().code, codes::NOT_IN_DOMAIN);
+    assert_eq!(h.apply(&i(-1)).unwrap_err().code, codes::NOT_IN_DOMAIN);
+    let h2 = h.except(&i(1), i(5)).unwrap();
+    assert_eq!(h2.apply(&i(1)).unwrap(), i(5));
+    assert!(h2.tlc_eq(&Value::fcn(vec![(i(0), i(100)), (i(1), i(5)), (i(2), i(102))]).unwrap()).unwrap());
+}
