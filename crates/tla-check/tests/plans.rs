@@ -118,6 +118,11 @@ fn applications_and_fields_read_in_place_agree_with_the_interpreter() {
     let next = "\\E i \\in {x} :\n/\\ f[i].a \\in {<<1, 2>>, <<2, 3>>}\n/\\ Len(f[x].a) < f[i].a[2] + x\n\
                 /\\ f[i].a[1] = x\n/\\ f[x].a[1] = i\n/\\ x' = 3 - x\n/\\ f' = [f EXCEPT ![x].a[2] = (@ + 1) % 4]";
     assert_eq!(check(&module(next), CFG), ("success".to_string(), 3, 3));
+    // EXCEPT at keys outside the domain leaves the function as it is; nested EXCEPT with @.
+    // TLC 2.15 (with -deadlock): 4 distinct, 4 generated.
+    let next = "/\\ x' = 3 - x\n/\\ f' = [f EXCEPT ![3].a[1] = 0, ![x].a[9] = 1, ![x].a[1] = @ + 1, \
+                ![3 - x] = [@ EXCEPT !.a = Tail(@)]]\n/\\ Len(f[x].a) > 0";
+    assert_eq!(check(&module(next), CFG), ("success".to_string(), 4, 4));
     // Each path fails at its step, compiled as interpreted.
     let cases = [
         ("f[i].a[3] = 1", "not in the domain"),

@@ -18,7 +18,7 @@ impl Value {
     /// Position of `arg` in the function's domain (a sequence's index inline, the rest in
     /// `index_in`).
     #[inline]
-    fn index_of(&self, arg: &Value) -> VResult<Option<usize>> {
+    pub(crate) fn index_of(&self, arg: &Value) -> VResult<Option<usize>> {
         if let (Value::Seq(s), Value::Int(i)) = (self, arg) {
             return Ok(if *i >= 1 && (*i as usize) <= s.len() { Some(*i as usize - 1) } else { None });
         }
@@ -159,21 +159,26 @@ impl Value {
 
     /// `[f EXCEPT ![arg] = new]` (an argument outside the domain leaves f unchanged, as in TLA+).
     pub fn except(&self, arg: &Value, new: Value) -> VResult<Value> {
-        let new = if new.is_lazy() { new.canonical()? } else { new };
         match self.index_of(arg)? {
             None => Ok(self.clone()),
-            Some(i) => match self {
-                // One allocation: the elements copied, the one at i replaced.
-                Value::Seq(s) => {
-                    let mut new = Some(new);
-                    Ok(Value::Seq(Elems::from_iter_exact((0..s.len()).map(|j| match new.take_if(|_| j == i) {
-                        Some(v) => v,
-                        None => s[j].clone(),
-                    }))))
-                }
-                Value::Fcn(f) => Ok(f.with_value_at(i, new)),
-                _ => Err(not_fcn(self, "EXCEPT")),
-            },
+            Some(i) => self.except_at(i, new),
+        }
+    }
+
+    /// `[f EXCEPT ![d] = new]` for the `i`-th element `d` of the domain (`index_of`).
+    pub(crate) fn except_at(&self, i: usize, new: Value) -> VResult<Value> {
+        let new = if new.is_lazy() { new.canonical()? } else { new };
+        match self {
+            // One allocation: the elements copied, the one at i replaced.
+            Value::Seq(s) => {
+                let mut new = Some(new);
+                Ok(Value::Seq(Elems::from_iter_exact((0..s.len()).map(|j| match new.take_if(|_| j == i) {
+                    Some(v) => v,
+                    None => s[j].clone(),
+                }))))
+            }
+            Value::Fcn(f) => Ok(f.with_value_at(i, new)),
+            _ => Err(not_fcn(self, "EXCEPT")),
         }
     }
 

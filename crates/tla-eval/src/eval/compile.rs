@@ -78,7 +78,7 @@ pub(super) enum C<'a> {
     /// `{e : x \in S, ...}`.
     Map { slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
     /// `[x \in S |-> e]`.
-    FunCons { slot: u32, set: Box<C<'a>>, body: Box<C<'a>> },
+    FunCons { slot: u32, set: Box<C<'a>>, body: Box<C<'a>>, dom: OnceCell<SetVal> },
     /// `[f EXCEPT !.a[k] = e, ...]`: each update's path, and the slot `@` is kept in.
     Except(Box<C<'a>>, Box<[Update<'a>]>),
     /// A call of a definition whose compiled body is `Unit`.
@@ -563,7 +563,7 @@ impl<'a> ConstEval<'a> {
                 None => self.interp(e, cx),
             },
             ExprKind::FunCons { bounds, body } => match self.comp_one(bounds, body, cx, env) {
-                Some((slot, set, body)) => C::FunCons { slot, set, body },
+                Some((slot, set, body)) => C::FunCons { slot, set, body, dom: OnceCell::new() },
                 None => self.interp(e, cx),
             },
             ExprKind::SetEnum(items) => C::SetEnum(self.comp_all(items, cx, env)),
@@ -659,8 +659,80 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    fn run_bool(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<bool> {
-        match self.run(c, env, st, base)? {
+    /// `a f b` for a comparison, equality or membership whose operands `peek` (or `peek_int`)
+    /// reads in place; None when one must be evaluated (or, for `<` and the like, is not an
+    /// integer).
+    #[inline]
+    fn test_in_place(&self, f: Fast, a: &C<'a>, b: &C<'a>, st: &[Value], base: usize) -> Option<VResult<bool>> {
+        let cur = self.cur.borrow();
+        Some(match f {
+            Fast::Eq | Fast::Neq => {
+                let (x, y) = (peek(a, st, base, &cur)?, peek(b, st, base, &cur)?);
+                (|| Ok(x?.tlc_eq(y?)? == (f == Fast::Eq)))()
+            }
+            Fast::In | Fast::NotIn => {
+                let (x, s) = (peek(a, st, base, &cur)?, peek(b, st, base, &cur)?);
+                (|| Ok(s?.member(x?)? == (f == Fast::In)))()
+            }
+            Fast::Lt | Fast::Le | Fast::Gt | Fast::Ge => {
+                let (x, y) = (peek_int(a, st, base, &cur)?, peek_int(b, st, base, &cur)?);
+                (|| {
+                    let (x, y) = (x?, y?);
+                    Ok(match f {
+                        Fast::Lt => x < y,
+                        Fast::Le => x <= y,
+                        Fast::Gt => x > y,
+                        _ => x >= y,
+                    })
+                })()
+            }
+            _ => return None,
+        })
+    }
+
+    /// `a f b`, its operands evaluated (after `test_in_place` found it could not read them).
+    fn bin(&self, f: Fast, a: &C<'a>, b: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+        Ok(match f {
+            Fast::In | Fast::NotIn => {
+                let a = self.run(a, env, st, base)?;
+                let m = self.with_ref(b, env, st, base, &mut |s| s.member(&a))?;
+                Value::Bool(m == (f == Fast::In))
+            }
+            Fast::Eq | Fast::Neq => {
+                let a = self.run(a, env, st, base)?;
+                let eq = self.with_ref(b, env, st, base, &mut |b| a.tlc_eq(b))?;
+                Value::Bool(eq == (f == Fast::Eq))
+            }
+            f => {
+                let a = self.run(a, env, st, base)?;
+                let b = self.run(b, env, st, base)?;
+                // Integers (most operands) without a call, and without dropping anything.
+                if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+                    let (x, y) = (*x, *y);
+                    match f {
+                        Fast::Lt => return Ok(Value::Bool(x < y)),
+                        Fast::Le => return Ok(Value::Bool(x <= y)),
+                        Fast::Gt => return Ok(Value::Bool(x > y)),
+                        Fast::Ge => return Ok(Value::Bool(x >= y)),
+                        Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
+                        Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
+                        _ => {}
+                    }
+                }
+                super::fast_pair(f, a, b)?
+            }
+        })
+    }
+
+    pub(super) fn run_bool(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<bool> {
+        let v = match c {
+            C::Bin(f, a, b) => match self.test_in_place(*f, a, b, st, base) {
+                Some(r) => return r,
+                None => self.bin(*f, a, b, env, st, base)?,
+            },
+            c => self.run(c, env, st, base)?,
+        };
+        match v {
             Value::Bool(b) => Ok(b),
             _ => Err(err(codes::TYPE, "expected a boolean")),
         }
@@ -787,60 +859,18 @@ impl<'a> ConstEval<'a> {
                 Fast::Cardinality => Ok(Value::Int(a.cardinality()?)),
                 _ => a.domain(),
             })?,
-            C::Bin(f @ (Fast::In | Fast::NotIn), a, b) => {
-                {
-                    let cur = self.cur.borrow();
-                    if let (Some(x), Some(s)) = (peek(a, st, base, &cur), peek(b, st, base, &cur)) {
-                        return Ok(Value::Bool(s?.member(x?)? == matches!(f, Fast::In)));
-                    }
-                }
-                let a = self.run(a, env, st, base)?;
-                let m = self.with_ref(b, env, st, base, &mut |s| s.member(&a))?;
-                Value::Bool(m == matches!(f, Fast::In))
-            }
-            C::Bin(f @ (Fast::Eq | Fast::Neq), a, b) => {
-                {
-                    let cur = self.cur.borrow();
-                    if let (Some(x), Some(y)) = (peek(a, st, base, &cur), peek(b, st, base, &cur)) {
-                        return Ok(Value::Bool(x?.tlc_eq(y?)? == matches!(f, Fast::Eq)));
-                    }
-                }
-                let a = self.run(a, env, st, base)?;
-                let eq = self.with_ref(b, env, st, base, &mut |b| a.tlc_eq(b))?;
-                Value::Bool(eq == matches!(f, Fast::Eq))
-            }
             C::Bin(f, a, b) => {
-                {
+                if let Some(r) = self.test_in_place(*f, a, b, st, base) {
+                    return r.map(Value::Bool);
+                }
+                if matches!(f, Fast::Add | Fast::Sub) {
                     let cur = self.cur.borrow();
                     if let (Some(x), Some(y)) = (peek_int(a, st, base, &cur), peek_int(b, st, base, &cur)) {
                         let (x, y) = (x?, y?);
-                        match f {
-                            Fast::Lt => return Ok(Value::Bool(x < y)),
-                            Fast::Le => return Ok(Value::Bool(x <= y)),
-                            Fast::Gt => return Ok(Value::Bool(x > y)),
-                            Fast::Ge => return Ok(Value::Bool(x >= y)),
-                            Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
-                            Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
-                            _ => {}
-                        }
+                        return Ok(Value::Int(if *f == Fast::Add { crate::arith::add(x, y)? } else { crate::arith::sub(x, y)? }));
                     }
                 }
-                let a = self.run(a, env, st, base)?;
-                let b = self.run(b, env, st, base)?;
-                // Integers (most operands) without a call, and without dropping anything.
-                if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
-                    let (x, y) = (*x, *y);
-                    match f {
-                        Fast::Lt => return Ok(Value::Bool(x < y)),
-                        Fast::Le => return Ok(Value::Bool(x <= y)),
-                        Fast::Gt => return Ok(Value::Bool(x > y)),
-                        Fast::Ge => return Ok(Value::Bool(x >= y)),
-                        Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
-                        Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
-                        _ => {}
-                    }
-                }
-                super::fast_pair(*f, a, b)?
+                self.bin(*f, a, b, env, st, base)?
             }
             C::Strict(name, xs) => {
                 let mut vals = Vec::with_capacity(xs.len());
@@ -888,14 +918,26 @@ impl<'a> ConstEval<'a> {
                     Value::set(out)?
                 }
             }
-            C::FunCons { slot, set, body } => {
-                let dom = self.run(set, env, st, base)?.to_set()?;
-                let mut vals = Vec::with_capacity(dom.len());
-                for d in dom.elems() {
-                    st[base + *slot as usize] = d.clone();
+            C::FunCons { slot, set, body, dom } => {
+                // A constant domain is built once, at the first evaluation.
+                let built;
+                let d = match (&**set, dom.get()) {
+                    (C::Konst(..), Some(d)) => d,
+                    (C::Konst(..), None) => {
+                        let _ = dom.set(self.run(set, env, st, base)?.to_set()?);
+                        dom.get().ok_or_else(|| err(codes::UNKNOWN, "internal: no domain"))?
+                    }
+                    _ => {
+                        built = self.run(set, env, st, base)?.to_set()?;
+                        &built
+                    }
+                };
+                let mut vals = Vec::with_capacity(d.len());
+                for x in d.elems() {
+                    st[base + *slot as usize] = x.clone();
                     vals.push(self.run(body, env, st, base)?);
                 }
-                Value::fcn_over(&dom, vals)?
+                Value::fcn_over(d, vals)?
             }
             C::SetEnum(xs) => {
                 let mut vals = Vec::with_capacity(xs.len());
@@ -1042,13 +1084,10 @@ impl<'a> ConstEval<'a> {
             Step::Index(k) => self.run(k, env, st, base)?,
             Step::Field(s) => Value::Str(s.clone()),
         };
-        let old = match f.apply(&key) {
-            Ok(v) => v,
-            Err(e) if e.code == codes::NOT_IN_DOMAIN => return Ok(f.clone()),
-            Err(e) => return Err(e),
-        };
-        let new = self.except_steps(&old, rest, at, val, env, st, base)?;
-        f.except(&key, new)
+        // A key outside the domain leaves the function as it is.
+        let Some(i) = f.index_of(&key)? else { return Ok(f.clone()) };
+        let new = self.except_steps(crate::value::fcn_val_at(f, i), rest, at, val, env, st, base)?;
+        f.except_at(i, new)
     }
 }
 

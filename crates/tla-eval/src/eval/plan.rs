@@ -401,10 +401,10 @@ impl<'a> ConstEval<'a> {
         let env = Env::default();
         match &n.kind {
             A::Interp => self.run_interp(n, st, k),
-            A::Guard(c) => match self.run(c, &env, st, 0) {
-                Ok(Value::Bool(true)) => k(st),
-                Ok(Value::Bool(false)) => Ok(()),
-                _ => self.run_interp(n, st, k),
+            A::Guard(c) => match self.run_bool(c, &env, st, 0) {
+                Ok(true) => k(st),
+                Ok(false) => Ok(()),
+                Err(_) => self.run_interp(n, st, k),
             },
             A::Assign(var, c) => match self.run(c, &env, st, 0) {
                 Ok(v) => flow(self.assign(super::action::VarRef::Slot(*var), v, &mut || answer(k(st)))),
