@@ -187,11 +187,29 @@ impl Value {
         if !a.is_reducible() {
             return Ok(lazy(LazySet::Diff(a, b)));
         }
+        // An interval's integers are taken in order without building the interval first.
+        if let Value::Lazy(l) = &a
+            && let Some((lo, hi)) = l.as_interval()
+        {
+            let mut out = Vec::with_capacity((hi as i64 - lo as i64 + 1).clamp(0, 64) as usize);
+            for i in lo..=hi {
+                let e = Value::Int(i);
+                if !b.member(&e)? {
+                    out.push(e);
+                }
+            }
+            return Ok(Value::Set(SetVal::from_sorted(out)));
+        }
+        let a = a.to_set()?;
         let mut out = Vec::new();
-        for e in a.to_set()?.elems() {
+        for e in a.elems() {
             if !b.member(e)? {
                 out.push(e.clone());
             }
+        }
+        // Nothing taken out: the same set.
+        if out.len() == a.len() {
+            return Ok(Value::Set(a));
         }
         Ok(Value::Set(SetVal::from_sorted(out)))
     }
@@ -395,7 +413,11 @@ fn merge_union(x: &[Value], y: &[Value]) -> VResult<Vec<Value>> {
     let mut out = Vec::with_capacity(x.len() + y.len());
     let (mut i, mut j) = (0, 0);
     while i < x.len() && j < y.len() {
-        match x[i].tlc_cmp(&y[j])? {
+        let c = match crate::value::quick_cmp(&x[i], &y[j]) {
+            Some(c) => c,
+            None => x[i].tlc_cmp(&y[j])?,
+        };
+        match c {
             std::cmp::Ordering::Less => {
                 out.push(x[i].clone());
                 i += 1;

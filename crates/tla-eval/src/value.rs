@@ -532,6 +532,15 @@ impl Value {
             },
             (Value::Set(a), Value::Set(b)) if a.len() != b.len() => Ok(false),
             (Value::Seq(a), Value::Seq(b)) if a.len() != b.len() => Ok(false),
+            // A built set of integers and an interval (`ack[p] = 1..N`): the same integers in
+            // order, read without building the interval.
+            (Value::Set(s), Value::Lazy(l)) | (Value::Lazy(l), Value::Set(s))
+                if l.as_interval().is_some() && s.elems().iter().all(|e| matches!(e, Value::Int(_))) =>
+            {
+                let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+                let n = (hi as i64 - lo as i64 + 1).max(0) as usize;
+                Ok(s.len() == n && s.elems().iter().enumerate().all(|(j, e)| matches!(e, Value::Int(i) if *i as i64 == lo as i64 + j as i64)))
+            }
             _ => Ok(self.tlc_cmp(other)? == Ordering::Equal),
         }
     }

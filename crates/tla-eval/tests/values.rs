@@ -511,3 +511,33 @@ fn application_by_identity_agrees_with_application_by_value() {
     assert_eq!(h2.apply(&i(1)).unwrap(), i(5));
     assert!(h2.tlc_eq(&Value::fcn(vec![(i(0), i(100)), (i(1), i(5)), (i(2), i(102))]).unwrap()).unwrap());
 }
+
+/// Differences from an interval and equality of a built set with an interval, computed without
+/// building the interval, agree with the sets built first. TLC 2.15 (`ASSUME PrintT(...)`):
+/// (1..3) \ {2} is {1, 3}; (5..4) \ {1} is {}; {1, 2, 3} = 1..3 TRUE; {1, 3} = 1..2 FALSE;
+/// {} = 1..0 TRUE; {q1} = 1..1 FALSE.
+#[test]
+fn intervals_against_built_sets() {
+    let mut t = Interner::new();
+    let built = |lo: i32, hi: i32| set((lo..=hi).map(i).collect());
+    for (lo, hi) in [(1, 3), (5, 4), (-2, 2), (0, 0)] {
+        for b in [ints(&[2]), ints(&[]), ints(&[lo, hi]), ints(&[9])] {
+            let fast = Value::diff(Value::interval(lo, hi), b.clone()).unwrap();
+            let slow = Value::diff(built(lo, hi), b.clone()).unwrap();
+            assert_eq!(fast.to_string(), slow.to_string(), "{lo}..{hi} \\ {b}");
+            assert_eq!(fast.fingerprint().unwrap(), slow.fingerprint().unwrap());
+        }
+        for other in [built(lo, hi), built(lo, hi + 1), ints(&[lo, hi + 2]), ints(&[])] {
+            let iv = Value::interval(lo, hi);
+            let want = other.to_string() == built(lo, hi).to_string();
+            assert_eq!(other.tlc_eq(&iv).unwrap(), want, "{other} = {lo}..{hi}");
+            assert_eq!(iv.tlc_eq(&other).unwrap(), want, "{lo}..{hi} = {other}");
+        }
+    }
+    assert_eq!(Value::diff(Value::interval(1, 3), ints(&[2])).unwrap().to_string(), "{1, 3}");
+    let q1 = Value::model(t.intern("q1"));
+    assert!(!set(vec![q1]).tlc_eq(&Value::interval(1, 1)).unwrap());
+    // A difference that takes nothing out is the set itself.
+    let s12 = ints(&[1, 2]);
+    assert!(Value::diff(s12.clone(), ints(&[3])).unwrap().tlc_eq(&s12).unwrap());
+}
