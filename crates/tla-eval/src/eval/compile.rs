@@ -664,6 +664,9 @@ impl<'a> ConstEval<'a> {
     /// integer).
     #[inline]
     fn test_in_place(&self, f: Fast, a: &C<'a>, b: &C<'a>, st: &[Value], base: usize) -> Option<VResult<bool>> {
+        if !matches!(f, Fast::Eq | Fast::Neq | Fast::In | Fast::NotIn | Fast::Lt | Fast::Le | Fast::Gt | Fast::Ge) {
+            return None;
+        }
         let cur = self.cur.borrow();
         Some(match f {
             Fast::Eq | Fast::Neq => {
