@@ -99,7 +99,6 @@ pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
     if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
 }
 
-/// The cargo that runs us (so the same toolchain builds everything).
 /// Run a command, echoing its output as it comes and keeping it for inspection.
 pub fn run_tee(cmd: &mut Command) -> Result<(bool, String), String> {
     step(&format!("$ {:?}", cmd));
@@ -143,6 +142,7 @@ pub fn first_cause(output: &str) -> String {
     line.chars().take(300).collect()
 }
 
+/// The cargo that runs us (so the same toolchain builds everything).
 pub fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }

@@ -64,11 +64,12 @@ pub(super) enum C<'a> {
     /// `v[x]` for a state variable `v` (read in place).
     AppVar(usize, Box<C<'a>>),
     Field(Box<C<'a>>, Str),
-    /// `v[a].f[b]...`: applications and fields whose keys are bound names or literals, from a
-    /// root that can be read in place (a variable, a bound name, a literal or a constant);
-    /// read by one loop instead of a nested call per step.
+    /// `v[a].f[b]...`: applications and fields whose keys are bound names, variables or
+    /// literals, from a root that can be read in place (a variable, a bound name, a literal or
+    /// a constant); read by one loop instead of a nested call per step.
     Path(Box<C<'a>>, Box<[Key]>),
-    /// `\A` / `\E` over one or more names, each with its set, the last turning fastest.
+    /// `\A` / `\E` over one or more names, each with its set, the first turning fastest (TLC's
+    /// order, see `bind_each`).
     Quant { exists: bool, slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
     SetEnum(Box<[C<'a>]>),
     Tuple(Box<[C<'a>]>),
@@ -104,7 +105,7 @@ impl std::ops::Deref for BoundSets {
 /// One update of an EXCEPT: its path, the slot `@` is kept in, the new value.
 pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, C<'a>);
 
-/// One step of a `Path`: an argument that is a bound name or a literal, or a field.
+/// One step of a `Path`: an argument that is a bound name, a variable or a literal, or a field.
 pub(super) enum Key {
     Local(u32),
     Var(usize),
@@ -164,8 +165,8 @@ fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur:
     Ok(v)
 }
 
-/// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name or a literal
-/// and `g` a root or a path, `App` / `Field` otherwise.
+/// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name, a variable
+/// or a literal and `g` a root or a path, `App` / `Field` otherwise.
 fn app<'a>(g: C<'a>, a: Option<C<'a>>, field: Option<Str>) -> C<'a> {
     let key = match (a, field) {
         (Some(C::Local(s)), _) if s != u32::MAX => Key::Local(s),
