@@ -15,12 +15,24 @@ fn not_seq(op: &str, v: &Value) -> ValueError {
 }
 
 impl Value {
-    /// Position of `arg` in the function's domain (a sequence's index inline, the rest in
-    /// `index_in`).
+    /// Position of `arg` in the function's domain. An integer is placed inline in a sequence
+    /// and in an interval domain (the usual `[i \in 0..N-1 |-> ...]`: its offset from the first
+    /// element); the rest is `index_in`.
     #[inline]
     pub(crate) fn index_of(&self, arg: &Value) -> VResult<Option<usize>> {
-        if let (Value::Seq(s), Value::Int(i)) = (self, arg) {
-            return Ok(if *i >= 1 && (*i as usize) <= s.len() { Some(*i as usize - 1) } else { None });
+        match (self, arg) {
+            (Value::Seq(s), Value::Int(i)) => {
+                return Ok(if *i >= 1 && (*i as usize) <= s.len() { Some(*i as usize - 1) } else { None });
+            }
+            (Value::Fcn(f), Value::Int(i)) => {
+                let d = f.domain();
+                if let (Some(Value::Int(first)), Some(Value::Int(last))) = (d.first(), d.last())
+                    && (*last as i64 - *first as i64) as usize + 1 == d.len()
+                {
+                    return Ok(if first <= i && i <= last { Some((*i as i64 - *first as i64) as usize) } else { None });
+                }
+            }
+            _ => {}
         }
         self.index_in(arg)
     }
@@ -52,13 +64,6 @@ impl Value {
                 {
                     return Ok(Some(j));
                 }
-                // A domain that is an interval of integers (the usual `[i \in 0..N-1 |-> ...]`):
-                // the argument's position is its offset from the first element.
-                if let (Value::Int(i), Some(Value::Int(first)), Some(Value::Int(last))) = (arg, d.first(), d.last())
-                    && (*last as i64 - *first as i64) as usize + 1 == d.len()
-                {
-                    return Ok(if i >= first && i <= last { Some((*i as i64 - *first as i64) as usize) } else { None });
-                }
                 let (mut lo, mut hi) = (0usize, d.len());
                 while lo < hi {
                     let mid = (lo + hi) / 2;
@@ -83,24 +88,15 @@ impl Value {
         self.apply_ref(arg).cloned()
     }
 
-    /// `f[arg]`, borrowed from `f`. A sequence at an index within it is read inline; the
-    /// rest is `apply_ref_slow`.
+    /// `f[arg]`, borrowed from `f`: a sequence at an index within it inline, the rest in
+    /// `apply_ref_slow`.
     #[inline]
     pub fn apply_ref(&self, arg: &Value) -> VResult<&Value> {
-        match (self, arg) {
-            (Value::Seq(s), Value::Int(i)) if *i >= 1 && (*i as usize) <= s.len() => return Ok(&s[*i as usize - 1]),
-            // A domain that is an interval of integers, the argument within it.
-            (Value::Fcn(f), Value::Int(i)) => {
-                let d = f.domain();
-                if let (Some(Value::Int(first)), Some(Value::Int(last))) = (d.first(), d.last())
-                    && first <= i
-                    && i <= last
-                    && (*last as i64 - *first as i64) as usize + 1 == d.len()
-                {
-                    return Ok(&f.values()[(*i as i64 - *first as i64) as usize]);
-                }
-            }
-            _ => {}
+        if let (Value::Seq(s), Value::Int(i)) = (self, arg)
+            && *i >= 1
+            && (*i as usize) <= s.len()
+        {
+            return Ok(&s[*i as usize - 1]);
         }
         self.apply_ref_slow(arg)
     }
@@ -108,11 +104,7 @@ impl Value {
     #[inline(never)]
     fn apply_ref_slow(&self, arg: &Value) -> VResult<&Value> {
         match self.index_of(arg)? {
-            Some(i) => Ok(match self {
-                Value::Seq(s) => &s[i],
-                Value::Fcn(f) => &f.values()[i],
-                _ => return Err(not_fcn(self, "apply")),
-            }),
+            Some(i) => Ok(crate::value::fcn_val_at(self, i)),
             None => Err(ValueError::new(
                 codes::NOT_IN_DOMAIN,
                 format!("Attempted to apply function {} to argument {}, which is not in the domain of the function", self, arg),
