@@ -651,6 +651,9 @@ impl Spec for Tla<'_> {
     fn violated_invariant(&self, s: &Self::State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }
+    fn identity_fingerprint(&self, s: &Self::State) -> Option<u64> {
+        self.model.identity_fingerprint(s)
+    }
     fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }

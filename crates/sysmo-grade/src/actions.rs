@@ -201,6 +201,9 @@ impl Spec for Covered<'_, '_> {
     fn violated_invariant(&self, s: &State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }
+    fn identity_fingerprint(&self, s: &State) -> Option<u64> {
+        self.model.identity_fingerprint(s)
+    }
     fn in_model(&self, s: &State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }

@@ -11,7 +11,9 @@
 //! *generated* grows by one per successor reached (initial states count one each), so a run
 //! that stops at a successor has not counted those after it, even in the same action.
 //! For each successor in order: CONSTRAINT and ACTION_CONSTRAINT decide whether it is in
-//! the model; if it is, its fingerprint goes to the seen set (it is stored and counted
+//! the model (a successor found already stored skips CONSTRAINT, which it satisfied when it was
+//! stored, when its fingerprint identifies the state: see [`Spec::identity_fingerprint`]); if it
+//! is, its fingerprint goes to the seen set (it is stored and counted
 //! *distinct*, with its parent link, even if a check below fails); if it was not seen before, or
 //! is outside the model, it is checked against the invariants; on *every* successor, seen or
 //! not, in the model or not, the step is checked against the action properties (`[][A]_v` of
@@ -43,6 +45,14 @@ pub trait Spec {
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
+    /// The fingerprint of `state` when it identifies the state itself (no VIEW, no symmetry)
+    /// and is computed without error; None otherwise (the default). With it, the explorer
+    /// looks a successor up before evaluating CONSTRAINT: a state already stored satisfied
+    /// CONSTRAINT when it was stored, and CONSTRAINT reads only the state, so the answer would be
+    /// the same (a step's ACTION_CONSTRAINT is still evaluated on every step).
+    fn identity_fingerprint(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
     /// CONSTRAINT: whether `state` is inside the model.
     fn in_model(&self, _state: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
@@ -383,7 +393,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             if let Some(c) = self.coverage.get_mut(action as usize) {
                 c.generated += 1;
             }
-            let in_model = match self.spec.in_model(&succ).and_then(|b| {
+            // A successor already stored is inside CONSTRAINT: only the step is checked.
+            let key = self.spec.identity_fingerprint(&succ);
+            let known = key.is_some_and(|fp| self.seen.get(fp).is_some());
+            let in_model = match if known { Ok(true) } else { self.spec.in_model(&succ) }.and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
             }) {
                 Ok(b) => b,
@@ -396,7 +409,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             let mut stored = None;
             let mut target = None;
             if in_model {
-                let fp = self.spec.fingerprint(&succ);
+                let fp = key.unwrap_or_else(|| self.spec.fingerprint(&succ));
                 let (i, is_new) = self.store(fp, index, action);
                 new = is_new;
                 target = Some(i);

@@ -1058,6 +1058,13 @@ impl<'a> Spec for Model<'a> {
         Ok(None)
     }
 
+    fn identity_fingerprint(&self, state: &State) -> Option<u64> {
+        if self.view.is_some() || !self.symmetry.is_empty() {
+            return None;
+        }
+        self.fp_value(state).ok()
+    }
+
     fn in_model(&self, state: &State) -> Result<bool, ModelError> {
         for e in &self.constraints {
             if !self.eval_bool(e, &Bindings::default(), state, None)? {

@@ -254,19 +254,14 @@ impl<'a> ConstEval<'a> {
 
     fn complete(&self, what: &str) -> VResult<State> {
         let next = self.next.borrow();
-        let mut out = Vec::with_capacity(next.len());
-        for (i, v) in next.iter().enumerate() {
-            match v {
-                Some(v) => out.push(v.clone()),
-                None => {
-                    return Err(err(
-                        codes::INCOMPLETE,
-                        format!("{} does not assign the variable {}: the state is not completely specified", what, self.var_names[i]),
-                    ))
-                }
-            }
+        if let Some(i) = next.iter().position(Option::is_none) {
+            return Err(err(
+                codes::INCOMPLETE,
+                format!("{} does not assign the variable {}: the state is not completely specified", what, self.var_names[i]),
+            ));
         }
-        Ok(Arc::from(out))
+        // One allocation: a slice's mapped iterator knows its length.
+        Ok(next.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect())
     }
 
     /// Split Next into its top-level disjuncts, through zero-argument definitions, each named
