@@ -651,6 +651,12 @@ impl Spec for Tla<'_> {
     fn violated_invariant(&self, s: &Self::State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }
+    fn violated_invariant_after(&self, parent: &Self::State, s: &Self::State) -> Result<Option<usize>, ModelError> {
+        self.model.violated_invariant_after(parent, s)
+    }
+    fn set_level(&self, level: u32) {
+        self.model.set_level(level);
+    }
     fn identity_fingerprint(&self, s: &Self::State) -> Option<u64> {
         self.model.identity_fingerprint(s)
     }

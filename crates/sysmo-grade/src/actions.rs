@@ -201,6 +201,12 @@ impl Spec for Covered<'_, '_> {
     fn violated_invariant(&self, s: &State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }
+    fn violated_invariant_after(&self, parent: &State, s: &State) -> Result<Option<usize>, ModelError> {
+        self.model.violated_invariant_after(parent, s)
+    }
+    fn set_level(&self, level: u32) {
+        self.model.set_level(level);
+    }
     fn identity_fingerprint(&self, s: &State) -> Option<u64> {
         self.model.identity_fingerprint(s)
     }

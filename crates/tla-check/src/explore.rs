@@ -45,6 +45,12 @@ pub trait Spec {
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
+    /// The same answer for a successor of `parent`, a state that satisfies every invariant
+    /// (it was checked before it was expanded): a spec may skip the parts of an invariant
+    /// whose value cannot differ from theirs in `parent`. By default, `violated_invariant`.
+    fn violated_invariant_after(&self, _parent: &Self::State, state: &Self::State) -> Result<Option<usize>, Self::Error> {
+        self.violated_invariant(state)
+    }
     /// The fingerprint of `state` when it identifies the state itself (no VIEW, no symmetry)
     /// and is computed without error; None otherwise (the default). With it, the explorer
     /// looks a successor up before evaluating CONSTRAINT: a state already stored satisfied
@@ -68,6 +74,10 @@ pub trait Spec {
     }
     /// Number of actions, for coverage.
     fn action_count(&self) -> usize;
+    /// The level of the state whose successors are computed and checked next (an initial
+    /// state is at level 1), or 0 before the initial states are: what `TLCGet("level")`
+    /// answers, as in TLC. Explorers call it before `initial_states` and before `successors`.
+    fn set_level(&self, _level: u32) {}
 }
 
 #[derive(Clone, Debug)]
@@ -314,6 +324,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
 
     fn start(&mut self) -> Option<Outcome<P::State, P::Error>> {
         let mut inits = Vec::new();
+        self.spec.set_level(0);
         if let Err(error) = self.spec.initial_states(&mut inits) {
             return Some(Outcome::Error { error, trace: vec![] });
         }
@@ -378,6 +389,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         succs.clear();
         // On an error, `succs` holds the successors produced before it: they are processed
         // first, as TLC does, and the error is reported after them.
+        self.spec.set_level(depth);
         let failed = self.spec.successors(&state, &mut succs).err();
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             self.succ_buf = succs;
@@ -432,7 +444,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
                         c.distinct += 1;
                     }
                 }
-                match self.spec.violated_invariant(&succ) {
+                match self.spec.violated_invariant_after(&state, &succ) {
                     Ok(None) => {}
                     Ok(Some(invariant)) => {
                         let mut trace = self.trace_to(index);
@@ -535,6 +547,7 @@ pub(crate) fn replay_trace<P: Spec>(
     path.reverse();
     let mut trace: Vec<TraceStep<P::State>> = Vec::with_capacity(path.len());
     let mut inits = Vec::new();
+    spec.set_level(0);
     if spec.initial_states(&mut inits).is_err() {
         return trace;
     }
@@ -547,6 +560,7 @@ pub(crate) fn replay_trace<P: Spec>(
         let want_action = action[i as usize];
         let mut succs = Vec::new();
         // When a later action fails, the step may still be one of the earlier actions'.
+        spec.set_level(trace.len() as u32);
         let _ = spec.successors(&trace.last().unwrap().state, &mut succs);
         let Some((a, s)) =
             succs.into_iter().find(|(a, s)| *a == want_action && seen.get(spec.fingerprint(s)) == Some(i))

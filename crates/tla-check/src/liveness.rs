@@ -185,9 +185,16 @@ struct StateGraph {
     sw: usize,
     aw: usize,
     initial: Vec<u32>,
+    /// The first index of each BFS level (states are stored level by level), for the level
+    /// `TLCGet("level")` answers while a state is expanded (see [`Spec::set_level`]).
+    level_starts: Vec<u32>,
 }
 
 impl StateGraph {
+    /// The BFS level of stored state `s` (1 for an initial state).
+    fn depth(&self, s: u32) -> u32 {
+        crate::explore::depth_in(&self.level_starts, s)
+    }
     fn sbits(&self, s: u32) -> &[u64] {
         &self.sbits[s as usize * self.sw..(s as usize + 1) * self.sw]
     }
@@ -279,6 +286,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             g: StateGraph {
                 seen: FpSet::default(),
                 parent: Vec::new(),
+                level_starts: Vec::new(),
                 offsets: Vec::new(),
                 targets: Vec::new(),
                 sbits: Vec::new(),
@@ -368,6 +376,16 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         self.g.initial = (0..parent.len() as u32).filter(|&i| parent[i as usize] == NO_PARENT).collect();
         self.stats.states = parent.len() as u64;
         self.g.seen = seen;
+        // The explorer stored states level by level: a state one level below its parent.
+        let mut depth: Vec<u32> = Vec::with_capacity(parent.len());
+        self.g.level_starts.clear();
+        for (i, &p) in parent.iter().enumerate() {
+            let d = if p == NO_PARENT { 1 } else { depth.get(p as usize).map_or(1, |d| d + 1) };
+            if d as usize > self.g.level_starts.len() {
+                self.g.level_starts.push(i as u32);
+            }
+            depth.push(d);
+        }
         self.g.parent = parent;
         self.g.offsets.push(self.g.targets.len() as u32);
         self.queue.clear();
@@ -383,6 +401,10 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         match self.g.seen.insert(self.spec.fingerprint(state), index as u32) {
             Insert::Seen(i) => Ok((i, false)),
             Insert::New => {
+                let depth = if parent == NO_PARENT { 1 } else { self.g.depth(parent) + 1 };
+                if depth as usize > self.g.level_starts.len() {
+                    self.g.level_starts.push(index as u32);
+                }
                 self.g.parent.push(parent);
                 self.stats.states += 1;
                 if let Err(error) = self.state_bits(index as u32, state) {
@@ -447,6 +469,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
 
     fn start(&mut self) -> Option<LiveOutcome<P::State, P::Error>> {
         let mut inits = Vec::new();
+        self.spec.set_level(0);
         if let Err(error) = self.spec.initial_states(&mut inits) {
             return Some(LiveOutcome::Error { error, trace: vec![] });
         }
@@ -511,6 +534,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         let mut succs = std::mem::take(&mut self.succ_buf);
         succs.clear();
         // On an error, the successors produced before it come first.
+        self.spec.set_level(self.g.depth(index));
         let failed = self.spec.successors(&state, &mut succs).err();
         let mut result = None;
         for (action, succ) in succs.drain(..) {
@@ -570,6 +594,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     fn replay(&self, path: &[u32]) -> Option<Vec<LassoStep<P::State>>> {
         let first = *path.first()?;
         let mut inits = Vec::new();
+        self.spec.set_level(0);
         self.spec.initial_states(&mut inits).ok()?;
         let s0 = inits.into_iter().find(|s| self.g.seen.get(self.spec.fingerprint(s)) == Some(first))?;
         let mut out = vec![LassoStep { step: Step::Initial, state: s0 }];
@@ -583,6 +608,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             }
             let mut succs = Vec::new();
             // When a later action fails, the step may still be one of the earlier actions'.
+            self.spec.set_level(self.g.depth(prev));
             let _ = self.spec.successors(cur, &mut succs);
             let (a, s) =
                 succs.into_iter().find(|(_, s)| self.g.seen.get(self.spec.fingerprint(s)) == Some(i))?;

@@ -120,6 +120,10 @@ pub struct Model<'a> {
     properties: Vec<LiveProperty>,
     alias: Option<&'a Expr>,
     err_state: RefCell<Option<State>>,
+    /// Per invariant, once asked for (see `violated_invariant_after`): its conjuncts, through
+    /// definitions without parameters, each with the variables it may read (a mask), when it is
+    /// read in the root module and every conjunct's reads are known; None: evaluated whole.
+    inv_parts: std::cell::OnceCell<Vec<Option<Box<[(&'a Expr, u64)]>>>>,
 }
 
 fn diag(code: &'static str, span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -369,6 +373,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         properties: Vec::new(),
         alias: None,
         err_state: RefCell::new(None),
+        inv_parts: std::cell::OnceCell::new(),
     };
     // ASSUMEs of the root and the modules it shares names with (a module instantiated by name
     // reads its ASSUMEs through its substitutions, which are not evaluated here).
@@ -962,6 +967,84 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// The level `TLCGet("level")` answers (see [`Spec::set_level`]).
+    pub fn set_level(&self, level: u32) {
+        self.ev.set_level(level);
+    }
+
+    /// The conjuncts of invariant `e` with their reads (see `inv_parts`).
+    fn invariant_parts(&self, e: &'a Expr, b: &Bindings<'a>) -> Option<Box<[(&'a Expr, u64)]>> {
+        if !b.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        self.split_invariant(e, &mut out, 0)?;
+        Some(out.into())
+    }
+
+    fn split_invariant(&self, e: &'a Expr, out: &mut Vec<(&'a Expr, u64)>, depth: u32) -> Option<()> {
+        if depth < 60 {
+            if let Some(items) = conjuncts(e) {
+                for it in items {
+                    self.split_invariant(it, out, depth + 1)?;
+                }
+                return Some(());
+            }
+            if let Some((body, bb)) = unfold(&self.ev, e, &Bindings::default())
+                && bb.is_empty()
+            {
+                return self.split_invariant(body, out, depth + 1);
+            }
+        }
+        out.push((e, self.ev.state_reads(e)?));
+        Some(())
+    }
+
+    /// `violated_invariant` for a successor of `parent`, which satisfies every invariant: a
+    /// conjunct that reads only variables whose values `state` shares with `parent` (the same
+    /// allocation: the step left them unchanged) holds in `state` as it held in `parent`. A
+    /// conjunct is read only where TLC would find it TRUE, so the first one that is FALSE, or
+    /// fails, is the one TLC finds.
+    pub fn violated_invariant_after(&self, parent: &State, state: &State) -> Result<Option<usize>, ModelError> {
+        let parts = self.inv_parts.get_or_init(|| self.invariants.iter().map(|(_, e, b)| self.invariant_parts(e, b)).collect());
+        let mut changed = 0u64;
+        if parent.len() == state.len() && state.len() <= 64 {
+            for (i, (a, b)) in parent.iter().zip(state.iter()).enumerate() {
+                if !Value::same_allocation(a, b) {
+                    changed |= 1 << i;
+                }
+            }
+        } else {
+            changed = u64::MAX;
+        }
+        // The conjuncts found TRUE so far (an invariant that includes another, as `Inv` may
+        // include `TypeOK`, shares its conjuncts).
+        let mut held: Vec<*const Expr> = Vec::new();
+        for (i, (_, e, b)) in self.invariants.iter().enumerate() {
+            let holds = match &parts[i] {
+                Some(conj) => {
+                    let mut holds = true;
+                    for &(c, reads) in conj.iter() {
+                        if reads & changed == 0 || held.contains(&(c as *const Expr)) {
+                            continue;
+                        }
+                        if !self.eval_bool(c, &Bindings::default(), state, None)? {
+                            holds = false;
+                            break;
+                        }
+                        held.push(c);
+                    }
+                    holds
+                }
+                None => self.eval_bool(e, b, state, None)?,
+            };
+            if !holds {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
     fn fp_value(&self, state: &State) -> Result<u64, ValueError> {
         let mut h = tla_eval::fingerprint::FpHasher::new();
         match self.view {
@@ -1056,6 +1139,14 @@ impl<'a> Spec for Model<'a> {
             }
         }
         Ok(None)
+    }
+
+    fn set_level(&self, level: u32) {
+        self.ev.set_level(level);
+    }
+
+    fn violated_invariant_after(&self, parent: &State, state: &State) -> Result<Option<usize>, ModelError> {
+        Model::violated_invariant_after(self, parent, state)
     }
 
     fn identity_fingerprint(&self, state: &State) -> Option<u64> {

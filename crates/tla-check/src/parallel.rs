@@ -193,13 +193,14 @@ fn expand_chunk<W: Spec>(
     spec: &W,
     shared: &Shared<W::State, W::Error>,
     id: u64,
-    states: Vec<(u32, W::State)>,
+    states: Vec<(u32, u32, W::State)>,
     buf: &mut Vec<(ActionId, W::State)>,
 ) -> ChunkOut<W::State, W::Error> {
     // Chunk ids stay below the number of states, so below 2^32.
     let chunk = id as u32;
     let mut out = Vec::with_capacity(states.len());
-    for (index, state) in states {
+    for (index, depth, state) in states {
+        spec.set_level(depth);
         let (e, stop) = expand(spec, shared.check_deadlock, &shared.seen, &shared.claims, chunk, &state, buf);
         out.push((index, e));
         if stop {
@@ -245,7 +246,7 @@ impl<S, E> Shared<S, E> {
     }
 
     /// Hand out the next chunk of the queue: consecutive states whose depth may be expanded.
-    fn claim(&self, q: &mut Queue<S, E>) -> Option<(u64, Vec<(u32, S)>)> {
+    fn claim(&self, q: &mut Queue<S, E>) -> Option<(u64, Vec<(u32, u32, S)>)> {
         if q.finished || q.in_flight >= self.max_in_flight {
             return None;
         }
@@ -254,8 +255,8 @@ impl<S, E> Shared<S, E> {
         while states.len() < n {
             match q.pending.front() {
                 Some((_, depth, _)) if self.max_depth.is_none_or(|m| *depth < m) => {
-                    let (i, _, s) = q.pending.pop_front().unwrap();
-                    states.push((i, s));
+                    let (i, depth, s) = q.pending.pop_front().unwrap();
+                    states.push((i, depth, s));
                 }
                 _ => break,
             }
@@ -354,6 +355,7 @@ impl<S: Clone, E> Tables<S, E> {
     /// [`Explorer`]: crate::Explorer
     fn start<P: Spec<State = S, Error = E>>(&mut self, spec: &P, seen: &mut FpSet) -> Option<Outcome<S, E>> {
         let mut inits = Vec::new();
+        spec.set_level(0);
         if let Err(error) = spec.initial_states(&mut inits) {
             return Some(Outcome::Error { error, trace: vec![] });
         }

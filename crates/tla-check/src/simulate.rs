@@ -233,6 +233,8 @@ impl<'a, P: Spec> Simulator<'a, P> {
             let state = &self.current.last().expect("non-empty behaviour").state;
             let mut succs = std::mem::take(&mut self.succ_buf);
             succs.clear();
+            // TLC's level: the length of the behaviour so far (its last state is expanded).
+            self.spec.set_level(self.current.len() as u32);
             if let Err(error) = self.spec.successors(state, &mut succs) {
                 self.succ_buf = succs;
                 let trace = std::mem::take(&mut self.current);
@@ -320,6 +322,7 @@ impl<'a, P: Spec> Simulator<'a, P> {
     /// Compute the initial states, check each against the invariants, keep those in the model.
     fn start(&mut self) -> Result<Vec<P::State>, SimOutcome<P::State, P::Error>> {
         let mut all = Vec::new();
+        self.spec.set_level(0);
         if let Err(error) = self.spec.initial_states(&mut all) {
             return Err(SimOutcome::Error { error, behaviour: 0, trace: vec![] });
         }

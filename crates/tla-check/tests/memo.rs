@@ -127,3 +127,46 @@ fn a_stored_successor_stands_for_its_constraint_only_when_its_fingerprint_is_the
                 Next == x' = x /\\ y' = y + 1\nInv == y < 1\nView == x\n====\n";
     assert_eq!(check(view, "INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Inv\nVIEW View\n"), (1, 2, true));
 }
+
+#[test]
+fn an_invariant_conjunct_is_read_again_only_when_a_variable_it_reads_may_have_changed() {
+    // `Lim(3)` reads x through a definition with a parameter; `y < 5` reads y. Each step
+    // leaves one of them unchanged, whose conjunct is not read again; the conjunct on the one
+    // that changed is. TLC 2.15: `Inv` violated at x = 3 after 7 distinct, 8 generated.
+    let text = "---- MODULE M ----\nEXTENDS Naturals, TLC\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n\
+                Next == \\/ x < 4 /\\ x' = x + 1 /\\ UNCHANGED y\n        \\/ y < 4 /\\ y' = y + 1 /\\ UNCHANGED x\n\
+                Lim(n) == x < n\nInv == Lim(3) /\\ y < 5\nBoth == Inv /\\ TLCEval(y) >= 0\n\
+                Shallow == TLCGet(\"level\") < 6\n====\n";
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n"), (7, 8, true));
+    // An invariant that includes another shares its conjuncts (read once per state).
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Inv Both\n"), (7, 8, true));
+    // `TLCGet("level")` reads no variable but is not a function of the state: it is read in
+    // every state. TLC 2.15: violated in a successor of a state at level 6, after 20 distinct,
+    // 30 generated.
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nINVARIANT Shallow\n"), (20, 30, true));
+}
+
+#[test]
+fn tlcget_level_is_the_level_of_the_state_being_expanded_also_when_a_trace_is_rebuilt() {
+    // As TLC 2.15 prints with PrintT: 0 while the initial states are computed and checked,
+    // then the level of the state whose successors are computed (an initial state is at 1).
+    // The counterexample is rebuilt by computing successors again: with the wrong level the
+    // states would not be found again.
+    let text = "---- MODULE M ----\nEXTENDS Naturals, TLC\nVARIABLES x, lv, seen\n\
+                Init == x = 0 /\\ lv = TLCGet(\"level\") /\\ seen = 0\n\
+                Next == x' = x + 1 /\\ lv' = TLCGet(\"level\") /\\ seen' = lv\n\
+                Inv == x < 3 /\\ TLCGet(\"level\") = x\n====\n";
+    common::with_model(text, "INIT Init\nNEXT Next\nINVARIANT Inv\n", |m| {
+        let mut ex = Explorer::new(&*m, Options::default());
+        match ex.run_to_end() {
+            Outcome::InvariantViolated { trace, .. } => {
+                let states: Vec<String> = trace.iter().map(|s| format!("{:?}", s.state.iter().map(|v| v.to_string()).collect::<Vec<_>>())).collect();
+                assert_eq!(
+                    states,
+                    ["[\"0\", \"0\", \"0\"]", "[\"1\", \"1\", \"0\"]", "[\"2\", \"2\", \"1\"]", "[\"3\", \"3\", \"2\"]"]
+                );
+            }
+            _ => panic!("expected a violation of Inv"),
+        }
+    });
+}

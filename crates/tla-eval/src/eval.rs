@@ -185,6 +185,10 @@ pub struct ConstEval<'a> {
     action_level: RefCell<HashMap<usize, bool>>,
     /// Reads of the next state so far (a LET value that read none may be kept).
     next_reads: Cell<u64>,
+    /// What `TLCGet("level")` answers: as in TLC, the level of the state being expanded (an
+    /// initial state is at level 1) while its successors are computed and checked, and 0
+    /// while the initial states are (see `set_level`).
+    level: Cell<i32>,
     /// What a name applied at a node means outside instances, when no local binds it.
     resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).
@@ -427,6 +431,7 @@ impl<'a> ConstEval<'a> {
             fun_memo: RefCell::new(HashMap::default()),
             action_level: RefCell::new(HashMap::default()),
             next_reads: Cell::new(0),
+            level: Cell::new(0),
             resolved: RefCell::new(HashMap::default()),
             resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
             varies_fast: PtrCache::new(FAST_BITS, ()),
@@ -1058,6 +1063,13 @@ impl<'a> ConstEval<'a> {
         self.depth.set(self.depth.get().saturating_sub(1));
     }
 
+    /// The level `TLCGet("level")` answers from now on: the level of the state whose
+    /// successors are computed and checked next (1 for an initial state), 0 for the initial
+    /// states themselves.
+    pub fn set_level(&self, level: u32) {
+        self.level.set(level.min(i32::MAX as u32) as i32);
+    }
+
     /// An operator argument: a LAMBDA, an operator name, or an ordinary value.
     fn op_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
         if arity == 0 {
@@ -1524,6 +1536,16 @@ impl<'a> ConstEval<'a> {
                 Value::set(out)
             }
             ("ToString", 1) => Ok(Value::Str(self.interner.get(&vals[0].to_string()))),
+            ("TLCEval", 1) => Ok(vals[0].clone()),
+            ("TLCGet", 1) => match &vals[0] {
+                Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.level.get())),
+                Value::Str(s) => Err(err(
+                    codes::UNSUPPORTED,
+                    format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") is", s.as_str()),
+                )),
+                Value::Int(_) => Err(err(codes::UNSUPPORTED, "TLCGet of a register (set by TLCSet) is not supported")),
+                v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
+            },
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),
         }
     }

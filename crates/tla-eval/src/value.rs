@@ -241,6 +241,22 @@ pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     }
 }
 
+impl Value {
+    /// Whether `a` and `b` are one value by construction: equal booleans or integers, or the
+    /// same allocation (a variable a step left unchanged holds its old value's allocation).
+    /// False says nothing: equal values may have been built apart.
+    pub fn same_allocation(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Set(x), Value::Set(y)) => Elems::ptr_eq(&x.0, &y.0),
+            (Value::Seq(x), Value::Seq(y)) => Elems::ptr_eq(x, y),
+            (Value::Fcn(x), Value::Fcn(y)) => Arc::ptr_eq(x, y),
+            (Value::Lazy(x), Value::Lazy(y)) => Arc::ptr_eq(x, y),
+            _ => identical(a, b),
+        }
+    }
+}
+
 /// `x.tlc_cmp(v)` for the scalars compared most (integers, interned strings, model values of
 /// one type or none), inline; None for the rest.
 #[inline]

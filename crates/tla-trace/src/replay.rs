@@ -505,9 +505,12 @@ impl<'m, 'a> Replayer<'m, 'a> {
             return Ok(());
         }
         let mut states = Vec::new();
+        self.model.set_level(0);
         self.model.initial_states(&mut states)?;
         let mut seen: BTreeSet<u64> = BTreeSet::new();
         states.retain(|s| seen.insert(self.model.fingerprint(s)));
+        // Breadth first: the states of `level` end before `level_end`.
+        let (mut level, mut level_end) = (1, states.len());
         let mut i = 0;
         let mut complete = true;
         let mut succ = Vec::new();
@@ -516,7 +519,12 @@ impl<'m, 'a> Replayer<'m, 'a> {
                 complete = false;
                 break;
             }
+            if i == level_end {
+                level += 1;
+                level_end = states.len();
+            }
             succ.clear();
+            self.model.set_level(level);
             self.model.successors(&states[i], &mut succ)?;
             for (_, s) in succ.drain(..) {
                 if seen.insert(self.model.fingerprint(&s)) {
@@ -568,6 +576,8 @@ impl<'m, 'a> Replayer<'m, 'a> {
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
         let mut total = 0;
+        // The states before step i are at level i + 1 (the first observed state at level 1).
+        self.model.set_level(i as u32 + 1);
         for s in &pres {
             for t in self.model.successors_by_action(s, act, args)? {
                 total += 1;
@@ -647,6 +657,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
 
     fn initial(&self, p: &Prepared<'a>) -> Result<Vec<State>, ModelError> {
         let mut inits = Vec::new();
+        self.model.set_level(0);
         self.model.initial_states(&mut inits)?;
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();

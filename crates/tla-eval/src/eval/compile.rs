@@ -305,6 +305,46 @@ impl<'a> ConstEval<'a> {
         p
     }
 
+    /// The state variables `e` may read, as a mask (bit `i`: the variable of slot `i`), through
+    /// every definition it calls; None when `e` is not pure (it reads the next state, has an
+    /// effect, depends on more than the state, such as `TLCGet("level")`, or calls into an
+    /// instance) or there are more than 64 variables. The mask never misses a read: a name that
+    /// is a variable counts even where a bound name hides it.
+    pub fn state_reads(&self, e: &'a Expr) -> Option<u64> {
+        if self.var_names.len() > 64 || !self.ctx.borrow().is_empty() || !self.pure_expr(e, 0) {
+            return None;
+        }
+        let mut mask = 0u64;
+        let mut seen = crate::fxhash::FxHashSet::default();
+        self.reads_into(e, &mut mask, &mut seen, 0).then_some(mask)
+    }
+
+    fn reads_into(&self, e: &'a Expr, mask: &mut u64, seen: &mut crate::fxhash::FxHashSet<usize>, depth: u32) -> bool {
+        if depth > 200 {
+            return false;
+        }
+        let mut ok = true;
+        walk(e, &mut |x| {
+            let ExprKind::OpApp { op, .. } = &*x.kind else { return };
+            if !ok {
+                return;
+            }
+            let name = op.name.as_str();
+            if let Some(&slot) = self.vars.get(name) {
+                *mask |= 1u64 << slot;
+            }
+            let body = match self.global(name) {
+                Some(Global::Op(d)) => &d.body,
+                Some(Global::Fun(d)) => &d.body,
+                _ => return,
+            };
+            if seen.insert(body as *const Expr as usize) {
+                ok = self.reads_into(body, mask, seen, depth + 1);
+            }
+        });
+        ok
+    }
+
     /// The compiled form of `e` as evaluated in `env`, compiled on first use; `None`: the
     /// interpreter evaluates it.
     pub(super) fn root(&self, e: &'a Expr, env: &Env<'a>) -> Option<Rc<Root<'a>>> {

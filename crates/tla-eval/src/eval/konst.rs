@@ -51,7 +51,6 @@ pub(super) fn impure(name: &str) -> bool {
             | "RandomElement"
             | "Assert"
             | "JavaTime"
-            | "TLCEval"
     )
 }
 
@@ -63,7 +62,7 @@ pub(super) fn known_builtin(name: &str, n: usize) -> bool {
     matches!(
         (name, n),
         ("'" | "<>" | "[]" | "ENABLED" | "UNCHANGED" | "~" | "-." | "Cardinality" | "DOMAIN" | "Head" | "IsFiniteSet", 1)
-            | ("Len" | "Permutations" | "PrintT" | "SUBSET" | "Seq" | "Tail" | "ToString" | "UNION", 1)
+            | ("Len" | "Permutations" | "PrintT" | "SUBSET" | "Seq" | "Tail" | "TLCEval" | "TLCGet" | "ToString" | "UNION", 1)
             | ("-+->" | "/\\" | "=>" | "SelectSeq" | "\\/" | "\\in" | "\\notin" | "~>" | "%" | "*" | "+" | "-", 2)
             | (".." | "/=" | ":>" | "<" | "<=" | "<=>" | "=" | ">" | ">=" | "@@" | "Append" | "Assert" | "Print", 2)
             | ("\\" | "\\cap" | "\\cup" | "\\div" | "\\o" | "\\subseteq" | "^", 2)
