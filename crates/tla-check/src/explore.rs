@@ -407,8 +407,8 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             }
             // A successor already stored is inside CONSTRAINT: only the step is checked.
             let key = self.spec.identity_fingerprint(&succ);
-            let known = key.is_some_and(|fp| self.seen.get(fp).is_some());
-            let in_model = match if known { Ok(true) } else { self.spec.in_model(&succ) }.and_then(|b| {
+            let known = key.and_then(|fp| self.seen.get(fp));
+            let in_model = match if known.is_some() { Ok(true) } else { self.spec.in_model(&succ) }.and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
             }) {
                 Ok(b) => b,
@@ -421,8 +421,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             let mut stored = None;
             let mut target = None;
             if in_model {
-                let fp = key.unwrap_or_else(|| self.spec.fingerprint(&succ));
-                let (i, is_new) = self.store(fp, index, action);
+                let (i, is_new) = match known {
+                    Some(i) => (i, false),
+                    None => self.store(key.unwrap_or_else(|| self.spec.fingerprint(&succ)), index, action),
+                };
                 new = is_new;
                 target = Some(i);
                 if is_new {

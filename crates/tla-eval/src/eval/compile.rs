@@ -165,6 +165,37 @@ fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur:
     Ok(v)
 }
 
+/// Calls `f` on each element of `set` in TLC's order until it answers false (as
+/// `each_element`, with `f` known here, so that the loop and its body are compiled together).
+#[inline]
+fn each_value(set: &Value, mut f: impl FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+    match set {
+        Value::Set(s) => {
+            for v in s.elems() {
+                if !f(v.clone())? {
+                    return Ok(false);
+                }
+            }
+        }
+        Value::Lazy(l) if l.as_interval().is_some() => {
+            let (lo, hi) = l.as_interval().unwrap_or((1, 0));
+            for i in lo..=hi {
+                if !f(Value::Int(i))? {
+                    return Ok(false);
+                }
+            }
+        }
+        _ => {
+            for v in set.elements()? {
+                if !f(v?)? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name, a variable
 /// or a literal and `g` a root or a path, `App` / `Field` otherwise.
 fn app<'a>(g: C<'a>, a: Option<C<'a>>, field: Option<Str>) -> C<'a> {
@@ -928,13 +959,44 @@ impl<'a> ConstEval<'a> {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
                 let mut found = !want;
-                self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
-                    if me.run_bool(body, env, st, base)? == want {
-                        found = want;
-                        return Ok(false);
+                // One or two names (most quantifiers): loops the compiler sees through, in
+                // `bind_each`'s order (the first name turns fastest).
+                match (&**slots, &*sets) {
+                    ([(a, _)], [sa]) => {
+                        let a = base + *a as usize;
+                        each_value(sa, |v| {
+                            st[a] = v;
+                            if self.run_bool(body, env, st, base)? == want {
+                                found = want;
+                                return Ok(false);
+                            }
+                            Ok(true)
+                        })?;
                     }
-                    Ok(true)
-                })?;
+                    ([(a, _), (b, _)], [sa, sb]) => {
+                        let (a, b) = (base + *a as usize, base + *b as usize);
+                        each_value(sb, |w| {
+                            st[b] = w;
+                            each_value(sa, |v| {
+                                st[a] = v;
+                                if self.run_bool(body, env, st, base)? == want {
+                                    found = want;
+                                    return Ok(false);
+                                }
+                                Ok(true)
+                            })
+                        })?;
+                    }
+                    _ => {
+                        self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
+                            if me.run_bool(body, env, st, base)? == want {
+                                found = want;
+                                return Ok(false);
+                            }
+                            Ok(true)
+                        })?;
+                    }
+                }
                 Value::Bool(found)
             }
             C::Map { slots, body } => {
