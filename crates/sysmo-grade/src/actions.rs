@@ -204,6 +204,9 @@ impl Spec for Covered<'_, '_> {
     fn violated_invariant_after(&self, parent: &State, s: &State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant_after(parent, s)
     }
+    fn take_fingerprint_error(&self) -> Option<ModelError> {
+        self.model.take_fingerprint_error()
+    }
     fn set_level(&self, level: u32) {
         self.model.set_level(level);
     }

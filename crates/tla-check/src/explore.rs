@@ -37,6 +37,12 @@ pub trait Spec {
 
     /// The fingerprint identifying a state (after VIEW and symmetry, if any).
     fn fingerprint(&self, state: &Self::State) -> u64;
+    /// Why the state last given to `fingerprint` has no fingerprint (a variable holds an
+    /// infinite set, VIEW fails), taken once: explorers ask after each fingerprint of a state
+    /// they store and report it as an evaluation error in that state, as TLC does.
+    fn take_fingerprint_error(&self) -> Option<Self::Error> {
+        None
+    }
     /// Every initial state, in the order TLC would generate them.
     fn initial_states(&self, out: &mut Vec<Self::State>) -> Result<(), Self::Error>;
     /// Every successor of `state` with the action that produced it, in TLC's order: action by
@@ -339,6 +345,9 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             let mut stored = None;
             if in_model {
                 let fp = self.spec.fingerprint(&s);
+                if let Some(error) = self.spec.take_fingerprint_error() {
+                    return Some(Outcome::Error { error, trace: vec![TraceStep { action: None, state: s }] });
+                }
                 let (index, is_new) = self.store(fp, NO_PARENT, ActionId::MAX);
                 new = is_new;
                 if is_new {
@@ -423,7 +432,14 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             if in_model {
                 let (i, is_new) = match known {
                     Some(i) => (i, false),
-                    None => self.store(key.unwrap_or_else(|| self.spec.fingerprint(&succ)), index, action),
+                    None => {
+                        let fp = key.unwrap_or_else(|| self.spec.fingerprint(&succ));
+                        if let Some(error) = self.spec.take_fingerprint_error() {
+                            result = Some(self.error_at(index, action, succ, error));
+                            break;
+                        }
+                        self.store(fp, index, action)
+                    }
                 };
                 new = is_new;
                 target = Some(i);

@@ -398,7 +398,13 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         if index >= (u32::MAX - 1) as usize {
             return Err(LiveOutcome::BudgetExhausted(LiveBudget::Indices));
         }
-        match self.g.seen.insert(self.spec.fingerprint(state), index as u32) {
+        let fp = self.spec.fingerprint(state);
+        if let Some(error) = self.spec.take_fingerprint_error() {
+            let mut trace = self.trace_to(parent);
+            trace.push(TraceStep { action: None, state: state.clone() });
+            return Err(LiveOutcome::Error { error, trace });
+        }
+        match self.g.seen.insert(fp, index as u32) {
             Insert::Seen(i) => Ok((i, false)),
             Insert::New => {
                 let depth = if parent == NO_PARENT { 1 } else { self.g.depth(parent) + 1 };

@@ -119,7 +119,10 @@ pub struct Model<'a> {
     fairness: Vec<Fairness>,
     properties: Vec<LiveProperty>,
     alias: Option<&'a Expr>,
-    err_state: RefCell<Option<State>>,
+    /// Why the last state fingerprinted could not be (see [`Spec::take_fingerprint_error`]).
+    fp_error: RefCell<Option<ModelError>>,
+    /// Where each variable is declared (for errors about its value).
+    var_decls: Vec<(&'a str, Span)>,
     /// Per invariant, once asked for (see `violated_invariant_after`): its conjuncts, through
     /// definitions without parameters, each with the variables it may read (a mask), when it is
     /// read in the root module and every conjunct's reads are known; None: evaluated whole.
@@ -177,6 +180,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
 
     // Variables and constants in scope (own, extended, instantiated without a name).
     let mut vars: Vec<&'a str> = Vec::new();
+    let mut var_decls: Vec<(&'a str, Span)> = Vec::new();
     let mut consts: Vec<(&'a str, Span)> = Vec::new();
     // The root and the modules it extends or instantiates without a name, transitively (a
     // module instantiated by name keeps its variables and constants to itself).
@@ -202,7 +206,8 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             match u {
                 Unit::Variables(vs) => vs.iter().for_each(|v| {
                     if !vars.contains(&v.name.as_str()) {
-                        vars.push(&v.name)
+                        vars.push(&v.name);
+                        var_decls.push((v.name.as_str(), v.span));
                     }
                 }),
                 Unit::Constants(cs) => cs.iter().for_each(|c| consts.push((&c.name.name, c.name.span))),
@@ -372,7 +377,8 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         fairness: Vec::new(),
         properties: Vec::new(),
         alias: None,
-        err_state: RefCell::new(None),
+        fp_error: RefCell::new(None),
+        var_decls,
         inv_parts: std::cell::OnceCell::new(),
     };
     // ASSUMEs of the root and the modules it shares names with (a module instantiated by name
@@ -1048,14 +1054,34 @@ impl<'a> Model<'a> {
     fn fp_value(&self, state: &State) -> Result<u64, ValueError> {
         let mut h = tla_eval::fingerprint::FpHasher::new();
         match self.view {
-            Some(v) => h.write_value(&self.ev.eval_in_state(v, state)?)?,
+            Some(v) => h.write_value(&self.ev.eval_in_state(v, state)?).map_err(|e| {
+                ValueError::new(e.code, format!("the value of VIEW in this state cannot be stored: {}", e.message)).at(v.span)
+            })?,
             None => {
                 for x in state.iter() {
-                    h.write_value(x)?;
+                    if let Err(e) = h.write_value(x) {
+                        return Err(self.unstorable(state, e));
+                    }
                 }
             }
         }
         Ok(h.finish())
+    }
+
+    /// The error for a state one of whose variables holds a value without a fingerprint: which
+    /// variable, pointing at its declaration.
+    #[cold]
+    fn unstorable(&self, state: &State, e: ValueError) -> ValueError {
+        let i = state.iter().position(|x| x.fingerprint().is_err()).unwrap_or(0);
+        let name = self.ev.variables().get(i).copied().unwrap_or("?");
+        let e = ValueError::new(
+            e.code,
+            format!("the value of {} in this state cannot be stored (as TLC, a state may hold only finite values): {}", name, e.message),
+        );
+        match self.var_decls.iter().find(|(n, _)| *n == name) {
+            Some((_, span)) => e.at(*span),
+            None => e,
+        }
     }
 }
 
@@ -1065,10 +1091,15 @@ impl<'a> Spec for Model<'a> {
 
     fn fingerprint(&self, state: &State) -> u64 {
         let base = match self.fp_value(state) {
-            Ok(f) => f,
+            Ok(f) => {
+                // An error left by an earlier call that nobody took is not this state's.
+                if self.fp_error.borrow().is_some() {
+                    *self.fp_error.borrow_mut() = None;
+                }
+                f
+            }
             Err(e) => {
-                *self.err_state.borrow_mut() = Some(state.clone());
-                let _ = e;
+                *self.fp_error.borrow_mut() = Some(ModelError::Eval(e));
                 0
             }
         };
@@ -1143,6 +1174,10 @@ impl<'a> Spec for Model<'a> {
 
     fn set_level(&self, level: u32) {
         self.ev.set_level(level);
+    }
+
+    fn take_fingerprint_error(&self) -> Option<ModelError> {
+        self.fp_error.borrow_mut().take()
     }
 
     fn violated_invariant_after(&self, parent: &State, state: &State) -> Result<Option<usize>, ModelError> {

@@ -155,9 +155,15 @@ fn expand<W: Spec>(
             Ok(true) => {
                 // The step is checked whether the successor is new or not: a failure ends the
                 // run here for certain (unless an invariant of a new successor fails first).
+                let fp = spec.fingerprint(&succ);
+                if let Some(error) = spec.take_fingerprint_error() {
+                    first.push(First::Done(Succ::Failed { action, error, state: succ }));
+                    stop = true;
+                    continue;
+                }
                 let step = spec.check_step(state, &succ);
                 stop = step.is_err();
-                first.push(First::In(action, spec.fingerprint(&succ), succ, step));
+                first.push(First::In(action, fp, succ, step));
             }
         }
     }
@@ -370,7 +376,11 @@ impl<S: Clone, E> Tables<S, E> {
             let mut new = true;
             let mut stored = None;
             if in_model {
-                let (index, is_new) = self.store(seen, spec.fingerprint(&s), NO_PARENT, ActionId::MAX);
+                let fp = spec.fingerprint(&s);
+                if let Some(error) = spec.take_fingerprint_error() {
+                    return Some(Outcome::Error { error, trace: one(s) });
+                }
+                let (index, is_new) = self.store(seen, fp, NO_PARENT, ActionId::MAX);
                 new = is_new;
                 stored = is_new.then_some(index);
             }
