@@ -24,6 +24,8 @@ mod action;
 mod compile;
 mod konst;
 mod plan;
+mod bags;
+mod stdext;
 pub use action::{Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
@@ -1259,6 +1261,14 @@ impl<'a> ConstEval<'a> {
             Some(Global::Value(v)) if args.is_empty() => return Ok(v),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
             None => {}
+        }
+        // TLC's SortSeq, the community modules' operators (see `stdext`) and Bags: names the
+        // core operators' fast paths above never resolve to.
+        if let Some(r) = self.std_ext(name, args, env) {
+            return r;
+        }
+        if let Some(r) = self.bags_op(name, args, env) {
+            return r;
         }
         self.builtin(name, args, env, span)
     }
