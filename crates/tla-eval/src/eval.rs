@@ -1296,6 +1296,13 @@ impl<'a> ConstEval<'a> {
 /// Every element of `set`, in the order of `elements` (TLC's), until `f` says stop (the two
 /// usual kinds of sets are walked in place).
 fn each_element(set: &Value, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+    each_value(set, f)
+}
+
+/// `each_element` with `f` known to the caller, so that the loop and its body are compiled
+/// together (compiled quantifiers).
+#[inline]
+pub(super) fn each_value(set: &Value, mut f: impl FnMut(Value) -> VResult<bool>) -> VResult<bool> {
     match set {
         Value::Set(s) => {
             for v in s.elems() {

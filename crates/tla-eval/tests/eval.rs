@@ -49,11 +49,24 @@ T32 == <<10 \in {n \in Nat : n % 2 = 0}, 7 \in {n \in Nat : n % 2 = 0}, -2 \noti
 ====
 "#;
 
-#[test]
-fn definitions_evaluate_as_in_tlc() {
-    let out = parse_file(FileId(0), SPEC);
+/// Each definition of `spec` named in `expected` evaluates to the text TLC printed for it.
+fn assert_defs(spec: &str, expected: &[(&str, &str)]) {
+    let out = parse_file(FileId(0), spec);
     assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{:?}", out.diagnostics);
     let ev = ConstEval::new(&out.modules);
+    let mut wrong = Vec::new();
+    for &(name, want) in expected {
+        match ev.eval_def(name) {
+            Ok(v) if v.to_string() == want => {}
+            Ok(v) => wrong.push(format!("{name}: got {v}, TLC {want}")),
+            Err(e) => wrong.push(format!("{name}: error {e}, TLC {want}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn definitions_evaluate_as_in_tlc() {
     let expected = [
         ("T01", r#"46"#),
         ("T02", r#"81"#),
@@ -91,15 +104,7 @@ fn definitions_evaluate_as_in_tlc() {
         ("T32", r#"<<TRUE, FALSE, TRUE>>"#),
         ("T33", r#"<<{<<1, 2>>, <<2, 1>>}, 24>>"#),
     ];
-    let mut wrong = Vec::new();
-    for (name, want) in expected {
-        match ev.eval_def(name) {
-            Ok(v) if v.to_string() == want => {}
-            Ok(v) => wrong.push(format!("{name}: got {v}, TLC {want}")),
-            Err(e) => wrong.push(format!("{name}: error {e}, TLC {want}")),
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_defs(SPEC, &expected);
 }
 
 fn eval_error(body: &str) -> tla_eval::ValueError {
@@ -235,4 +240,52 @@ fn effects_run_at_every_evaluation_and_functions_over_intervals_apply_by_offset(
     assert_eq!(ev.take_output(), vec!["\"p\"".to_string(); 3]);
     assert_eq!(ev.eval_def("Y").unwrap().to_string(), "<<20, 40, TRUE, FALSE, TRUE, FALSE>>");
     assert_eq!(ev.eval_def("Z").unwrap_err().code, codes::NOT_IN_DOMAIN);
+}
+
+/// The standard module Bags: what TLC 2.15 printed for `ASSUME PrintT(B01) /\ ... /\ PrintT(B12)`.
+const BAGS: &str = r#"---- MODULE BG ----
+EXTENDS Naturals, Bags, TLC
+B01 == SetToBag({"a", "b"})
+B02 == BagToSet(SetToBag({3, 1}))
+B03 == SetToBag({1, 2}) (+) SetToBag({2, 3})
+B04 == (SetToBag({1, 2}) (+) SetToBag({2, 3})) (-) SetToBag({2, 5})
+B05 == SetToBag({1}) (-) (SetToBag({1}) (+) SetToBag({1}))
+B06 == BagUnion({SetToBag({1}), SetToBag({1, 2}), EmptyBag})
+B07 == <<SetToBag({1}) \sqsubseteq SetToBag({1, 2}), (SetToBag({1}) (+) SetToBag({1})) \sqsubseteq SetToBag({1, 2})>>
+B08 == SubBag(SetToBag({"x"}) (+) SetToBag({"x", "y"}))
+B09 == BagOfAll(LAMBDA e : e % 2, SetToBag({1, 2, 3}))
+B10 == <<BagCardinality(EmptyBag), BagCardinality(SetToBag({1, 2}) (+) SetToBag({2})), CopiesIn(2, SetToBag({1, 2}) (+) SetToBag({2})), CopiesIn(7, EmptyBag)>>
+B11 == <<IsABag(SetToBag({1})), IsABag([x \in {1} |-> 0]), IsABag(<<>>), BagIn("a", SetToBag({"a"})), BagIn("b", EmptyBag)>>
+B12 == BagOfAll(LAMBDA e : e * 0, SetToBag({1, 2}) (+) SetToBag({2}))
+====
+"#;
+
+#[test]
+fn bag_operators_evaluate_as_in_tlc() {
+    let expected = [
+        ("B01", r#"[a |-> 1, b |-> 1]"#),
+        ("B02", r#"{1, 3}"#),
+        ("B03", r#"<<1, 2, 1>>"#),
+        ("B04", r#"<<1, 1, 1>>"#),
+        ("B05", r#"<<>>"#),
+        ("B06", r#"<<2, 1>>"#),
+        ("B07", r#"<<TRUE, FALSE>>"#),
+        ("B08", r#"{<<>>, [x |-> 1], [x |-> 2], [y |-> 1], [x |-> 1, y |-> 1], [x |-> 2, y |-> 1]}"#),
+        ("B09", r#"(0 :> 1 @@ 1 :> 2)"#),
+        ("B10", r#"<<0, 3, 2, 0>>"#),
+        ("B11", r#"<<TRUE, FALSE, TRUE, TRUE, FALSE>>"#),
+        ("B12", r#"(0 :> 3)"#),
+    ];
+    assert_defs(BAGS, &expected);
+}
+
+#[test]
+fn bag_operators_on_values_that_are_not_bags_are_errors() {
+    for body in ["BagToSet(3)", "CopiesIn(1, {1})", "SetToBag({1}) (+) 2"] {
+        let text = format!("---- MODULE Err ----\nEXTENDS Naturals, Bags\nX == {body}\n====\n");
+        let out = parse_file(FileId(0), &text);
+        let ev = ConstEval::new(&out.modules);
+        let e = ev.eval_def("X").expect_err(body);
+        assert_eq!(e.code, tla_eval::error::codes::TYPE, "{body}: {e}");
+    }
 }

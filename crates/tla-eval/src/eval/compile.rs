@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use tla_syntax::ast::*;
 
-use super::{ConstEval, Env, Fast, Global, err};
+use super::{ConstEval, Env, Fast, Global, each_value, err};
 use crate::error::{VResult, codes};
 use crate::intern::Str;
 use crate::value::{SetVal, Value};
@@ -163,37 +163,6 @@ fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur:
         };
     }
     Ok(v)
-}
-
-/// Calls `f` on each element of `set` in TLC's order until it answers false (as
-/// `each_element`, with `f` known here, so that the loop and its body are compiled together).
-#[inline]
-fn each_value(set: &Value, mut f: impl FnMut(Value) -> VResult<bool>) -> VResult<bool> {
-    match set {
-        Value::Set(s) => {
-            for v in s.elems() {
-                if !f(v.clone())? {
-                    return Ok(false);
-                }
-            }
-        }
-        Value::Lazy(l) if l.as_interval().is_some() => {
-            let (lo, hi) = l.as_interval().unwrap_or((1, 0));
-            for i in lo..=hi {
-                if !f(Value::Int(i))? {
-                    return Ok(false);
-                }
-            }
-        }
-        _ => {
-            for v in set.elements()? {
-                if !f(v?)? {
-                    return Ok(false);
-                }
-            }
-        }
-    }
-    Ok(true)
 }
 
 /// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name, a variable
@@ -959,6 +928,13 @@ impl<'a> ConstEval<'a> {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
                 let mut found = !want;
+                let mut test = |me: &Self, st: &mut Vec<Value>| -> VResult<bool> {
+                    if me.run_bool(body, env, st, base)? == want {
+                        found = want;
+                        return Ok(false);
+                    }
+                    Ok(true)
+                };
                 // One or two names (most quantifiers): loops the compiler sees through, in
                 // `bind_each`'s order (the first name turns fastest).
                 match (&**slots, &*sets) {
@@ -966,11 +942,7 @@ impl<'a> ConstEval<'a> {
                         let a = base + *a as usize;
                         each_value(sa, |v| {
                             st[a] = v;
-                            if self.run_bool(body, env, st, base)? == want {
-                                found = want;
-                                return Ok(false);
-                            }
-                            Ok(true)
+                            test(self, st)
                         })?;
                     }
                     ([(a, _), (b, _)], [sa, sb]) => {
@@ -979,22 +951,12 @@ impl<'a> ConstEval<'a> {
                             st[b] = w;
                             each_value(sa, |v| {
                                 st[a] = v;
-                                if self.run_bool(body, env, st, base)? == want {
-                                    found = want;
-                                    return Ok(false);
-                                }
-                                Ok(true)
+                                test(self, st)
                             })
                         })?;
                     }
                     _ => {
-                        self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
-                            if me.run_bool(body, env, st, base)? == want {
-                                found = want;
-                                return Ok(false);
-                            }
-                            Ok(true)
-                        })?;
+                        self.bind_each(slots, &sets, slots.len(), st, base, &mut test)?;
                     }
                 }
                 Value::Bool(found)
