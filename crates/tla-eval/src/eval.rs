@@ -78,6 +78,9 @@ enum Binding<'a> {
     Op(Rc<Closure<'a>>),
     /// A LET function definition `f[x \in S] == e`, applied lazily (it may be recursive).
     Fun(&'a FunDef, Env<'a>),
+    /// A standard operator passed as an argument by its symbol or name (`<`, `+`, `\cup`,
+    /// `Append`, `Max`), applied to values (`stdext::apply_builtin`).
+    Builtin(&'a str),
 }
 
 struct Closure<'a> {
@@ -1095,6 +1098,7 @@ impl<'a> ConstEval<'a> {
                         env: Env::default(),
                         memo: None,
                     }))),
+                    _ if stdext::builtin_arg(op.name.as_str(), arity) => Ok(Binding::Builtin(op.name.as_str())),
                     _ => Err(err(codes::UNSUPPORTED, format!("passing the built-in operator {} as an argument is not supported yet", op.name))),
                 }
             }
@@ -1236,6 +1240,13 @@ impl<'a> ConstEval<'a> {
                     self.fun_value(d, &own)
                 }
                 Binding::Fun(..) => Err(err(codes::ARITY, format!("{} is a function: apply it with {}[...]", name, name))),
+                Binding::Builtin(op) => {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for a in args {
+                        vals.push(self.ev(a, env)?);
+                    }
+                    self.apply_builtin(op, vals)
+                }
             };
         }
         if args.is_empty()
@@ -1583,6 +1594,7 @@ impl<'a> ConstEval<'a> {
                 r
             }
             Binding::Value(f) if args.len() == 1 => f.apply(&args[0]),
+            Binding::Builtin(op) => self.apply_builtin(op, args),
             _ => Err(err(codes::TYPE, "expected an operator")),
         }
     }

@@ -289,3 +289,17 @@ fn bag_operators_on_values_that_are_not_bags_are_errors() {
         assert_eq!(e.code, tla_eval::error::codes::TYPE, "{body}: {e}");
     }
 }
+
+#[test]
+fn builtin_operators_are_passed_to_a_modules_operators() {
+    // TLC 2.15 prints <<TRUE, FALSE, 5, {1, 2}, <<1, 2>>, <<3>>>> for H01.
+    let spec = r#"---- MODULE H ----
+EXTENDS Naturals, Sequences
+Sorted(s, Op(_, _)) == \A i \in 1..(Len(s) - 1) : Op(s[i], s[i + 1])
+Apply2(Op(_, _), a, b) == Op(a, b)
+Twice(F(_), v) == F(F(v))
+H01 == <<Sorted(<<1, 2, 5>>, <), Sorted(<<3, 2>>, <), Apply2(+, 2, 3), Apply2(\cup, {1}, {2}), Apply2(\o, <<1>>, <<2>>), Twice(Tail, <<1, 2, 3>>)>>
+====
+"#;
+    assert_defs(spec, &[("H01", "<<TRUE, FALSE, 5, {1, 2}, <<1, 2>>, <<3>>>>")]);
+}

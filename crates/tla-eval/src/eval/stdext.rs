@@ -416,7 +416,7 @@ impl<'a> ConstEval<'a> {
             && self.global(op.name.as_str()).is_none()
         {
             let name = op.name.as_str();
-            if (konst::known_builtin(name, arity) && !konst::impure(name) && name != "SelectSeq") || is_value_op(name, arity) {
+            if builtin_arg(name, arity) {
                 return Ok(OpArg::Builtin(name));
             }
             if (1..=4).filter(|&k| k != arity).any(|k| konst::known_builtin(name, k) || is_value_op(name, k)) {
@@ -430,13 +430,18 @@ impl<'a> ConstEval<'a> {
     fn apply_op(&self, op: &OpArg<'a>, args: Vec<Value>) -> VResult<Value> {
         match op {
             OpArg::Bound(b) => self.apply_binding(b, args),
-            OpArg::Builtin(name) => match (*name, args.as_slice()) {
-                ("/\\", [x, y]) => Ok(Value::Bool(x.as_bool()? && y.as_bool()?)),
-                ("\\/", [x, y]) => Ok(Value::Bool(x.as_bool()? || y.as_bool()?)),
-                ("=>", [x, y]) => Ok(Value::Bool(!x.as_bool()? || y.as_bool()?)),
-                _ if is_value_op(name, args.len()) => self.std_ext_values(name, args),
-                _ => self.strict_builtin(name, args),
-            },
+            OpArg::Builtin(name) => self.apply_builtin(name, args),
+        }
+    }
+
+    /// A standard operator passed as an argument (see [`builtin_arg`]) applied to values.
+    pub(super) fn apply_builtin(&self, name: &str, args: Vec<Value>) -> VResult<Value> {
+        match (name, args.as_slice()) {
+            ("/\\", [x, y]) => Ok(Value::Bool(x.as_bool()? && y.as_bool()?)),
+            ("\\/", [x, y]) => Ok(Value::Bool(x.as_bool()? || y.as_bool()?)),
+            ("=>", [x, y]) => Ok(Value::Bool(!x.as_bool()? || y.as_bool()?)),
+            _ if is_value_op(name, args.len()) => self.std_ext_values(name, args),
+            _ => self.strict_builtin(name, args),
         }
     }
 
@@ -1051,6 +1056,12 @@ fn takes_operator(name: &str, n: usize) -> bool {
 }
 
 /// The operators of [`ConstEval::std_ext_values`], by name and number of arguments.
+/// Whether the standard operator `name` may be passed as an argument of arity `arity` (by its
+/// symbol, `<`, or its name, `Max`): one applied to values, without effects.
+pub(super) fn builtin_arg(name: &str, arity: usize) -> bool {
+    (konst::known_builtin(name, arity) && !konst::impure(name) && name != "SelectSeq") || is_value_op(name, arity)
+}
+
 fn is_value_op(name: &str, n: usize) -> bool {
     matches!(
         (name, n),
