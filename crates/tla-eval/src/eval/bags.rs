@@ -52,17 +52,22 @@ fn sum(a: &[(Value, Value)], b: &[(Value, Value)]) -> VResult<Value> {
     Value::fcn(out)
 }
 
+/// Whether `name` with `n` arguments is an operator of Bags that takes values only (all but
+/// `BagOfAll`): a function of its arguments.
+pub(super) fn value_op(name: &str, n: usize) -> bool {
+    matches!(
+        (name, n),
+        ("EmptyBag", 0)
+            | ("IsABag" | "BagToSet" | "SetToBag" | "BagUnion" | "SubBag" | "BagCardinality", 1)
+            | ("BagIn" | "(+)" | "(-)" | "\\sqsubseteq" | "CopiesIn", 2)
+    )
+}
+
 impl<'a> ConstEval<'a> {
     /// The operators of Bags, or None for another name (`builtin` goes on with it).
     pub(super) fn bags_op(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> Option<VResult<Value>> {
         let n = args.len();
-        let known = matches!(
-            (name, n),
-            ("EmptyBag", 0)
-                | ("IsABag" | "BagToSet" | "SetToBag" | "BagUnion" | "SubBag" | "BagCardinality", 1)
-                | ("BagIn" | "(+)" | "(-)" | "\\sqsubseteq" | "BagOfAll" | "CopiesIn", 2)
-        );
-        if !known {
+        if !value_op(name, n) && (name, n) != ("BagOfAll", 2) {
             return None;
         }
         Some(self.bags_eval(name, args, env))

@@ -208,7 +208,13 @@ impl<'a> ConstEval<'a> {
                                 args.is_empty() && self.def_const(fd as *const FunDef as usize, &[fd.name.name.as_str()], &fd.body, &fd.bounds, d)
                             }
                             Some(Global::Inst(_)) => false,
-                            None => known_builtin(name, args.len()) && !impure(name),
+                            // A standard operator of values (Max(S), Range(f), SetToBag(S), ...)
+                            // on constant arguments is a constant.
+                            None => {
+                                (known_builtin(name, args.len()) && !impure(name))
+                                    || super::stdext::value_op(name, args.len())
+                                    || super::bags::value_op(name, args.len())
+                            }
                         }
                     }
                 }

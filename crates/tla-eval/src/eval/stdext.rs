@@ -1062,6 +1062,12 @@ pub(super) fn builtin_arg(name: &str, arity: usize) -> bool {
     (konst::known_builtin(name, arity) && !konst::impure(name) && name != "SelectSeq") || is_value_op(name, arity)
 }
 
+/// Whether `name` with `n` arguments is one of the operators here that take values only (no
+/// operator argument): a function of its arguments.
+pub(super) fn value_op(name: &str, n: usize) -> bool {
+    is_value_op(name, n)
+}
+
 fn is_value_op(name: &str, n: usize) -> bool {
     matches!(
         (name, n),
