@@ -462,13 +462,18 @@ impl<'a> ConstEval<'a> {
                 };
             }
         };
-        let existing = self.next.borrow()[slot].clone();
-        match existing {
-            Some(old) => {
-                if old.tlc_eq(&v)? { k() } else { Ok(true) }
+        // Compared with the value already assigned, if any, without copying it.
+        let same = match &self.next.borrow()[slot] {
+            Some(old) => Some(old.tlc_eq(&v)?),
+            None => None,
+        };
+        match same {
+            Some(same) => {
+                if same { k() } else { Ok(true) }
             }
             None => {
-                let v = v.canonical()?;
+                // Moved in as it is unless a lazy set must be built (no copy of the value).
+                let v = if v.is_lazy() { v.canonical()? } else { v };
                 self.next.borrow_mut()[slot] = Some(v);
                 let r = k();
                 self.next.borrow_mut()[slot] = None;
