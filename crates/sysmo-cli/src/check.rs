@@ -893,7 +893,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
     }
     let graph = ex.into_graph();
     let mut checker = graph.sink;
-    checker.adopt(graph.seen, graph.parent);
+    checker.adopt(graph.seen, graph.parent, graph.level_starts);
     match checker.run_to_end() {
         tla_check::liveness::LiveOutcome::Violated(lasso) => {
             let name = props.get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();

@@ -876,7 +876,7 @@ fn explore_checks(
     let checker = match graph.sink {
         // The explorer's graph is whole: analyse it.
         Some(mut c) if !exhausted => {
-            c.adopt(graph.seen, graph.parent);
+            c.adopt(graph.seen, graph.parent, graph.level_starts);
             Some(c)
         }
         // A depth limit leaves the graph unfinished; liveness explores on its own, under the

@@ -159,6 +159,8 @@ pub struct ExploredGraph<G> {
     pub sink: G,
     pub seen: FpSet,
     pub parent: Vec<u32>,
+    /// The first index of each BFS level (states are stored level by level).
+    pub level_starts: Vec<u32>,
 }
 
 /// One state of a trace and the action that led to it (`None` for the initial state).
@@ -261,7 +263,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
 
     /// The sink, the fingerprint set and the parent links, once the run is over.
     pub fn into_graph(self) -> ExploredGraph<G> {
-        ExploredGraph { sink: self.sink, seen: self.seen, parent: self.parent }
+        ExploredGraph { sink: self.sink, seen: self.seen, parent: self.parent, level_starts: self.level_starts }
     }
 
     pub fn stats(&self) -> Stats {

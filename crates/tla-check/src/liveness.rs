@@ -372,20 +372,11 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
     /// Hand over the graph an [`crate::Explorer`] built with this checker as its sink (see
     /// [`crate::Explorer::with_graph`]); the explorer must have expanded every state it stored
     /// (a run that ended in success). The check goes on with the analysis.
-    pub fn adopt(&mut self, seen: FpSet, parent: Vec<u32>) {
+    pub fn adopt(&mut self, seen: FpSet, parent: Vec<u32>, level_starts: Vec<u32>) {
         self.g.initial = (0..parent.len() as u32).filter(|&i| parent[i as usize] == NO_PARENT).collect();
         self.stats.states = parent.len() as u64;
         self.g.seen = seen;
-        // The explorer stored states level by level: a state one level below its parent.
-        let mut depth: Vec<u32> = Vec::with_capacity(parent.len());
-        self.g.level_starts.clear();
-        for (i, &p) in parent.iter().enumerate() {
-            let d = if p == NO_PARENT { 1 } else { depth.get(p as usize).map_or(1, |d| d + 1) };
-            if d as usize > self.g.level_starts.len() {
-                self.g.level_starts.push(i as u32);
-            }
-            depth.push(d);
-        }
+        self.g.level_starts = level_starts;
         self.g.parent = parent;
         self.g.offsets.push(self.g.targets.len() as u32);
         self.queue.clear();

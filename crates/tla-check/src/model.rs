@@ -978,6 +978,22 @@ impl<'a> Model<'a> {
         self.ev.set_level(level);
     }
 
+    /// `inv_parts` of every invariant. A conjunct an earlier invariant has too (`Inv` including
+    /// `TypeOK`) is left out: the earlier invariant is checked first, so it held by then.
+    fn split_invariants(&self) -> Vec<Option<Box<[(&'a Expr, u64)]>>> {
+        let mut earlier: Vec<*const Expr> = Vec::new();
+        let mut out = Vec::with_capacity(self.invariants.len());
+        for (_, e, b) in &self.invariants {
+            let parts = self.invariant_parts(e, b).map(|p| {
+                let own: Box<[(&'a Expr, u64)]> = p.iter().filter(|(c, _)| !earlier.contains(&(*c as *const Expr))).copied().collect();
+                earlier.extend(p.iter().map(|(c, _)| *c as *const Expr));
+                own
+            });
+            out.push(parts);
+        }
+        out
+    }
+
     /// The conjuncts of invariant `e` with their reads (see `inv_parts`).
     fn invariant_parts(&self, e: &'a Expr, b: &Bindings<'a>) -> Option<Box<[(&'a Expr, u64)]>> {
         if !b.is_empty() {
@@ -1012,33 +1028,23 @@ impl<'a> Model<'a> {
     /// conjunct is read only where TLC would find it TRUE, so the first one that is FALSE, or
     /// fails, is the one TLC finds.
     pub fn violated_invariant_after(&self, parent: &State, state: &State) -> Result<Option<usize>, ModelError> {
-        let parts = self.inv_parts.get_or_init(|| self.invariants.iter().map(|(_, e, b)| self.invariant_parts(e, b)).collect());
+        let parts = self.inv_parts.get_or_init(|| self.split_invariants());
+        // Masks exist only for models of at most 64 variables (`state_reads`).
         let mut changed = 0u64;
-        if parent.len() == state.len() && state.len() <= 64 {
-            for (i, (a, b)) in parent.iter().zip(state.iter()).enumerate() {
-                if !Value::same_allocation(a, b) {
-                    changed |= 1 << i;
-                }
+        for (i, (a, b)) in parent.iter().zip(state.iter()).take(64).enumerate() {
+            if !Value::same_allocation(a, b) {
+                changed |= 1 << i;
             }
-        } else {
-            changed = u64::MAX;
         }
-        // The conjuncts found TRUE so far (an invariant that includes another, as `Inv` may
-        // include `TypeOK`, shares its conjuncts).
-        let mut held: Vec<*const Expr> = Vec::new();
         for (i, (_, e, b)) in self.invariants.iter().enumerate() {
             let holds = match &parts[i] {
                 Some(conj) => {
                     let mut holds = true;
                     for &(c, reads) in conj.iter() {
-                        if reads & changed == 0 || held.contains(&(c as *const Expr)) {
-                            continue;
-                        }
-                        if !self.eval_bool(c, &Bindings::default(), state, None)? {
+                        if reads & changed != 0 && !self.eval_bool(c, &Bindings::default(), state, None)? {
                             holds = false;
                             break;
                         }
-                        held.push(c);
                     }
                     holds
                 }

@@ -189,7 +189,7 @@ fn run<S: Clone + Hash + Eq + Debug>(sys: &Sys<S>, fairness: &[Fairness], prop: 
     assert!(matches!(ex.run_to_end(), Outcome::Success));
     let graph = ex.into_graph();
     let mut checker = graph.sink;
-    checker.adopt(graph.seen, graph.parent);
+    checker.adopt(graph.seen, graph.parent, graph.level_starts);
     let sunk = checker.run_to_end();
     let verdict = |o: LiveOutcome<S, String>, property: usize| match o {
         LiveOutcome::Holds => None,
