@@ -31,6 +31,11 @@ pub trait Describe: Spec {
     /// The variables' values in a state.
     fn values<'s>(&self, state: &'s Self::State) -> &'s [tla_eval::Value];
     fn action_names(&self) -> Vec<String>;
+    /// Where each action is, as TLC writes it, with the place it is listed by (file and
+    /// offset: TLC lists coverage by the actions' places). Empty when unknown.
+    fn action_locations(&self) -> Vec<(String, (u32, u32))> {
+        Vec::new()
+    }
     fn invariant_names(&self) -> Vec<String>;
     /// (variable, TLC-style printed value) for each variable.
     fn format_state(&self, state: &Self::State) -> Vec<(String, String)>;
@@ -153,6 +158,8 @@ pub struct ShownState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoverageRow {
     pub action: String,
+    /// Where the action is (`line 4, col 11 to line 4, col 44 of module M`), when known.
+    pub location: Option<String>,
     pub generated: u64,
     pub distinct: u64,
 }
@@ -212,7 +219,7 @@ impl Report {
             "counterexample": self.counterexample,
             "counterexample_length": self.counterexample.as_ref().map(|_| self.counterexample_length()),
             "coverage": self.coverage.iter().map(|c| json!({
-                "action": c.action, "generated": c.generated, "distinct": c.distinct
+                "action": c.action, "location": c.location, "generated": c.generated, "distinct": c.distinct
             })).collect::<Vec<_>>(),
             "elapsed_seconds": self.elapsed_seconds,
             "workers": self.workers,
@@ -297,7 +304,10 @@ impl Report {
         if !self.coverage.is_empty() {
             s += "Coverage (action: distinct states found / states generated):\n";
             for c in &self.coverage {
-                s += &format!("  <{}>: {}:{}\n", c.action, c.distinct, c.generated);
+                match &c.location {
+                    Some(l) => s += &format!("  <{} {}>: {}:{}\n", c.action, l, c.distinct, c.generated),
+                    None => s += &format!("  <{}>: {}:{}\n", c.action, c.distinct, c.generated),
+                }
             }
         }
         s += &format!(
@@ -388,7 +398,11 @@ pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P:
 /// Turn an exploration into a report.
 pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::Error>, started: Instant, workers: usize) -> Report {
     let actions = spec.action_names();
+    let locations = spec.action_locations();
     let invariants = spec.invariant_names();
+    // TLC lists coverage by the actions' places in the spec.
+    let mut order: Vec<usize> = (0..ex.coverage.len()).collect();
+    order.sort_by_key(|&i| locations.get(i).map(|l| l.1));
     let mut r = Report {
         result: ResultKind::Success,
         property: None,
@@ -399,14 +413,13 @@ pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::
         depth: ex.depth,
         trace: vec![],
         counterexample: None,
-        coverage: ex
-            .coverage
+        coverage: order
             .iter()
-            .enumerate()
-            .map(|(i, (g, d))| CoverageRow {
+            .map(|&i| CoverageRow {
                 action: actions.get(i).cloned().unwrap_or_else(|| format!("action {i}")),
-                generated: *g,
-                distinct: *d,
+                location: locations.get(i).map(|l| l.0.clone()),
+                generated: ex.coverage[i].0,
+                distinct: ex.coverage[i].1,
             })
             .collect(),
         elapsed_seconds: 0.0,
@@ -575,8 +588,8 @@ pub(crate) mod tests {
         );
         assert_eq!(r.result, ResultKind::Success);
         assert_eq!((r.distinct_states, r.states_generated, r.depth), (11, 12, 11));
-        assert_eq!(r.coverage[0], CoverageRow { action: "Inc".into(), generated: 10, distinct: 10 });
-        assert_eq!(r.coverage[1], CoverageRow { action: "Reset".into(), generated: 1, distinct: 0 });
+        assert_eq!(r.coverage[0], CoverageRow { action: "Inc".into(), location: None, generated: 10, distinct: 10 });
+        assert_eq!(r.coverage[1], CoverageRow { action: "Reset".into(), location: None, generated: 1, distinct: 0 });
         assert!(r.to_text().contains("12 states generated, 11 distinct states found, 0 states left on queue."));
     }
 
@@ -687,6 +700,9 @@ impl Describe for Tla<'_> {
     fn action_names(&self) -> Vec<String> {
         self.model.action_names()
     }
+    fn action_locations(&self) -> Vec<(String, (u32, u32))> {
+        self.model.action_sites().iter().map(|site| (action_location(self.sources, site), (site.formula.file.0, site.formula.start))).collect()
+    }
     fn invariant_names(&self) -> Vec<String> {
         self.model.invariant_names()
     }
@@ -708,6 +724,30 @@ impl Describe for Tla<'_> {
             _ => None,
         }
     }
+}
+
+/// Where an action is, as TLC writes it: the head of the definition it is named after
+/// (`Send(p)`), and in parentheses its formula when that is not the definition's body
+/// (`Try line 8, col 1 to line 8, col 6 of module M (9 8 9 52)` for a disjunct of Try);
+/// the formula alone when it is named after no definition.
+pub fn action_location(sources: &SourceMap, site: &tla_eval::ActionSite) -> String {
+    let formula = sources.tlc_range(site.formula).map(|(a, b, c, d)| format!("({a} {b} {c} {d})"));
+    let Some((def, body)) = site.def else { return sources.tlc_location(site.formula).unwrap_or_default() };
+    if def.file != body.file || def.start > body.start {
+        return sources.tlc_location(site.formula).unwrap_or_default();
+    }
+    // The head: the definition's text up to `==`.
+    let text = sources.snippet(Span { file: def.file, start: def.start, end: body.start });
+    let head = text.trim_end();
+    let head = head.strip_suffix("==").or_else(|| head.strip_suffix('\u{225C}')).unwrap_or(head).trim_end();
+    let head = Span { file: def.file, start: def.start, end: def.start + head.len() as u32 };
+    let mut s = sources.tlc_location(head).unwrap_or_default();
+    if site.formula != body
+        && let Some(f) = formula {
+            s += " ";
+            s += &f;
+        }
+    s
 }
 
 /// `CODE: message (file:line:col)` for one diagnostic.

@@ -65,7 +65,8 @@ pub struct SimReport {
     pub trace: Vec<ShownState>,
     pub counterexample: Option<Json>,
     /// (action, successors generated, steps taken)
-    pub coverage: Vec<(String, u64, u64)>,
+    /// (action, where it is, successors generated, steps taken).
+    pub coverage: Vec<(String, Option<String>, u64, u64)>,
     pub elapsed_seconds: f64,
 }
 
@@ -83,7 +84,7 @@ impl SimReport {
             "max_length": self.max_length,
             "counterexample": self.counterexample,
             "counterexample_length": self.counterexample.as_ref().map(|_| self.trace.len()),
-            "coverage": self.coverage.iter().map(|(a, g, t)| json!({"action": a, "generated": g, "taken": t})).collect::<Vec<_>>(),
+            "coverage": self.coverage.iter().map(|(a, l, g, t)| json!({"action": a, "location": l, "generated": g, "taken": t})).collect::<Vec<_>>(),
             "elapsed_seconds": self.elapsed_seconds,
         })
     }
@@ -115,8 +116,11 @@ impl SimReport {
         }
         if !self.coverage.is_empty() {
             s += "Coverage (action: steps taken / successors generated):\n";
-            for (a, g, t) in &self.coverage {
-                s += &format!("  <{a}>: {t}:{g}\n");
+            for (a, l, g, t) in &self.coverage {
+                match l {
+                    Some(l) => s += &format!("  <{a} {l}>: {t}:{g}\n"),
+                    None => s += &format!("  <{a}>: {t}:{g}\n"),
+                }
             }
         }
         s += &format!(
@@ -134,6 +138,7 @@ pub fn simulate<P: Describe>(spec: &P, source: &str, opts: SimOptions, started: 
     let outcome = sim.run_to_end();
     let st = sim.stats().clone();
     let actions = spec.action_names();
+    let locations = spec.action_locations();
     let mut r = SimReport {
         result: ResultKind::Success,
         property: None,
@@ -150,7 +155,7 @@ pub fn simulate<P: Describe>(spec: &P, source: &str, opts: SimOptions, started: 
             .coverage()
             .iter()
             .enumerate()
-            .map(|(i, c)| (actions.get(i).cloned().unwrap_or_else(|| format!("action {i}")), c.generated, c.taken))
+            .map(|(i, c)| (actions.get(i).cloned().unwrap_or_else(|| format!("action {i}")), locations.get(i).map(|l| l.0.clone()), c.generated, c.taken))
             .collect(),
         elapsed_seconds: 0.0,
     };
@@ -215,7 +220,7 @@ mod tests {
         assert_eq!((a.steps, a.states_generated, &a.coverage), (b.steps, b.states_generated, &b.coverage));
         assert_eq!(a.behaviours, 30);
         // Reset can only follow x = 3: some of the 30 behaviours take it.
-        assert!(a.coverage[1].2 > 0);
+        assert!(a.coverage[1].3 > 0);
     }
 
     #[test]

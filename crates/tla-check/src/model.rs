@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 
 use tla_eval::error::codes;
-use tla_eval::{Bindings, ConstEval, SplitAction, State, Value, ValueError};
+use tla_eval::{ActionSite, ActionSplit, Bindings, ConstEval, SplitAction, State, Value, ValueError};
 use tla_sema::Analysis;
 use tla_syntax::ast::*;
 use tla_syntax::cfg::{CfgValue, Config, ConstRhs};
@@ -102,7 +102,11 @@ pub struct LiveProperty {
 pub struct Model<'a> {
     ev: ConstEval<'a>,
     init: Vec<(&'a Expr, Bindings<'a>)>,
+    /// Next's top-level disjuncts, each enumerated in turn.
     actions: Vec<SplitAction<'a>>,
+    /// TLC's actions (what a successor is counted under: [`ActionId`]), by name.
+    action_names: Vec<String>,
+    action_sites: Vec<ActionSite>,
     invariants: Vec<(String, &'a Expr, Bindings<'a>)>,
     constraints: Vec<&'a Expr>,
     action_constraints: Vec<&'a Expr>,
@@ -320,13 +324,17 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no initial predicate (SPECIFICATION or INIT)"));
         return Err(errors);
     }
-    let actions = match next {
-        Some((n, ref b)) if b.is_empty() => ev.split_action(n),
+    let split = match next {
+        Some((n, ref b)) if b.is_empty() => {
+            // Read in the NEXT definition (SPECIFICATION's `[][Next]_v` applies it by name).
+            let def = config.next.as_ref().and_then(|id| ev.definition(&id.name));
+            ev.split_action(n, def)
+        }
         Some((_, _)) => {
             errors.push(diag(model_codes::BAD_FORMULA, root_span, "a next-state relation read inside an instance is not supported yet"));
             return Err(errors);
         }
-        None => Vec::new(),
+        None => ActionSplit::default(),
     };
     if next.is_none() && vars.len() > 0 {
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no next-state relation (SPECIFICATION or NEXT)"));
@@ -363,7 +371,9 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let mut model = Model {
         ev,
         init,
-        actions,
+        actions: split.units,
+        action_names: split.names,
+        action_sites: split.sites,
         invariants,
         constraints,
         action_constraints,
@@ -891,9 +901,14 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// Names of the actions (disjuncts of Next), indexed by [`ActionId`].
+    /// Names of TLC's actions (see [`ActionSplit`]), indexed by [`ActionId`].
     pub fn action_names(&self) -> Vec<String> {
-        self.actions.iter().map(|a| a.name.clone()).collect()
+        self.action_names.clone()
+    }
+
+    /// Where each of TLC's actions is, indexed by [`ActionId`].
+    pub fn action_sites(&self) -> &[ActionSite] {
+        &self.action_sites
     }
 
     /// Names of the invariants (INVARIANTS, then the `[]P` conjuncts of PROPERTIES).
@@ -1158,11 +1173,12 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn successors(&self, state: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
-        for (i, a) in self.actions.iter().enumerate() {
+        for a in &self.actions {
             // On an error, the successors produced before it stay (TLC has counted and
             // processed them by then).
+            self.ev.set_branch(a.first);
             self.ev.successors(a.expr, state, &mut |s| {
-                out.push((i as ActionId, s));
+                out.push((self.ev.branch() as ActionId, s));
                 Ok(())
             })?;
         }
@@ -1225,7 +1241,7 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn action_count(&self) -> usize {
-        self.actions.len()
+        self.action_names.len()
     }
 }
 

@@ -26,7 +26,7 @@ mod konst;
 mod plan;
 mod bags;
 mod stdext;
-pub use action::{Bindings, SplitAction};
+pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
 pub type State = std::sync::Arc<[Value]>;
@@ -218,6 +218,11 @@ pub struct ConstEval<'a> {
     body_defs: RefCell<Option<HashMap<usize, &'a OpDef>>>,
     /// Compiled actions (see `plan`) by the address of the action (`None`: not compiled).
     plans: RefCell<HashMap<usize, Option<Rc<plan::Plan<'a>>>>>,
+    /// The disjuncts of Next where one of TLC's actions begins, by address, with the action's
+    /// number (see `split_action`); entering one sets `branch`, which names the action a
+    /// successor comes from.
+    marks: RefCell<HashMap<usize, u32>>,
+    branch: Cell<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -450,6 +455,8 @@ impl<'a> ConstEval<'a> {
             state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
             body_defs: RefCell::new(None),
             plans: RefCell::default(),
+            marks: RefCell::default(),
+            branch: Cell::new(0),
         }
     }
 

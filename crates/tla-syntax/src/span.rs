@@ -101,4 +101,23 @@ impl SourceMap {
         let t = &self.get(span.file).text;
         t.get(span.start as usize..span.end as usize).unwrap_or("")
     }
+
+    /// A span's first and last characters as (line, column, line, column), 1-based, as TLC
+    /// numbers them. `None` for a file not here.
+    pub fn tlc_range(&self, span: Span) -> Option<(u32, u32, u32, u32)> {
+        let f = self.files.get(span.file.0 as usize)?;
+        let (l1, c1) = f.line_col(span.start);
+        let (l2, c2) = f.line_col(span.end.saturating_sub(1).max(span.start));
+        Some((l1, c1, l2, c2))
+    }
+
+    /// A span as TLC writes a location: `line 4, col 11 to line 4, col 44 of module M` (the
+    /// module named after its file). `None` for a file not here.
+    pub fn tlc_location(&self, span: Span) -> Option<String> {
+        let (l1, c1, l2, c2) = self.tlc_range(span)?;
+        let name = &self.files[span.file.0 as usize].name;
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let module = base.strip_suffix(".tla").unwrap_or(base);
+        Some(format!("line {l1}, col {c1} to line {l2}, col {c2} of module {module}"))
+    }
 }

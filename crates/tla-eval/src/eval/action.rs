@@ -15,12 +15,39 @@ use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, Resolved, 
 use crate::error::{codes, VResult};
 use crate::value::Value;
 
-/// A top-level disjunct of Next (an "action" in TLC's coverage and in traces).
+/// A top-level disjunct of Next: what the checker enumerates successors by, in this order.
 #[derive(Clone, Debug)]
 pub struct SplitAction<'a> {
-    /// The operator the disjunct applies (`\E p \in P : Request(p)` is "Request").
-    pub name: String,
     pub expr: &'a Expr,
+    /// The number of the first of TLC's actions inside it (see [`ActionSplit`]); a successor
+    /// is that action's unless a disjunct inside begins another.
+    pub first: u32,
+}
+
+/// Next split as TLC splits it into actions (for coverage and the steps of traces): through
+/// `\/`, labels, LET, `\E` over sets that do not depend on the state, and definitions applied
+/// to arguments that do not (TLC enumerates such an `\E` and binds such arguments; here the
+/// successors are still enumerated by the top-level disjuncts, `units`, in TLC's order, and
+/// only counted under the action they come from). An action is the formula where the split
+/// stops; the same formula reached again (`Request(p)` for each `p`) is the same action, as
+/// TLC's coverage merges them. Its name is the operator it applies
+/// (`\E m \in msgs : Receive(m)` is "Receive"), else the definition it is the body of or sits
+/// in ("Request", "Next"), else "Action".
+#[derive(Clone, Debug, Default)]
+pub struct ActionSplit<'a> {
+    pub units: Vec<SplitAction<'a>>,
+    /// The actions' names, by number.
+    pub names: Vec<String>,
+    /// Where each action is.
+    pub sites: Vec<ActionSite>,
+}
+
+/// Where one of TLC's actions is: its formula, and the definition it is named after.
+#[derive(Clone, Copy, Debug)]
+pub struct ActionSite {
+    pub formula: tla_syntax::Span,
+    /// The whole definition and its body.
+    pub def: Option<(tla_syntax::Span, tla_syntax::Span)>,
 }
 
 type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
@@ -264,41 +291,125 @@ impl<'a> ConstEval<'a> {
         Ok(next.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect())
     }
 
-    /// Split Next into its top-level disjuncts, through zero-argument definitions, each named
-    /// after the operator it applies.
-    pub fn split_action(&self, e: &'a Expr) -> Vec<SplitAction<'a>> {
-        let mut out = Vec::new();
-        self.split_into(e, None, &mut out, 0);
-        out
+    /// Split Next into its top-level disjuncts (through zero-argument definitions) and into
+    /// TLC's actions (see [`ActionSplit`]). The disjuncts where an action begins are marked,
+    /// so that enumerating a successor through one sets the number [`ConstEval::branch`] reads.
+    /// `def`: the definition `e` is the body of, if any.
+    pub fn split_action(&self, e: &'a Expr, def: Option<&'a OpDef>) -> ActionSplit<'a> {
+        let mut units = Vec::new();
+        self.split_into(e, def, &mut units, 0);
+        let mut sp = Splitter::default();
+        let units = units.into_iter().map(|(x, def)| SplitAction { expr: x, first: self.tlc_actions(x, def, &mut sp, 0) }).collect();
+        *self.marks.borrow_mut() = sp.marks;
+        // Plans compiled before hold no marks.
+        self.plans.borrow_mut().clear();
+        ActionSplit { units, names: sp.names, sites: sp.sites }
     }
 
-    fn split_into(&self, e: &'a Expr, name: Option<&str>, out: &mut Vec<SplitAction<'a>>, depth: u32) {
+    /// The action the successor being enumerated comes from (see [`ConstEval::split_action`]).
+    pub fn branch(&self) -> u32 {
+        self.branch.get()
+    }
+
+    /// The action a successor comes from unless a marked disjunct is entered.
+    pub fn set_branch(&self, action: u32) {
+        self.branch.set(action);
+    }
+
+    /// Entering the disjunct `e`: the action it begins, if it begins one.
+    #[inline]
+    pub(super) fn enter_disjunct(&self, e: &'a Expr) {
+        let marks = self.marks.borrow();
+        if !marks.is_empty()
+            && let Some(&a) = marks.get(&(e as *const Expr as usize)) {
+                self.branch.set(a);
+            }
+    }
+
+    /// The action mark of the disjunct `e` (`u32::MAX`: none), for a compiled disjunction.
+    pub(super) fn disjunct_mark(&self, e: &'a Expr) -> u32 {
+        self.marks.borrow().get(&(e as *const Expr as usize)).copied().unwrap_or(u32::MAX)
+    }
+
+    fn split_into(&self, e: &'a Expr, def: Option<&'a OpDef>, out: &mut Vec<(&'a Expr, Option<&'a OpDef>)>, depth: u32) {
         if depth < 50 {
             match &*e.kind {
                 ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                     for it in items {
-                        self.split_into(it, None, out, depth + 1);
+                        self.split_into(it, def, out, depth + 1);
                     }
                     return;
                 }
                 ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => {
                     for it in args {
-                        self.split_into(it, None, out, depth + 1);
+                        self.split_into(it, def, out, depth + 1);
                     }
                     return;
                 }
-                ExprKind::Label { body, .. } => return self.split_into(body, name, out, depth + 1),
+                ExprKind::Label { body, .. } => return self.split_into(body, def, out, depth + 1),
                 ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
                     if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
                         && d.params.is_empty() {
-                            return self.split_into(&d.body, Some(&op.name), out, depth + 1);
+                            return self.split_into(&d.body, Some(d), out, depth + 1);
                         }
                 }
                 _ => {}
             }
         }
-        let name = name.map(str::to_string).unwrap_or_else(|| action_name(e).unwrap_or_else(|| "Action".to_string()));
-        out.push(SplitAction { name, expr: e });
+        out.push((e, def));
+    }
+
+    /// TLC's actions in `e`, read inside the definition `def`: the number of the first.
+    fn tlc_actions(&self, e: &'a Expr, def: Option<&'a OpDef>, sp: &mut Splitter, depth: u32) -> u32 {
+        if depth < 50 {
+            let constant = |x: &'a Expr| self.state_reads(x) == Some(0);
+            match &*e.kind {
+                ExprKind::Junction { kind: JunctionKind::Or, items, .. } => return self.tlc_disjuncts(items, def, sp, depth),
+                ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => {
+                    return self.tlc_disjuncts(args, def, sp, depth);
+                }
+                ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => return self.tlc_actions(body, def, sp, depth + 1),
+                ExprKind::Quant { kind: QuantKind::Exists, bounds, body }
+                    if bounds.iter().all(|b| matches!(b.vars, BoundVars::Names(_)) && b.set.as_ref().is_some_and(constant)) =>
+                {
+                    return self.tlc_actions(body, def, sp, depth + 1);
+                }
+                ExprKind::OpApp { op, args } if op.path.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
+                    if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
+                        && d.params.len() == args.len()
+                        && args.iter().all(constant) {
+                            return self.tlc_actions(&d.body, Some(d), sp, depth + 1);
+                        }
+                }
+                _ => {}
+            }
+        }
+        let key = e as *const Expr as usize;
+        if let Some(i) = sp.keys.iter().position(|&k| k == key) {
+            return i as u32;
+        }
+        // Named after the operator it applies, else the definition it is in.
+        let (name, def) = match applied_operator(e) {
+            Some(n) => (n, match self.globals.get(n) {
+                Some(Global::Op(d)) => Some(*d),
+                _ => None,
+            }),
+            None => (def.map_or("Action", |d| d.name.name.as_str()), def),
+        };
+        sp.keys.push(key);
+        sp.names.push(name.to_string());
+        sp.sites.push(ActionSite { formula: e.span, def: def.map(|d| (d.span, d.body.span)) });
+        (sp.names.len() - 1) as u32
+    }
+
+    fn tlc_disjuncts(&self, items: &'a [Expr], def: Option<&'a OpDef>, sp: &mut Splitter, depth: u32) -> u32 {
+        let mut first = None;
+        for it in items {
+            let a = self.tlc_actions(it, def, sp, depth + 1);
+            sp.marks.insert(it as *const Expr as usize, a);
+            first.get_or_insert(a);
+        }
+        first.unwrap_or(0)
     }
 
     /// The variable `e` names, when it is one: a variable of the root module (through the
@@ -542,6 +653,7 @@ impl<'a> ConstEval<'a> {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => self.act_conj(items, env, k),
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                 for it in items {
+                    self.enter_disjunct(it);
                     if !self.act(it, env, k)? {
                         return Ok(false);
                     }
@@ -621,9 +733,11 @@ impl<'a> ConstEval<'a> {
         match (name, args.len()) {
             ("/\\", 2) => return self.act_conj(args, env, k),
             ("\\/", 2) => {
+                self.enter_disjunct(&args[0]);
                 if !self.act(&args[0], env, k)? {
                     return Ok(false);
                 }
+                self.enter_disjunct(&args[1]);
                 return self.act(&args[1], env, k);
             }
             ("=", 2) => {
@@ -797,16 +911,24 @@ fn has_prime(e: &Expr) -> bool {
     }
 }
 
-/// The name TLC gives an action: the operator it applies, through `\E`, LET and labels.
-fn action_name(e: &Expr) -> Option<String> {
+/// The operator an action applies, through `\E`, LET and labels (`\E m \in msgs : Receive(m)`).
+fn applied_operator(e: &Expr) -> Option<&str> {
     match &*e.kind {
-        ExprKind::OpApp { op, .. } if op.path.is_empty() && op.name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && op.name != "UNCHANGED" => Some(op.name.clone()),
-        ExprKind::OpApp { op, .. } if !op.path.is_empty() => Some(op.name.clone()),
-        ExprKind::Quant { body, .. } | ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => action_name(body),
-        ExprKind::Junction { kind: JunctionKind::And, items, .. } => items.iter().find_map(action_name),
-        ExprKind::OpApp { op, args } if op.name == "/\\" => args.iter().find_map(action_name),
+        ExprKind::OpApp { op, .. } if op.path.is_empty() && op.name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && op.name != "UNCHANGED" => Some(&op.name),
+        ExprKind::OpApp { op, .. } if !op.path.is_empty() => Some(&op.name),
+        ExprKind::Quant { body, .. } | ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => applied_operator(body),
         _ => None,
     }
+}
+
+/// What splitting Next into TLC's actions gathers: each action's formula (by address) and
+/// name, and the disjuncts where one begins.
+#[derive(Default)]
+struct Splitter {
+    keys: Vec<usize>,
+    names: Vec<String>,
+    sites: Vec<ActionSite>,
+    marks: crate::fxhash::FxHashMap<usize, u32>,
 }
 
 /// Values bound to names (a quantifier's variables, an operator's parameters) and the instances

@@ -61,7 +61,9 @@ enum A<'a> {
     /// `UNCHANGED` of these variables, in this order.
     Unchanged(Box<[usize]>),
     And(Box<[Node<'a>]>),
-    Or(Box<[Node<'a>]>),
+    /// A disjunction, with the action each disjunct begins (`u32::MAX`: none; empty: none
+    /// begins one; see `ConstEval::split_action`).
+    Or(Box<[Node<'a>]>, Box<[u32]>),
     If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
     Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
     /// `P => A`: A when P holds, else the action goes on.
@@ -146,6 +148,12 @@ impl<'a> ConstEval<'a> {
         r
     }
 
+    /// The actions the disjuncts `items` begin (empty when none begins one).
+    fn or_marks(&self, items: &[Node<'a>]) -> Box<[u32]> {
+        let marks: Box<[u32]> = items.iter().map(|n| self.disjunct_mark(n.e)).collect();
+        if marks.iter().all(|&m| m == u32::MAX) { Box::new([]) } else { marks }
+    }
+
     /// A node the interpreter enumerates.
     fn interp_node(&self, e: &'a Expr, pcx: &Cx<'a>) -> Node<'a> {
         Node { e, names: names(pcx), kind: A::Interp }
@@ -176,8 +184,9 @@ impl<'a> ConstEval<'a> {
             }
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                 let names = names(pcx);
-                let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
-                Node { e, names, kind: A::Or(items) }
+                let items: Box<[Node<'a>]> = items.iter().map(|x| self.plan_node(x, pcx)).collect();
+                let marks = self.or_marks(&items);
+                Node { e, names, kind: A::Or(items, marks) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
@@ -298,8 +307,9 @@ impl<'a> ConstEval<'a> {
             }
             ("\\/", 2) => {
                 let names = names(pcx);
-                let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
-                return Node { e, names, kind: A::Or(items) };
+                let items: Box<[Node<'a>]> = args.iter().map(|x| self.plan_node(x, pcx)).collect();
+                let marks = self.or_marks(&items);
+                return Node { e, names, kind: A::Or(items, marks) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
@@ -426,8 +436,12 @@ impl<'a> ConstEval<'a> {
             }
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
-            A::Or(items) => {
-                for it in items.iter() {
+            A::Or(items, marks) => {
+                for (i, it) in items.iter().enumerate() {
+                    if let Some(&a) = marks.get(i)
+                        && a != u32::MAX {
+                            self.set_branch(a);
+                        }
                     self.run_node(it, st, k)?;
                 }
                 Ok(())
