@@ -390,10 +390,41 @@ impl<'a> ConstEval<'a> {
         flow(self.act(n.e, &env, &mut || answer(k(st))))
     }
 
+    /// The conjuncts `items`, then `k`. Guards that hold are passed over in a loop rather than
+    /// each through a continuation; an error from what follows them takes the span of the
+    /// last, as when each passes the rest to its continuation (`at` keeps the first span set).
     fn run_conj(&self, items: &[Node<'a>], st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
-        match items.split_first() {
-            None => k(st),
-            Some((first, rest)) => self.run_node(first, st, &mut |st| self.run_conj(rest, st, k)),
+        let mut items = items;
+        let mut passed: Option<&Node<'a>> = None;
+        let r = loop {
+            match items.split_first() {
+                None => break k(st),
+                Some((first, rest)) => {
+                    if let A::Guard(c) = &first.kind {
+                        match self.run_bool(c, &Env::default(), st, 0) {
+                            Ok(true) => {
+                                passed = Some(first);
+                                items = rest;
+                                continue;
+                            }
+                            Ok(false) => return Ok(()),
+                            // The interpreter takes the guard over (as in `run_kind`).
+                            Err(_) => {
+                                break self.enter().map_err(|x| x.at(first.e.span)).and_then(|()| {
+                                    let r = self.run_interp(first, st, &mut |st| self.run_conj(rest, st, k)).map_err(|x| x.at(first.e.span));
+                                    self.leave();
+                                    r
+                                });
+                            }
+                        }
+                    }
+                    break self.run_node(first, st, &mut |st| self.run_conj(rest, st, k));
+                }
+            }
+        };
+        match passed {
+            Some(g) => r.map_err(|x| x.at(g.e.span)),
+            None => r,
         }
     }
 
