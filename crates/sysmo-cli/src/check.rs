@@ -362,11 +362,17 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         return explore_single(tla, opts);
     }
     let out = std::sync::Mutex::new(Vec::new());
+    // As in TLC, what the ASSUMEs set with TLCSet is every worker's.
+    let registers = tla.model.registers();
     let run = tla_check::parallel::explore(
         tla,
         opts,
         workers,
-        |_| model::load(tla.analysis, tla.config).ok(),
+        |_| {
+            let m = model::load(tla.analysis, tla.config).ok()?;
+            m.set_registers(&registers);
+            Some(m)
+        },
         |m: Model<'_>| out.lock().unwrap_or_else(|p| p.into_inner()).extend(m.take_output()),
     );
     printed.extend(out.into_inner().unwrap_or_else(|p| p.into_inner()));

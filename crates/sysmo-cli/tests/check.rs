@@ -295,3 +295,24 @@ fn coverage_lists_tlcs_actions_with_tlcs_counts_and_places() {
     assert_eq!(simulated.len(), 7, "{sim}");
     assert!(simulated.contains(&"Receive") && simulated.contains(&"Try"), "{sim}");
 }
+
+/// TLC's registers: `TLCSet` in an ASSUME and in Next, `TLCGet` in Next and in an invariant,
+/// read in TLC's order; with 2 workers each starts from what the ASSUMEs set. TLC 2.15: the
+/// invariant fails at x = 3 (4 states generated, 4 distinct, a trace of 4 states); an unset
+/// register is an evaluation error after 1 state.
+#[test]
+fn tlc_registers_are_set_and_read_as_in_tlc() {
+    for workers in ["1", "2"] {
+        let out = sysmo(&["check", "Registers.tla", "--workers", workers, "--json"]);
+        assert_eq!(out.status.code(), Some(12), "{workers} workers");
+        let r = json(&out);
+        assert_eq!(r["property"], "Counted");
+        assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(4), Some(4)), "{r}");
+        assert_itf(&r["counterexample"], 4);
+    }
+    let out = sysmo(&["check", "Registers.tla", "--config", "RegistersUnset.cfg", "--json"]);
+    assert_eq!(out.status.code(), Some(75));
+    let r = json(&out);
+    assert!(r["message"].as_str().unwrap().starts_with("E0418: TLCGet(7) was undefined"), "{r}");
+    assert_eq!(r["states_generated"].as_u64(), Some(1));
+}

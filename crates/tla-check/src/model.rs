@@ -906,6 +906,16 @@ impl<'a> Model<'a> {
         self.action_names.clone()
     }
 
+    /// TLC's registers as `TLCSet` left them (see `ConstEval::registers`).
+    pub fn registers(&self) -> Vec<(i32, Value)> {
+        self.ev.registers()
+    }
+
+    /// Start from these registers (a worker's model, after the ASSUMEs of the main one).
+    pub fn set_registers(&self, regs: &[(i32, Value)]) {
+        self.ev.set_registers(regs);
+    }
+
     /// Where each of TLC's actions is, indexed by [`ActionId`].
     pub fn action_sites(&self) -> &[ActionSite] {
         &self.action_sites

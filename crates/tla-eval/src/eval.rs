@@ -194,6 +194,9 @@ pub struct ConstEval<'a> {
     /// initial state is at level 1) while its successors are computed and checked, and 0
     /// while the initial states are (see `set_level`).
     level: Cell<i32>,
+    /// TLC's registers: what `TLCSet(i, v)` set, for `TLCGet(i)`. As in TLC, each evaluator
+    /// (each worker) has its own, kept from state to state in the order of evaluation.
+    registers: RefCell<HashMap<i32, Value>>,
     /// What a name applied at a node means outside instances, when no local binds it.
     resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).
@@ -456,6 +459,7 @@ impl<'a> ConstEval<'a> {
             body_defs: RefCell::new(None),
             plans: RefCell::default(),
             marks: RefCell::default(),
+            registers: RefCell::default(),
             branch: Cell::new(0),
         }
     }
@@ -1082,6 +1086,19 @@ impl<'a> ConstEval<'a> {
         self.level.set(level.min(i32::MAX as u32) as i32);
     }
 
+    /// TLC's registers as `TLCSet` left them.
+    pub fn registers(&self) -> Vec<(i32, Value)> {
+        let mut r: Vec<(i32, Value)> = self.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect();
+        r.sort_by_key(|(i, _)| *i);
+        r
+    }
+
+    /// Set TLC's registers (a worker starts with those the ASSUMEs set, as in TLC, where a
+    /// `TLCSet` outside the workers sets the register of every worker).
+    pub fn set_registers(&self, regs: &[(i32, Value)]) {
+        *self.registers.borrow_mut() = regs.iter().cloned().collect();
+    }
+
     /// An operator argument: a LAMBDA, an operator name, or an ordinary value.
     fn op_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
         if arity == 0 {
@@ -1578,8 +1595,20 @@ impl<'a> ConstEval<'a> {
                     codes::UNSUPPORTED,
                     format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") is", s.as_str()),
                 )),
-                Value::Int(_) => Err(err(codes::UNSUPPORTED, "TLCGet of a register (set by TLCSet) is not supported")),
+                Value::Int(i) if *i >= 0 => self.registers.borrow().get(i).cloned().ok_or_else(|| {
+                    err(codes::UNASSIGNED, format!("TLCGet({i}) was undefined: no TLCSet({i}, ...) has been evaluated before it"))
+                }),
                 v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
+            },
+            ("TLCSet", 2) => match &vals[0] {
+                Value::Int(i) if *i >= 0 => {
+                    self.registers.borrow_mut().insert(*i, vals[1].clone());
+                    Ok(Value::Bool(true))
+                }
+                // Waiting for a key press: nothing to wait for here.
+                Value::Str(s) if s.as_str() == "pause" => Ok(Value::Bool(true)),
+                Value::Str(s) if s.as_str() == "exit" => Err(err(codes::UNSUPPORTED, "TLCSet(\"exit\", ...) (stopping the model checker from the spec) is not supported")),
+                v => Err(err(codes::TYPE, format!("The first argument of TLCSet should be a nonnegative integer, but instead it is {}", v))),
             },
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),
         }
