@@ -1003,6 +1003,12 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
             args.workers
         );
         1
+    } else if model.writes_registers() && args.workers > 1 {
+        eprintln!(
+            "note: the model sets TLC's registers (TLCSet), whose values follow one worker's order of evaluation; \
+             exploring with 1 worker"
+        );
+        1
     } else {
         args.workers
     };

@@ -289,6 +289,18 @@ fn coverage_lists_tlcs_actions_with_tlcs_counts_and_places() {
     let names: Vec<&str> = r["coverage"].as_array().unwrap().iter().map(|c| c["action"].as_str().unwrap()).collect();
     assert_eq!(names, ["Send", "Try", "Try", "Reset", "Receive", "Bump", "Next"]);
     assert_eq!(r["coverage"][1]["location"], "line 8, col 1 to line 8, col 6 of module ActionSplit (9 8 9 52)");
+    // A definition split where its argument is constant (`Handle(k)`, LET k == 1) and taken
+    // whole where it is not (`Handle(m)`, m read from the state): TLC 2.15's rows.
+    let tlc_let = [
+        "<Handle line 7, col 1 to line 7, col 9 of module ActionSplitLet (7 17 7 41)>: 2:5",
+        "<Handle line 7, col 1 to line 7, col 9 of module ActionSplitLet (8 17 8 41)>: 0:0",
+        "<Handle line 7, col 1 to line 7, col 9 of module ActionSplitLet (9 30 9 38)>: 2:5",
+    ];
+    for workers in ["1", "2"] {
+        let text = String::from_utf8_lossy(&sysmo(&["check", "ActionSplitLet.tla", "--workers", workers]).stdout).into_owned();
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  <")).map(str::trim).collect();
+        assert_eq!(lines, tlc_let, "{workers} workers:\n{text}");
+    }
     // Simulation counts by the same actions.
     let sim = json(&sysmo(&["simulate", "ActionSplit.tla", "--depth", "8", "--num", "5", "--json"]));
     let simulated: Vec<&str> = sim["coverage"].as_array().unwrap().iter().map(|c| c["action"].as_str().unwrap()).collect();
@@ -297,9 +309,9 @@ fn coverage_lists_tlcs_actions_with_tlcs_counts_and_places() {
 }
 
 /// TLC's registers: `TLCSet` in an ASSUME and in Next, `TLCGet` in Next and in an invariant,
-/// read in TLC's order; with 2 workers each starts from what the ASSUMEs set. TLC 2.15: the
-/// invariant fails at x = 3 (4 states generated, 4 distinct, a trace of 4 states); an unset
-/// register is an evaluation error after 1 state.
+/// read in TLC's order. TLC 2.15: the invariant fails at x = 3 (4 states generated, 4
+/// distinct, a trace of 4 states); an unset register is an evaluation error after 1 state.
+/// Asked for 2 workers, the run uses one (registers follow one worker's order) and says so.
 #[test]
 fn tlc_registers_are_set_and_read_as_in_tlc() {
     for workers in ["1", "2"] {
@@ -309,6 +321,8 @@ fn tlc_registers_are_set_and_read_as_in_tlc() {
         assert_eq!(r["property"], "Counted");
         assert_eq!((r["distinct_states"].as_u64(), r["states_generated"].as_u64()), (Some(4), Some(4)), "{r}");
         assert_itf(&r["counterexample"], 4);
+        assert_eq!(r["workers"], 1);
+        assert_eq!(String::from_utf8_lossy(&out.stderr).contains("exploring with 1 worker"), workers == "2");
     }
     let out = sysmo(&["check", "Registers.tla", "--config", "RegistersUnset.cfg", "--json"]);
     assert_eq!(out.status.code(), Some(75));

@@ -125,6 +125,8 @@ pub struct Model<'a> {
     alias: Option<&'a Expr>,
     /// Why the last state fingerprinted could not be (see [`Spec::take_fingerprint_error`]).
     fp_error: RefCell<Option<ModelError>>,
+    /// Whether a definition applies `TLCSet` (see [`Model::writes_registers`]).
+    writes_registers: bool,
     /// Where each variable is declared (for errors about its value).
     var_decls: Vec<(&'a str, Span)>,
     /// Per invariant, once asked for (see `violated_invariant_after`): its conjuncts, through
@@ -282,6 +284,18 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         }
     }
     let _ = ev.take_output();
+    let writes_registers = analysis.root_scope.iter().any(|sym| {
+        ev.definition(&sym.name).is_some_and(|d| {
+            let mut found = false;
+            walk(&d.body, &mut |x| {
+                if let ExprKind::OpApp { op, .. } = &*x.kind
+                    && op.name == "TLCSet" {
+                        found = true;
+                    }
+            });
+            found
+        })
+    });
 
     let def_body = |ev: &ConstEval<'a>, id: &Ident, what: &str| -> Result<&'a Expr, Diagnostic> {
         match ev.definition(&id.name) {
@@ -388,6 +402,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         properties: Vec::new(),
         alias: None,
         fp_error: RefCell::new(None),
+        writes_registers,
         var_decls,
         inv_parts: std::cell::OnceCell::new(),
     };
@@ -948,6 +963,13 @@ impl<'a> Model<'a> {
         self.ev.set_compiling(on);
     }
 
+    /// Whether a definition of the model applies `TLCSet`: TLC's registers then carry values
+    /// from state to state in the order one worker evaluates them, which several workers
+    /// would not keep.
+    pub fn writes_registers(&self) -> bool {
+        self.writes_registers
+    }
+
     pub fn check_deadlock(&self) -> bool {
         self.check_deadlock
     }
@@ -1186,7 +1208,7 @@ impl<'a> Spec for Model<'a> {
         for a in &self.actions {
             // On an error, the successors produced before it stay (TLC has counted and
             // processed them by then).
-            self.ev.set_branch(a.first);
+            self.ev.start_unit(a);
             self.ev.successors(a.expr, state, &mut |s| {
                 out.push((self.ev.branch() as ActionId, s));
                 Ok(())

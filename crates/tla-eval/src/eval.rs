@@ -226,6 +226,8 @@ pub struct ConstEval<'a> {
     /// successor comes from.
     marks: RefCell<HashMap<usize, u32>>,
     branch: Cell<u32>,
+    /// Set while enumerating inside one action whole: marks met there are not followed.
+    branch_locked: Cell<bool>,
 }
 
 #[derive(Clone, Copy)]
@@ -461,6 +463,7 @@ impl<'a> ConstEval<'a> {
             marks: RefCell::default(),
             registers: RefCell::default(),
             branch: Cell::new(0),
+            branch_locked: Cell::new(false),
         }
     }
 

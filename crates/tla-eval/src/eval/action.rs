@@ -22,6 +22,8 @@ pub struct SplitAction<'a> {
     /// The number of the first of TLC's actions inside it (see [`ActionSplit`]); a successor
     /// is that action's unless a disjunct inside begins another.
     pub first: u32,
+    /// Whether it is one action (no disjunct inside begins another).
+    pub single: bool,
 }
 
 /// Next split as TLC splits it into actions (for coverage and the steps of traces): through
@@ -51,6 +53,11 @@ pub struct ActionSite {
 }
 
 type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
+
+/// A disjunct that begins no action (see `ConstEval::disjunct_mark`).
+pub(super) const NO_MARK: u32 = u32::MAX;
+/// In a disjunct's mark: the disjunct is one action whole.
+const WHOLE: u32 = 1 << 31;
 
 /// What a name means one or more modules out (see `ConstEval::outer_meaning`).
 pub(super) enum OuterMeaning<'a> {
@@ -299,7 +306,14 @@ impl<'a> ConstEval<'a> {
         let mut units = Vec::new();
         self.split_into(e, def, &mut units, 0);
         let mut sp = Splitter::default();
-        let units = units.into_iter().map(|(x, def)| SplitAction { expr: x, first: self.tlc_actions(x, def, &mut sp, 0) }).collect();
+        let units = units
+            .into_iter()
+            .map(|(x, def)| {
+                let before = sp.marks.len();
+                let first = self.tlc_actions(x, def, &mut sp, 0);
+                SplitAction { expr: x, first, single: sp.marks.len() == before }
+            })
+            .collect();
         *self.marks.borrow_mut() = sp.marks;
         // Plans compiled before hold no marks.
         self.plans.borrow_mut().clear();
@@ -311,24 +325,43 @@ impl<'a> ConstEval<'a> {
         self.branch.get()
     }
 
-    /// The action a successor comes from unless a marked disjunct is entered.
-    pub fn set_branch(&self, action: u32) {
-        self.branch.set(action);
+    /// Enumerating the top-level disjunct `unit` of [`ConstEval::split_action`] next: its
+    /// successors are its first action's unless a disjunct inside begins another.
+    pub fn start_unit(&self, unit: &SplitAction<'a>) {
+        self.branch.set(unit.first);
+        self.branch_locked.set(unit.single);
     }
 
-    /// Entering the disjunct `e`: the action it begins, if it begins one.
+    /// Entering the disjunct `e`, marked `mark` (see `disjunct_mark`): the action it begins,
+    /// unless the disjunct is reached inside an action (the same definition split in one
+    /// place and applied whole in another: `Handle(k) \/ (g /\ Handle(m))`). Whether it
+    /// entered an action whole, which the caller undoes with `leave_action` when it returns.
     #[inline]
-    pub(super) fn enter_disjunct(&self, e: &'a Expr) {
-        let marks = self.marks.borrow();
-        if !marks.is_empty()
-            && let Some(&a) = marks.get(&(e as *const Expr as usize)) {
-                self.branch.set(a);
-            }
+    pub(super) fn enter_marked(&self, mark: u32) -> bool {
+        if mark == NO_MARK || self.branch_locked.get() {
+            return false;
+        }
+        self.branch.set(mark & !WHOLE);
+        let whole = mark & WHOLE != 0;
+        self.branch_locked.set(whole);
+        whole
     }
 
-    /// The action mark of the disjunct `e` (`u32::MAX`: none), for a compiled disjunction.
+    #[inline]
+    pub(super) fn leave_action(&self, entered: bool) {
+        if entered {
+            self.branch_locked.set(false);
+        }
+    }
+
+    /// The mark of the disjunct `e`: `NO_MARK`, or the action it begins, with `WHOLE` when it
+    /// is that action whole (no disjunct inside begins another).
     pub(super) fn disjunct_mark(&self, e: &'a Expr) -> u32 {
-        self.marks.borrow().get(&(e as *const Expr as usize)).copied().unwrap_or(u32::MAX)
+        let marks = self.marks.borrow();
+        if marks.is_empty() {
+            return NO_MARK;
+        }
+        marks.get(&(e as *const Expr as usize)).copied().unwrap_or(NO_MARK)
     }
 
     fn split_into(&self, e: &'a Expr, def: Option<&'a OpDef>, out: &mut Vec<(&'a Expr, Option<&'a OpDef>)>, depth: u32) {
@@ -360,24 +393,36 @@ impl<'a> ConstEval<'a> {
     }
 
     /// TLC's actions in `e`, read inside the definition `def`: the number of the first.
-    fn tlc_actions(&self, e: &'a Expr, def: Option<&'a OpDef>, sp: &mut Splitter, depth: u32) -> u32 {
+    fn tlc_actions(&self, e: &'a Expr, def: Option<&'a OpDef>, sp: &mut Splitter<'a>, depth: u32) -> u32 {
         if depth < 50 {
-            let constant = |x: &'a Expr| self.state_reads(x) == Some(0);
+            let constant = |x: &'a Expr, sp: &Splitter<'a>| self.constant_level(x, &sp.varying);
             match &*e.kind {
                 ExprKind::Junction { kind: JunctionKind::Or, items, .. } => return self.tlc_disjuncts(items, def, sp, depth),
                 ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "\\/" && args.len() == 2 => {
                     return self.tlc_disjuncts(args, def, sp, depth);
                 }
-                ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => return self.tlc_actions(body, def, sp, depth + 1),
+                ExprKind::Label { body, .. } => return self.tlc_actions(body, def, sp, depth + 1),
+                ExprKind::Let { defs, body } => {
+                    let mark = sp.varying.len();
+                    for d in defs {
+                        if let LetDef::Op(od) = d
+                            && !(od.params.is_empty() && constant(&od.body, sp)) {
+                                sp.varying.push(od.name.name.as_str());
+                            }
+                    }
+                    let first = self.tlc_actions(body, def, sp, depth + 1);
+                    sp.varying.truncate(mark);
+                    return first;
+                }
                 ExprKind::Quant { kind: QuantKind::Exists, bounds, body }
-                    if bounds.iter().all(|b| matches!(b.vars, BoundVars::Names(_)) && b.set.as_ref().is_some_and(constant)) =>
+                    if bounds.iter().all(|b| matches!(b.vars, BoundVars::Names(_)) && b.set.as_ref().is_some_and(|x| constant(x, sp))) =>
                 {
                     return self.tlc_actions(body, def, sp, depth + 1);
                 }
                 ExprKind::OpApp { op, args } if op.path.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
                     if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
                         && d.params.len() == args.len()
-                        && args.iter().all(constant) {
+                        && args.iter().all(|x| constant(x, sp)) {
                             return self.tlc_actions(&d.body, Some(d), sp, depth + 1);
                         }
                 }
@@ -402,11 +447,31 @@ impl<'a> ConstEval<'a> {
         (sp.names.len() - 1) as u32
     }
 
-    fn tlc_disjuncts(&self, items: &'a [Expr], def: Option<&'a OpDef>, sp: &mut Splitter, depth: u32) -> u32 {
+    /// Whether `x` is constant-level: it reads no variable, through definitions, nor a
+    /// definition of the LETs entered that does (`varying`): TLC splits only where it can
+    /// evaluate without a state.
+    fn constant_level(&self, x: &'a Expr, varying: &[&'a str]) -> bool {
+        if self.state_reads(x) != Some(0) {
+            return false;
+        }
+        let mut ok = true;
+        super::compile::walk(x, &mut |y| {
+            if let ExprKind::OpApp { op, .. } = &*y.kind
+                && op.path.is_empty()
+                && varying.contains(&op.name.as_str()) {
+                    ok = false;
+                }
+        });
+        ok
+    }
+
+    fn tlc_disjuncts(&self, items: &'a [Expr], def: Option<&'a OpDef>, sp: &mut Splitter<'a>, depth: u32) -> u32 {
         let mut first = None;
         for it in items {
+            let before = sp.marks.len();
             let a = self.tlc_actions(it, def, sp, depth + 1);
-            sp.marks.insert(it as *const Expr as usize, a);
+            let whole = if sp.marks.len() == before { WHOLE } else { 0 };
+            sp.marks.insert(it as *const Expr as usize, a | whole);
             first.get_or_insert(a);
         }
         first.unwrap_or(0)
@@ -653,8 +718,10 @@ impl<'a> ConstEval<'a> {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => self.act_conj(items, env, k),
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                 for it in items {
-                    self.enter_disjunct(it);
-                    if !self.act(it, env, k)? {
+                    let whole = self.enter_marked(self.disjunct_mark(it));
+                    let r = self.act(it, env, k);
+                    self.leave_action(whole);
+                    if !r? {
                         return Ok(false);
                     }
                 }
@@ -733,12 +800,15 @@ impl<'a> ConstEval<'a> {
         match (name, args.len()) {
             ("/\\", 2) => return self.act_conj(args, env, k),
             ("\\/", 2) => {
-                self.enter_disjunct(&args[0]);
-                if !self.act(&args[0], env, k)? {
-                    return Ok(false);
+                for it in args {
+                    let whole = self.enter_marked(self.disjunct_mark(it));
+                    let r = self.act(it, env, k);
+                    self.leave_action(whole);
+                    if !r? {
+                        return Ok(false);
+                    }
                 }
-                self.enter_disjunct(&args[1]);
-                return self.act(&args[1], env, k);
+                return Ok(true);
             }
             ("=", 2) => {
                 if let Some(r) = self.target_slot(&args[0], env) {
@@ -924,11 +994,13 @@ fn applied_operator(e: &Expr) -> Option<&str> {
 /// What splitting Next into TLC's actions gathers: each action's formula (by address) and
 /// name, and the disjuncts where one begins.
 #[derive(Default)]
-struct Splitter {
+struct Splitter<'a> {
     keys: Vec<usize>,
     names: Vec<String>,
     sites: Vec<ActionSite>,
     marks: crate::fxhash::FxHashMap<usize, u32>,
+    /// Names of the LETs entered whose definitions are not constant-level.
+    varying: Vec<&'a str>,
 }
 
 /// Values bound to names (a quantifier's variables, an operator's parameters) and the instances

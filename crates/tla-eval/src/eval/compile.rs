@@ -1160,7 +1160,7 @@ impl<'a> ConstEval<'a> {
 }
 
 /// Calls `f` on `e` and every subexpression (not into definitions).
-fn walk<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+pub(super) fn walk<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(e);
     let mut each = |x: &'a Expr| walk(x, f);
     match &*e.kind {

@@ -61,8 +61,8 @@ enum A<'a> {
     /// `UNCHANGED` of these variables, in this order.
     Unchanged(Box<[usize]>),
     And(Box<[Node<'a>]>),
-    /// A disjunction, with the action each disjunct begins (`u32::MAX`: none; empty: none
-    /// begins one; see `ConstEval::split_action`).
+    /// A disjunction, with each disjunct's mark (`ConstEval::disjunct_mark`; empty: none
+    /// begins an action).
     Or(Box<[Node<'a>]>, Box<[u32]>),
     If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
     Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
@@ -151,7 +151,7 @@ impl<'a> ConstEval<'a> {
     /// The actions the disjuncts `items` begin (empty when none begins one).
     fn or_marks(&self, items: &[Node<'a>]) -> Box<[u32]> {
         let marks: Box<[u32]> = items.iter().map(|n| self.disjunct_mark(n.e)).collect();
-        if marks.iter().all(|&m| m == u32::MAX) { Box::new([]) } else { marks }
+        if marks.iter().all(|&m| m == super::action::NO_MARK) { Box::new([]) } else { marks }
     }
 
     /// A node the interpreter enumerates.
@@ -468,12 +468,17 @@ impl<'a> ConstEval<'a> {
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
             A::Or(items, marks) => {
-                for (i, it) in items.iter().enumerate() {
-                    if let Some(&a) = marks.get(i)
-                        && a != u32::MAX {
-                            self.set_branch(a);
-                        }
-                    self.run_node(it, st, k)?;
+                if marks.is_empty() {
+                    for it in items.iter() {
+                        self.run_node(it, st, k)?;
+                    }
+                    return Ok(());
+                }
+                for (it, &m) in items.iter().zip(marks.iter()) {
+                    let whole = self.enter_marked(m);
+                    let r = self.run_node(it, st, k);
+                    self.leave_action(whole);
+                    r?;
                 }
                 Ok(())
             }
