@@ -713,20 +713,23 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// Each disjunct in turn, counted under the action it begins (see `enter_marked`).
+    fn act_disj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        for it in items {
+            let whole = self.enter_marked(self.disjunct_mark(it));
+            let r = self.act(it, env, k);
+            self.leave_action(whole);
+            if !r? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     fn act_inner(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
         match &*e.kind {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => self.act_conj(items, env, k),
-            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
-                for it in items {
-                    let whole = self.enter_marked(self.disjunct_mark(it));
-                    let r = self.act(it, env, k);
-                    self.leave_action(whole);
-                    if !r? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
+            ExprKind::Junction { kind: JunctionKind::Or, items, .. } => self.act_disj(items, env, k),
             ExprKind::Label { body, .. } => self.act(body, env, k),
             ExprKind::If { cond, then, els } => {
                 if self.ev_bool(cond, env)? { self.act(then, env, k) } else { self.act(els, env, k) }
@@ -799,17 +802,7 @@ impl<'a> ConstEval<'a> {
         let name = op.name.as_str();
         match (name, args.len()) {
             ("/\\", 2) => return self.act_conj(args, env, k),
-            ("\\/", 2) => {
-                for it in args {
-                    let whole = self.enter_marked(self.disjunct_mark(it));
-                    let r = self.act(it, env, k);
-                    self.leave_action(whole);
-                    if !r? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
-            }
+            ("\\/", 2) => return self.act_disj(args, env, k),
             ("=", 2) => {
                 if let Some(r) = self.target_slot(&args[0], env) {
                     let v = self.ev(&args[1], env)?;
