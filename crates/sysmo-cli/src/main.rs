@@ -98,7 +98,8 @@ Usage:
       --workers N explores with N threads, each with its own evaluator; the answers (result,
       counts, depth, coverage, counterexample) are those of 1 worker (default 1). Temporal
       properties are checked on one worker's state graph: with them (and no --safety-only),
-      the run explores with 1 worker and says so on stderr.
+      the run explores with 1 worker and says so on stderr; so does a model that sets TLC's
+      registers (TLCSet).
 
   sysmo simulate SPEC.tla [--config C.cfg] [--depth D] [--num N] [--seed S] [--json]
       N seeded random behaviours of at most D states (defaults: 1, 100, seed 0), as
