@@ -631,6 +631,24 @@ pub(crate) mod tests {
         assert!(CheckArgs::from_args(&s(&["--json"])).is_err());
         assert!(CheckArgs::from_args(&s(&["A.tla", "B.tla"])).is_err());
     }
+
+    /// An action's place as TLC writes it: a parenthesised formula is placed inside its
+    /// parentheses (TLC 2.15 places the disjunct `(x = 7 /\ x' = 0)` of
+    /// `\E p \in P : A(p) \/ (x = 7 /\ x' = 0)` from `x` to `0`); parentheses that do not
+    /// enclose the whole formula stay.
+    #[test]
+    fn action_places_leave_the_enclosing_parentheses_out() {
+        let mut sources = SourceMap::new();
+        let text = "Next == A \\/ ( (x = 7 /\\ x' = 0) ) \\/ (a) /\\ (b)";
+        let f = sources.add("S.tla", text);
+        let span_of = |part: &str| {
+            let start = text.find(part).unwrap();
+            Span::new(f, start, start + part.len())
+        };
+        let site = |part: &str| tla_eval::ActionSite { formula: span_of(part), def: None };
+        assert_eq!(action_location(&sources, &site("( (x = 7 /\\ x' = 0) )")), "line 1, col 17 to line 1, col 31 of module S");
+        assert_eq!(action_location(&sources, &site("(a) /\\ (b)")), "line 1, col 39 to line 1, col 48 of module S");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -737,10 +755,11 @@ impl Describe for Tla<'_> {
 /// (`Try line 8, col 1 to line 8, col 6 of module M (9 8 9 52)` for a disjunct of Try);
 /// the formula alone when it is named after no definition.
 pub fn action_location(sources: &SourceMap, site: &tla_eval::ActionSite) -> String {
-    let formula = sources.tlc_range(site.formula).map(|(a, b, c, d)| format!("({a} {b} {c} {d})"));
-    let Some((def, body)) = site.def else { return sources.tlc_location(site.formula).unwrap_or_default() };
+    let inner = unparenthesized(sources, site.formula);
+    let formula = sources.tlc_range(inner).map(|(a, b, c, d)| format!("({a} {b} {c} {d})"));
+    let Some((def, body)) = site.def else { return sources.tlc_location(inner).unwrap_or_default() };
     if def.file != body.file || def.start > body.start {
-        return sources.tlc_location(site.formula).unwrap_or_default();
+        return sources.tlc_location(inner).unwrap_or_default();
     }
     // The head: the definition's text up to `==`.
     let text = sources.snippet(Span { file: def.file, start: def.start, end: body.start });
@@ -754,6 +773,44 @@ pub fn action_location(sources: &SourceMap, site: &tla_eval::ActionSite) -> Stri
             s += &f;
         }
     s
+}
+
+/// A formula's span without the parentheses around it, which TLC's locations leave out:
+/// `(x = 7 /\ x' = 0)` is placed at `x = 7 /\ x' = 0`.
+fn unparenthesized(sources: &SourceMap, mut span: Span) -> Span {
+    if sources.files().all(|(id, _)| id != span.file) {
+        return span;
+    }
+    loop {
+        let text = sources.snippet(span);
+        let trimmed = text.trim();
+        if !(trimmed.starts_with('(') && trimmed.ends_with(')') && trimmed.len() >= 2) {
+            return span;
+        }
+        // The first parenthesis must close at the last character.
+        let body = &trimmed[1..trimmed.len() - 1];
+        let (mut depth, mut in_str) = (0i32, false);
+        for c in body.chars() {
+            match c {
+                '"' => in_str = !in_str,
+                '(' if !in_str => depth += 1,
+                ')' if !in_str => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return span;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if depth != 0 {
+            return span;
+        }
+        let lead = (text.len() - text.trim_start().len()) as u32 + 1;
+        let inner = body.trim();
+        let start = span.start + lead + (body.len() - body.trim_start().len()) as u32;
+        span = Span { file: span.file, start, end: start + inner.len() as u32 };
+    }
 }
 
 /// `CODE: message (file:line:col)` for one diagnostic.
