@@ -304,10 +304,8 @@ impl Report {
         if !self.coverage.is_empty() {
             s += "Coverage (action: distinct states found / states generated):\n";
             for c in &self.coverage {
-                match &c.location {
-                    Some(l) => s += &format!("  <{} {}>: {}:{}\n", c.action, l, c.distinct, c.generated),
-                    None => s += &format!("  <{}>: {}:{}\n", c.action, c.distinct, c.generated),
-                }
+                let at = c.location.as_ref().map(|l| format!(" {l}")).unwrap_or_default();
+                s += &format!("  <{}{at}>: {}:{}\n", c.action, c.distinct, c.generated);
             }
         }
         s += &format!(

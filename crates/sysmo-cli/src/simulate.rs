@@ -117,10 +117,8 @@ impl SimReport {
         if !self.coverage.is_empty() {
             s += "Coverage (action: steps taken / successors generated):\n";
             for (a, l, g, t) in &self.coverage {
-                match l {
-                    Some(l) => s += &format!("  <{a} {l}>: {t}:{g}\n"),
-                    None => s += &format!("  <{a}>: {t}:{g}\n"),
-                }
+                let at = l.as_ref().map(|l| format!(" {l}")).unwrap_or_default();
+                s += &format!("  <{a}{at}>: {t}:{g}\n");
             }
         }
         s += &format!(

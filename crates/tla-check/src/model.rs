@@ -284,18 +284,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         }
     }
     let _ = ev.take_output();
-    let writes_registers = analysis.root_scope.iter().any(|sym| {
-        ev.definition(&sym.name).is_some_and(|d| {
-            let mut found = false;
-            walk(&d.body, &mut |x| {
-                if let ExprKind::OpApp { op, .. } = &*x.kind
-                    && op.name == "TLCSet" {
-                        found = true;
-                    }
-            });
-            found
-        })
-    });
+    let writes_registers = analysis.root_scope.iter().any(|sym| ev.definition(&sym.name).is_some_and(|d| applies_any(&d.body, &["TLCSet"])));
 
     let def_body = |ev: &ConstEval<'a>, id: &Ident, what: &str| -> Result<&'a Expr, Diagnostic> {
         match ev.definition(&id.name) {
@@ -463,10 +452,15 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
 
 fn mentions_io(e: &Expr) -> bool {
     // Print/PrintT/TLCGet/TLCSet/RandomElement must run when used, not once at load time.
+    applies_any(e, &["Print", "PrintT", "TLCGet", "TLCSet", "RandomElement", "Assert"])
+}
+
+/// Whether `e` applies one of the operators `names`.
+fn applies_any(e: &Expr, names: &[&str]) -> bool {
     let mut found = false;
     walk(e, &mut |x| {
         if let ExprKind::OpApp { op, .. } = &*x.kind
-            && matches!(op.name.as_str(), "Print" | "PrintT" | "TLCGet" | "TLCSet" | "RandomElement" | "Assert") {
+            && names.contains(&op.name.as_str()) {
                 found = true;
             }
     });

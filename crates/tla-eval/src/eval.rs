@@ -1091,9 +1091,7 @@ impl<'a> ConstEval<'a> {
 
     /// TLC's registers as `TLCSet` left them.
     pub fn registers(&self) -> Vec<(i32, Value)> {
-        let mut r: Vec<(i32, Value)> = self.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect();
-        r.sort_by_key(|(i, _)| *i);
-        r
+        self.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
     }
 
     /// Set TLC's registers (a worker starts with those the ASSUMEs set, as in TLC, where a

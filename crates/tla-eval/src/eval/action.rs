@@ -454,6 +454,9 @@ impl<'a> ConstEval<'a> {
         if self.state_reads(x) != Some(0) {
             return false;
         }
+        if varying.is_empty() {
+            return true;
+        }
         let mut ok = true;
         super::compile::walk(x, &mut |y| {
             if let ExprKind::OpApp { op, .. } = &*y.kind

@@ -212,7 +212,7 @@ impl<'a> ConstEval<'a> {
                             // on constant arguments is a constant.
                             None => {
                                 (known_builtin(name, args.len()) && !impure(name))
-                                    || super::stdext::value_op(name, args.len())
+                                    || super::stdext::is_value_op(name, args.len())
                                     || super::bags::value_op(name, args.len())
                             }
                         }

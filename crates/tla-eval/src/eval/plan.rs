@@ -375,8 +375,14 @@ impl<'a> ConstEval<'a> {
     }
 
     fn run_node(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+        self.at_node(n, || self.run_kind(n, st, k))
+    }
+
+    /// `f` one level deeper, its error placed at `n` unless placed already (as `act` does).
+    #[inline]
+    fn at_node(&self, n: &Node<'a>, f: impl FnOnce() -> Flow) -> Flow {
         self.enter().map_err(|x| x.at(n.e.span))?;
-        let r = self.run_kind(n, st, k).map_err(|x| x.at(n.e.span));
+        let r = f().map_err(|x| x.at(n.e.span));
         self.leave();
         r
     }
@@ -409,13 +415,7 @@ impl<'a> ConstEval<'a> {
                             }
                             Ok(false) => return Ok(()),
                             // The interpreter takes the guard over (as in `run_kind`).
-                            Err(_) => {
-                                break self.enter().map_err(|x| x.at(first.e.span)).and_then(|()| {
-                                    let r = self.run_interp(first, st, &mut |st| self.run_conj(rest, st, k)).map_err(|x| x.at(first.e.span));
-                                    self.leave();
-                                    r
-                                });
-                            }
+                            Err(_) => break self.at_node(first, || self.run_interp(first, st, &mut |st| self.run_conj(rest, st, k))),
                         }
                     }
                     break self.run_node(first, st, &mut |st| self.run_conj(rest, st, k));
@@ -468,14 +468,8 @@ impl<'a> ConstEval<'a> {
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
             A::Or(items, marks) => {
-                if marks.is_empty() {
-                    for it in items.iter() {
-                        self.run_node(it, st, k)?;
-                    }
-                    return Ok(());
-                }
-                for (it, &m) in items.iter().zip(marks.iter()) {
-                    let whole = self.enter_marked(m);
+                for (i, it) in items.iter().enumerate() {
+                    let whole = self.enter_marked(marks.get(i).copied().unwrap_or(super::action::NO_MARK));
                     let r = self.run_node(it, st, k);
                     self.leave_action(whole);
                     r?;

@@ -1055,20 +1055,15 @@ fn takes_operator(name: &str, n: usize) -> bool {
     )
 }
 
-/// The operators of [`ConstEval::std_ext_values`], by name and number of arguments.
 /// Whether the standard operator `name` may be passed as an argument of arity `arity` (by its
 /// symbol, `<`, or its name, `Max`): one applied to values, without effects.
 pub(super) fn builtin_arg(name: &str, arity: usize) -> bool {
     (konst::known_builtin(name, arity) && !konst::impure(name) && name != "SelectSeq") || is_value_op(name, arity)
 }
 
-/// Whether `name` with `n` arguments is one of the operators here that take values only (no
-/// operator argument): a function of its arguments.
-pub(super) fn value_op(name: &str, n: usize) -> bool {
-    is_value_op(name, n)
-}
-
-fn is_value_op(name: &str, n: usize) -> bool {
+/// The operators of [`ConstEval::std_ext_values`], by name and number of arguments: those
+/// here that take values only (no operator argument), functions of their arguments.
+pub(super) fn is_value_op(name: &str, n: usize) -> bool {
     matches!(
         (name, n),
         ("SumSet" | "ProductSet" | "FlattenSet" | "Max" | "Min" | "Choices" | "Range" | "AntiFunction" | "IsInjective", 1)
