@@ -9,15 +9,23 @@
 //! values a call of the definition's own compiled body, and the usual standard operators
 //! direct calls on values.
 //!
-//! Anything else (LET, CHOOSE, instances, operators passed as arguments, recursive
-//! definitions, ...) stays with the interpreter: the node is evaluated by `ev_uncached` in an
-//! environment that binds the names in scope, and its subexpressions may be compiled in turn.
+//! A LET of definitions without parameters computes them into slots on entry, not when first
+//! used (a definition that fails, used or not, sends the expression back to the interpreter
+//! by the second rule below, and the interpreter computes them lazily); a
+//! function definition `f[x \in S] == e` is applied as the interpreter applies it, without
+//! building `f`.
+//!
+//! Anything else (LET of operators, CHOOSE, instances, operators passed as arguments,
+//! recursive definitions, ...) stays with the interpreter: the node is evaluated by
+//! `ev_uncached` in an environment that binds the names in scope, and its subexpressions may
+//! be compiled in turn.
 //!
 //! The interpreter remains the reference semantics, and two rules keep the compiled tree
 //! from ever giving another answer:
-//! - only expressions that read nothing of the next state, call no operator with an effect
-//!   (`Print`, `Assert`, `TLCSet`, ...) and are evaluated with the current state, outside
-//!   instances and outside ENABLED, are compiled (see `ConstEval::ev`);
+//! - only expressions that call no operator with an effect (`Print`, `Assert`, `TLCSet`, ...)
+//!   and are evaluated with the current state, outside instances and outside ENABLED, are
+//!   compiled (see `ConstEval::ev`); they read nothing of the next state, except in an
+//!   action's plan, where `x'` of a state variable reads the value assigned to it so far;
 //! - when a compiled expression fails, it is evaluated again by the interpreter, whose error
 //!   (message, code and span) is the one reported. Errors end a run, so they are rare; the
 //!   compiled tree does not have to reproduce them.
@@ -39,6 +47,9 @@ pub(super) enum C<'a> {
     Konst(&'a Expr, OnceCell<Value>),
     /// A variable of the current state.
     Var(usize),
+    /// `x'` for a state variable `x`, in a plan (see `plan`): its value in the next state,
+    /// once assigned (before, an error, which sends the node to the interpreter).
+    Next(usize),
     /// A name bound inside the compiled expression (a slot above the frame's base).
     Local(u32),
     /// A name without arguments bound around the compiled expression (by an enclosing
@@ -63,6 +74,8 @@ pub(super) enum C<'a> {
     App(Box<C<'a>>, Box<C<'a>>),
     /// `v[x]` for a state variable `v` (read in place).
     AppVar(usize, Box<C<'a>>),
+    /// `f[x]` for a function definition `f[y \in S] == e` (see `apply_global_fun`).
+    FunDef(&'a FunDef, Box<C<'a>>),
     Field(Box<C<'a>>, Str),
     /// `v[a].f[b]...`: applications and fields whose keys are bound names, variables or
     /// literals, from a root that can be read in place (a variable, a bound name, a literal or
@@ -82,6 +95,9 @@ pub(super) enum C<'a> {
     FunCons { slot: u32, set: Box<C<'a>>, body: Box<C<'a>>, dom: OnceCell<SetVal> },
     /// `[f EXCEPT !.a[k] = e, ...]`: each update's path, and the slot `@` is kept in.
     Except(Box<C<'a>>, Box<[Update<'a>]>),
+    /// `LET a == e1 ... IN body` (definitions without parameters): each value computed into
+    /// its slot, then the body.
+    Let(Box<[(u32, C<'a>)]>, Box<C<'a>>),
     /// A call of a definition whose compiled body is `Unit`.
     Call(Rc<Unit<'a>>, Box<[C<'a>]>),
 }
@@ -117,7 +133,7 @@ pub(super) enum Key {
 /// bound name, a variable of `cur`, a constant computed already, or a `Path` from one of them
 /// (its application may fail). None when `c` must be evaluated.
 #[inline]
-fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Value]) -> Option<VResult<&'r Value>> {
+pub(super) fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Value]) -> Option<VResult<&'r Value>> {
     Some(Ok(match c {
         C::Lit(v) => v,
         C::Local(s) => &st[base + *s as usize],
@@ -231,11 +247,13 @@ pub(super) struct Cx<'a> {
     pub(super) open: Vec<*const OpDef>,
     /// Nesting of the compilation (expressions and calls), bounded to spare the stack.
     depth: u32,
+    /// `x'` is compiled (as `C::Next`): the expression is part of an action's plan.
+    pub(super) primes: bool,
 }
 
 impl<'a> Cx<'a> {
     pub(super) fn new() -> Cx<'a> {
-        Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0 }
+        Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0, primes: false }
     }
     pub(super) fn bind(&mut self, name: &'a str) -> u32 {
         let s = self.next;
@@ -265,6 +283,12 @@ impl<'a> ConstEval<'a> {
     /// Whether `e` (and every definition it calls, transitively) reads no next state and has no
     /// effect. Memoised per definition.
     pub(super) fn pure_expr(&self, e: &'a Expr, depth: u32) -> bool {
+        self.pure_walk(e, depth, false)
+    }
+
+    /// As `pure_expr`, but `x'` of a state variable `x` is allowed (`primes`): the expression
+    /// may read the next state as far as it is assigned.
+    pub(super) fn pure_walk(&self, e: &'a Expr, depth: u32, primes: bool) -> bool {
         if depth > 200 {
             return false;
         }
@@ -274,6 +298,7 @@ impl<'a> ConstEval<'a> {
                 return;
             }
             match &*x.kind {
+                ExprKind::OpApp { op, args } if primes && op.path.is_empty() && op.name == "'" && args.len() == 1 && self.primed_var_name(&args[0]).is_some() => {}
                 ExprKind::OpApp { op, .. } => {
                     let name = op.name.as_str();
                     if super::konst::impure(name) || !op.path.is_empty() {
@@ -292,6 +317,15 @@ impl<'a> ConstEval<'a> {
             }
         });
         ok
+    }
+
+    /// `e` is the name of a state variable (without arguments): the name and its slot.
+    pub(super) fn primed_var_name(&self, e: &'a Expr) -> Option<(&'a str, usize)> {
+        let ExprKind::OpApp { op, args } = &*e.kind else { return None };
+        if !op.path.is_empty() || !args.is_empty() {
+            return None;
+        }
+        self.vars.get(op.name.as_str()).map(|&slot| (op.name.as_str(), slot))
     }
 
     fn pure_def(&self, key: usize, body: &'a Expr, depth: u32) -> bool {
@@ -566,8 +600,10 @@ impl<'a> ConstEval<'a> {
                             a => C::AppVar(slot, Box::new(a)),
                         };
                     }
-                    if let Some(Global::Fun(_)) = self.global(name) {
-                        return self.interp(e, cx);
+                    if let Some(Global::Fun(d)) = self.global(name) {
+                        // Applied without building the function, as the interpreter does.
+                        cx.globals.push(name);
+                        return C::FunDef(d, Box::new(self.comp(&args[0], cx, env)));
                     }
                 }
                 let arg = self.comp(&args[0], cx, env);
@@ -607,6 +643,23 @@ impl<'a> ConstEval<'a> {
                 Some((slot, set, body)) => C::FunCons { slot, set, body, dom: OnceCell::new() },
                 None => self.interp(e, cx),
             },
+            ExprKind::Let { defs, body } => {
+                // Definitions without parameters, each computed into its slot on entry (as a
+                // plan's LET is), in order: each sees those before it.
+                if !defs.iter().all(|d| matches!(d, LetDef::Op(od) if od.params.is_empty())) {
+                    return self.interp(e, cx);
+                }
+                let m = cx.mark();
+                let mut slots = Vec::with_capacity(defs.len());
+                for d in defs {
+                    let LetDef::Op(od) = d else { unreachable!("checked above") };
+                    let c = self.comp(&od.body, cx, env);
+                    slots.push((cx.bind(od.name.name.as_str()), c));
+                }
+                let body = self.comp(body, cx, env);
+                cx.reset(m);
+                C::Let(slots.into(), Box::new(body))
+            }
             ExprKind::SetEnum(items) => C::SetEnum(self.comp_all(items, cx, env)),
             ExprKind::Tuple(items) => C::Tuple(self.comp_all(items, cx, env)),
             ExprKind::Record(fields) => {
@@ -645,6 +698,16 @@ impl<'a> ConstEval<'a> {
             return self.interp(e, cx);
         }
         let name = op.name.as_str();
+        if cx.primes && name == "'" && args.len() == 1 {
+            // `x'` of a state variable that no name bound around it hides.
+            return match self.primed_var_name(&args[0]) {
+                Some((v, slot)) if cx.lookup(v).is_none() && env.lookup(v).is_none() => {
+                    cx.globals.push(v);
+                    C::Next(slot)
+                }
+                _ => self.interp(e, cx),
+            };
+        }
         if let Some(s) = cx.lookup(name) {
             return if args.is_empty() { C::Local(s) } else { self.interp(e, cx) };
         }
@@ -843,6 +906,18 @@ impl<'a> ConstEval<'a> {
                 v
             }
             C::Var(slot) => self.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
+            C::Let(slots, body) => {
+                for (s, c) in slots.iter() {
+                    let v = self.run(c, env, st, base)?;
+                    st[base + *s as usize] = v;
+                }
+                self.run(body, env, st, base)?
+            }
+            C::FunDef(d, a) => {
+                let a = self.run(a, env, st, base)?;
+                self.apply_global_fun(d, &a)?
+            }
+            C::Next(slot) => self.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
             C::Local(s) => st[base + *s as usize].clone(),
             C::Outer(op, span) => match env.lookup(&op.name) {
                 Some(super::Binding::Value(v)) => v.clone(),

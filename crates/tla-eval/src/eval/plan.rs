@@ -5,14 +5,19 @@
 //! and looks up the compiled form of each guard it meets. For the actions of Next, this module
 //! does that walk once per action, outside instances: a name bound by `\E`, by LET or as a
 //! parameter of a called action becomes a slot of the value stack (in one frame: called
-//! actions are inlined), a guard or the right side of `x' = e` becomes a compiled expression
-//! (see `compile`), `UNCHANGED <<x, y>>` becomes a list of variables.
+//! actions are inlined; a parameter whose argument is a name bound in the plan shares its
+//! slot), a guard or the right side of `x' = e` becomes a compiled expression (see `compile`;
+//! there `y'` reads the next state's `y`, an error until `y'` is assigned), `UNCHANGED <<x, y>>`
+//! becomes a list of variables.
+//!
+//! A disjunction whose disjuncts begin with guards `K = "label"` on the same `K` (the labels
+//! of a PlusCal process: `pc[self] = "label"`) reads `K` once and passes over the disjuncts
+//! whose guard is then false (see `Keyed`).
 //!
 //! The interpreter remains the reference semantics:
 //! - anything the plan does not cover (instances, ENABLED, `[A]_v`, tuple patterns, operators
-//!   passed as arguments, arguments passed by name, expressions that read primed variables or
-//!   have an effect, ...) is a node the interpreter enumerates, with the names in scope bound
-//!   to their slots;
+//!   passed as arguments, arguments passed by name, expressions that have an effect, ...) is a
+//!   node the interpreter enumerates, with the names in scope bound to their slots;
 //! - when the compiled part of a node fails (an evaluation error, a value of the wrong kind,
 //!   an infinite set to enumerate), the interpreter enumerates that node instead, before the
 //!   node has done anything, so its answer and its error stand;
@@ -30,9 +35,10 @@ use std::rc::Rc;
 
 use tla_syntax::ast::*;
 
-use super::compile::{C, Cx};
-use super::{ConstEval, Env, Global};
+use super::compile::{C, Cx, Key};
+use super::{ConstEval, Env, Fast, Global};
 use crate::error::{VResult, ValueError};
+use crate::intern::Str;
 use crate::value::Value;
 
 /// The compiled form of one action of Next.
@@ -62,8 +68,9 @@ enum A<'a> {
     Unchanged(Box<[usize]>),
     And(Box<[Node<'a>]>),
     /// A disjunction, with each disjunct's mark (`ConstEval::disjunct_mark`; empty: none
-    /// begins an action).
-    Or(Box<[Node<'a>]>, Box<[u32]>),
+    /// begins an action) and, when several disjuncts begin with a guard `K = v` on the same
+    /// `K`, their values `v` (see `keyed`).
+    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>),
     If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
     Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
     /// `P => A`: A when P holds, else the action goes on.
@@ -131,6 +138,7 @@ impl<'a> ConstEval<'a> {
             return p.clone();
         }
         let mut pcx = Cx::new();
+        pcx.primes = true;
         let code = self.plan_node(a, &mut pcx);
         let p = if matches!(code.kind, A::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max })) };
         self.plans.borrow_mut().insert(key, p.clone());
@@ -162,7 +170,7 @@ impl<'a> ConstEval<'a> {
     /// `e` compiled as an expression in the plan's scope, when it reads no next state and has
     /// no effect.
     fn plan_expr(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Option<C<'a>> {
-        if !self.pure_expr(e, 0) {
+        if !self.pure_walk(e, 0, true) {
             return None;
         }
         Some(self.comp(e, pcx, &Env::default()))
@@ -186,7 +194,8 @@ impl<'a> ConstEval<'a> {
                 let names = names(pcx);
                 let items: Box<[Node<'a>]> = items.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
-                Node { e, names, kind: A::Or(items, marks) }
+                let keyed = keyed(&items);
+                Node { e, names, kind: A::Or(items, marks, keyed) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
@@ -309,7 +318,8 @@ impl<'a> ConstEval<'a> {
                 let names = names(pcx);
                 let items: Box<[Node<'a>]> = args.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
-                return Node { e, names, kind: A::Or(items, marks) };
+                let keyed = keyed(&items);
+                return Node { e, names, kind: A::Or(items, marks, keyed) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
@@ -361,11 +371,19 @@ impl<'a> ConstEval<'a> {
         // The body sees its parameters only (a module definition has no other scope). Their
         // slots were reserved before the arguments were compiled: an argument computed after
         // the first is stored does not overwrite it with a name of its own.
+        // A parameter whose argument is a name bound in the plan reads that name's slot: its
+        // value stays there while the body runs (slots are never reused within a plan), so
+        // it is not copied.
         let outer = std::mem::replace(&mut pcx.scope, Vec::new());
         let mut slots = Vec::with_capacity(args.len());
         for ((p, c), s) in d.params.iter().zip(vals).zip(first..) {
-            pcx.scope.push((p.name.name.as_str(), s));
-            slots.push((s, c));
+            match c {
+                C::Local(b) if b != u32::MAX => pcx.scope.push((p.name.name.as_str(), b)),
+                c => {
+                    pcx.scope.push((p.name.name.as_str(), s));
+                    slots.push((s, c));
+                }
+            }
         }
         pcx.open.push(key);
         let body = self.plan_node(&d.body, pcx);
@@ -467,8 +485,24 @@ impl<'a> ConstEval<'a> {
             }
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
-            A::Or(items, marks) => {
+            A::Or(items, marks, keyed) => {
+                // The value of the guards' common K, when it is read in place as a string or
+                // an integer: a disjunct whose first guard compares it with another such value
+                // is false there, with no effect and no error, and is passed over.
+                let key = keyed.as_ref().and_then(|kd| {
+                    let (k, _) = lead(&items[kd.from as usize])?;
+                    match super::compile::peek(k, st, 0, &self.cur.borrow())? {
+                        Ok(v) => Some((kd, Scalar::of(v)?)),
+                        Err(_) => None,
+                    }
+                });
                 for (i, it) in items.iter().enumerate() {
+                    if let Some((kd, key)) = &key
+                        && let Some(v) = &kd.values[i]
+                        && key.differs(v)
+                    {
+                        continue;
+                    }
                     let whole = self.enter_marked(marks.get(i).copied().unwrap_or(super::action::NO_MARK));
                     let r = self.run_node(it, st, k);
                     self.leave_action(whole);
@@ -517,6 +551,93 @@ impl<'a> ConstEval<'a> {
                 }
                 self.run_node(body, st, k)
             }
+        }
+    }
+}
+
+/// The first guard of the disjunct `n`, when it is `K = v` (or `v = K`) with `v` a literal and
+/// nothing before it that could fail or have an effect: `(K, v)`.
+fn lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n Value)> {
+    match &n.kind {
+        A::Bind(slots, body) if slots.is_empty() => lead(body),
+        A::And(items) => lead(items.first()?),
+        A::Guard(C::Bin(Fast::Eq, a, b)) => match (&**a, &**b) {
+            (C::Lit(_), C::Lit(_)) => None,
+            (k, C::Lit(v)) | (C::Lit(v), k) => Some((k, v)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `a` and `b` are the same variable, bound name, or path of applications and fields from
+/// one, with the same keys (bound names, variables or fields): they have the same value
+/// wherever both are read, and `peek` reads it in place.
+fn same_key(a: &C<'_>, b: &C<'_>) -> bool {
+    match (a, b) {
+        (C::Var(x), C::Var(y)) => x == y,
+        (C::Local(x), C::Local(y)) => x == y && *x != u32::MAX,
+        (C::Path(r, ks), C::Path(q, ls)) => {
+            matches!(&**r, C::Var(_) | C::Local(_))
+                && same_key(r, q)
+                && ks.len() == ls.len()
+                && ks.iter().zip(ls.iter()).all(|(k, l)| match (k, l) {
+                    (Key::Local(x), Key::Local(y)) => x == y,
+                    (Key::Var(x), Key::Var(y)) => x == y,
+                    (Key::Field(x), Key::Field(y)) => x.same(y),
+                    _ => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Disjuncts that begin with a guard `K = v` on the same `K` (the labels of a PlusCal
+/// process: `pc[self] = "Label"`), `v` a string or an integer. Where `K`'s value is such a
+/// value, the guard of each disjunct whose `v` is another of its kind is false: `=` compares
+/// them without failing, and nothing comes before it. The disjunction passes over those.
+pub(super) struct Keyed {
+    /// A disjunct whose `lead` reads `K`.
+    from: u32,
+    /// Each disjunct's `v`, for those whose `lead` reads `K`.
+    values: Box<[Option<Scalar>]>,
+}
+
+/// The disjuncts of `items` that begin with a guard on the same `K` as the first that begins
+/// with one, if there are two or more.
+fn keyed(items: &[Node<'_>]) -> Option<Box<Keyed>> {
+    let leads: Vec<_> = items.iter().map(lead).collect();
+    let from = leads.iter().position(|l| l.is_some_and(|(k, _)| same_key(k, k)))?;
+    let (key, _) = leads[from]?;
+    let values: Box<[Option<Scalar>]> =
+        leads.iter().map(|l| l.filter(|(k, _)| same_key(key, k)).and_then(|(_, v)| Scalar::of(v))).collect();
+    if values.iter().filter(|v| v.is_some()).count() < 2 {
+        return None;
+    }
+    Some(Box::new(Keyed { from: from as u32, values }))
+}
+
+/// A value that `=` compares with another of its kind without failing.
+enum Scalar {
+    Str(Str),
+    Int(i32),
+}
+
+impl Scalar {
+    fn of(v: &Value) -> Option<Scalar> {
+        match v {
+            Value::Str(s) => Some(Scalar::Str(s.clone())),
+            Value::Int(i) => Some(Scalar::Int(*i)),
+            _ => None,
+        }
+    }
+
+    /// `v` is of the same kind, and another value.
+    fn differs(&self, v: &Scalar) -> bool {
+        match (self, v) {
+            (Scalar::Str(a), Scalar::Str(b)) => a != b,
+            (Scalar::Int(a), Scalar::Int(b)) => a != b,
+            _ => false,
         }
     }
 }
