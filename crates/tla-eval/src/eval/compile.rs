@@ -153,6 +153,56 @@ pub(super) fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Val
     }))
 }
 
+/// `a` and `b` are the same compiled expression: evaluated with the same slots, state and next
+/// state, they give the same value or the same error. False says nothing.
+pub(super) fn same_c(a: &C<'_>, b: &C<'_>) -> bool {
+    let all = |xs: &[C<'_>], ys: &[C<'_>]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_c(x, y));
+    match (a, b) {
+        (C::Lit(x), C::Lit(y)) => same_lit(x, y),
+        (C::Konst(x, _), C::Konst(y, _)) => std::ptr::eq(*x, *y) || same_literal_expr(x, y),
+        (C::Var(x), C::Var(y)) | (C::Next(x), C::Next(y)) => x == y,
+        (C::Local(x), C::Local(y)) => x == y && *x != u32::MAX,
+        (C::Not(x), C::Not(y)) => same_c(x, y),
+        (C::Bin(f, x1, y1), C::Bin(g, x2, y2)) => f == g && same_c(x1, x2) && same_c(y1, y2),
+        (C::Un(f, x), C::Un(g, y)) => f == g && same_c(x, y),
+        (C::App(f, x), C::App(g, y)) => same_c(f, g) && same_c(x, y),
+        (C::AppVar(s, x), C::AppVar(t, y)) => s == t && same_c(x, y),
+        (C::Field(r, n), C::Field(q, m)) => n.same(m) && same_c(r, q),
+        (C::Path(r, ks), C::Path(q, ls)) => {
+            same_c(r, q)
+                && ks.len() == ls.len()
+                && ks.iter().zip(ls.iter()).all(|(k, l)| match (k, l) {
+                    (Key::Local(x), Key::Local(y)) => x == y,
+                    (Key::Var(x), Key::Var(y)) => x == y,
+                    (Key::Lit(x), Key::Lit(y)) => same_lit(x, y),
+                    (Key::Field(x), Key::Field(y)) => x.same(y),
+                    _ => false,
+                })
+        }
+        (C::FunDef(d, x), C::FunDef(e, y)) => std::ptr::eq(*d, *e) && same_c(x, y),
+        (C::Call(u, xs), C::Call(v, ys)) => Rc::ptr_eq(u, v) && all(xs, ys),
+        (C::And(xs), C::And(ys)) | (C::Or(xs), C::Or(ys)) | (C::SetEnum(xs), C::SetEnum(ys)) | (C::Tuple(xs), C::Tuple(ys)) => all(xs, ys),
+        _ => false,
+    }
+}
+
+/// Literals that are one value: the same boolean, integer or string.
+fn same_lit(x: &Value, y: &Value) -> bool {
+    matches!((x, y), (Value::Bool(a), Value::Bool(b)) if a == b) || crate::value::identical(x, y)
+}
+
+/// Two constant expressions written alike with literals only (`<< >>`, `{1, "a"}`).
+fn same_literal_expr(a: &Expr, b: &Expr) -> bool {
+    let all = |xs: &[Expr], ys: &[Expr]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_literal_expr(x, y));
+    match (&*a.kind, &*b.kind) {
+        (ExprKind::Num(x), ExprKind::Num(y)) => x == y,
+        (ExprKind::Str(x), ExprKind::Str(y)) => x == y,
+        (ExprKind::Bool(x), ExprKind::Bool(y)) => x == y,
+        (ExprKind::Tuple(xs), ExprKind::Tuple(ys)) | (ExprKind::SetEnum(xs), ExprKind::SetEnum(ys)) => all(xs, ys),
+        _ => false,
+    }
+}
+
 /// The integer value of `c` when `peek` reads it (or the sequence `Len` is applied to), None
 /// when `c` must be evaluated or is not an integer.
 #[inline]

@@ -12,7 +12,9 @@
 //!
 //! A disjunction whose disjuncts begin with guards `K = "label"` on the same `K` (the labels
 //! of a PlusCal process: `pc[self] = "label"`) reads `K` once and passes over the disjuncts
-//! whose guard is then false (see `Keyed`).
+//! whose guard is then false (see `Keyed`). Disjuncts that begin with the same guard (as
+//! `net[p] # << >>` begins each way to receive a message) read it once where it is false (see
+//! `same_guards`).
 //!
 //! The interpreter remains the reference semantics:
 //! - anything the plan does not cover (instances, ENABLED, `[A]_v`, tuple patterns, operators
@@ -69,8 +71,9 @@ enum A<'a> {
     And(Box<[Node<'a>]>),
     /// A disjunction, with each disjunct's mark (`ConstEval::disjunct_mark`; empty: none
     /// begins an action) and, when several disjuncts begin with a guard `K = v` on the same
-    /// `K`, their values `v` (see `keyed`).
-    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>),
+    /// `K`, their values `v` (see `keyed`), and when several begin with the same guard, the
+    /// first of those for each (see `same_guards`).
+    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>, Option<Box<[u32]>>),
     If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
     Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
     /// `P => A`: A when P holds, else the action goes on.
@@ -195,7 +198,8 @@ impl<'a> ConstEval<'a> {
                 let items: Box<[Node<'a>]> = items.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
-                Node { e, names, kind: A::Or(items, marks, keyed) }
+                let same = same_guards(&items);
+                Node { e, names, kind: A::Or(items, marks, keyed, same) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
@@ -319,7 +323,8 @@ impl<'a> ConstEval<'a> {
                 let items: Box<[Node<'a>]> = args.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
-                return Node { e, names, kind: A::Or(items, marks, keyed) };
+                let same = same_guards(&items);
+                return Node { e, names, kind: A::Or(items, marks, keyed, same) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
@@ -485,7 +490,7 @@ impl<'a> ConstEval<'a> {
             }
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
-            A::Or(items, marks, keyed) => {
+            A::Or(items, marks, keyed, same) => {
                 // The value of the guards' common K, when it is read in place as a string or
                 // an integer: a disjunct whose first guard compares it with another such value
                 // is false there, with no effect and no error, and is passed over.
@@ -496,12 +501,32 @@ impl<'a> ConstEval<'a> {
                         Err(_) => None,
                     }
                 });
+                // The disjuncts (of the first 64) whose first guard was found false here. A
+                // guard reads only the state, the next state as assigned before the
+                // disjunction and names bound before it, which are the same for every
+                // disjunct: where it is false for one, it is false for the others.
+                let mut falsified = 0u64;
                 for (i, it) in items.iter().enumerate() {
                     if let Some((kd, key)) = &key
                         && let Some(v) = &kd.values[i]
                         && key.differs(v)
                     {
                         continue;
+                    }
+                    if let Some(same) = same
+                        && let Some(&first) = same.get(i)
+                        && first != NO_GUARD
+                    {
+                        if first as usize != i {
+                            if falsified & (1 << first) != 0 {
+                                continue;
+                            }
+                        } else if let Some(g) = first_guard(it)
+                            && let Ok(false) = self.run_bool(g, &env, st, 0)
+                        {
+                            falsified |= 1 << i;
+                            continue;
+                        }
                     }
                     let whole = self.enter_marked(marks.get(i).copied().unwrap_or(super::action::NO_MARK));
                     let r = self.run_node(it, st, k);
@@ -640,4 +665,35 @@ impl Scalar {
             _ => false,
         }
     }
+}
+
+/// The guard the disjunct `n` begins with, with nothing before it that could fail or have an
+/// effect.
+fn first_guard<'n, 'a>(n: &'n Node<'a>) -> Option<&'n C<'a>> {
+    match &n.kind {
+        A::Bind(slots, body) if slots.is_empty() => first_guard(body),
+        A::And(items) => first_guard(items.first()?),
+        A::Guard(c) => Some(c),
+        _ => None,
+    }
+}
+
+const NO_GUARD: u32 = u32::MAX;
+
+/// For each of the first 64 disjuncts that begins with the same guard as another (as
+/// `network[q][p] # <<>>` begins each of the three ways to receive a message), the first
+/// disjunct that begins with it; `NO_GUARD` for the others. None when no two share one.
+fn same_guards(items: &[Node<'_>]) -> Option<Box<[u32]>> {
+    let guards: Vec<_> = items.iter().take(64).map(first_guard).collect();
+    let mut same = vec![NO_GUARD; guards.len()];
+    let mut any = false;
+    for j in 0..guards.len() {
+        let Some(g) = guards[j] else { continue };
+        if let Some(i) = (0..j).find(|&i| guards[i].is_some_and(|h| super::compile::same_c(h, g))) {
+            same[i] = same[i].min(i as u32);
+            same[j] = same[i];
+            any = true;
+        }
+    }
+    any.then(|| same.into_boxed_slice())
 }
