@@ -144,6 +144,11 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(EXIT_USAGE);
     };
+    if matches!(cmd.as_str(), "check" | "simulate") {
+        // SAFETY: one thread touches values in these commands, but for `check --workers N`,
+        // which makes counts atomic again before it starts its workers (`explore_tla`).
+        unsafe { tla_eval::single_thread(true) };
+    }
     match cmd.as_str() {
         "parse" => match args::ParseArgs::from_args(rest) {
             Ok(a) => parse::run(&a),

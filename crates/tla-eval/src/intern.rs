@@ -12,7 +12,7 @@
 //! run time whose text the table does not hold gets [`UNRANKED`] and sorts after all ranked
 //! strings, by text.
 
-use std::sync::Arc;
+use crate::shared::Counted;
 
 /// Rank of a string the interner does not know.
 pub const UNRANKED: u32 = u32::MAX;
@@ -33,7 +33,7 @@ fn text_fp(text: &str) -> u64 {
 
 /// A TLA+ string (also the name of a model value or a record field). Cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Str(Arc<StrData>);
+pub struct Str(Counted<StrData>);
 
 impl Str {
     pub fn as_str(&self) -> &str {
@@ -45,7 +45,7 @@ impl Str {
     /// The same allocation (so equal); false says nothing.
     #[inline]
     pub fn same(&self, other: &Str) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        Counted::ptr_eq(&self.0, &other.0)
     }
     /// The fingerprint of the text alone (equal texts, equal fingerprints).
     pub fn text_fingerprint(&self) -> u64 {
@@ -55,13 +55,13 @@ impl Str {
     /// run's interner does not hold: use [`Interner::get`] when there is one, so that equal texts
     /// have equal ranks.
     pub fn unranked(text: &str) -> Str {
-        Str(Arc::new(StrData { rank: UNRANKED, fp: text_fp(text), text: text.into() }))
+        Str(Counted::new(StrData { rank: UNRANKED, fp: text_fp(text), text: text.into() }))
     }
 }
 
 impl PartialEq for Str {
     fn eq(&self, other: &Str) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || (self.0.rank == other.0.rank && self.0.text == other.0.text)
+        Counted::ptr_eq(&self.0, &other.0) || (self.0.rank == other.0.rank && self.0.text == other.0.text)
     }
 }
 impl Eq for Str {}
@@ -74,7 +74,7 @@ impl PartialOrd for Str {
 /// TLC's order: intern rank, then (for unranked strings) text.
 impl Ord for Str {
     fn cmp(&self, other: &Str) -> std::cmp::Ordering {
-        if Arc::ptr_eq(&self.0, &other.0) {
+        if Counted::ptr_eq(&self.0, &other.0) {
             return std::cmp::Ordering::Equal;
         }
         self.0.rank.cmp(&other.0.rank).then_with(|| self.0.text.cmp(&other.0.text))
@@ -97,7 +97,7 @@ impl Interner {
             return s.clone();
         }
         let rank = self.map.len() as u32;
-        let s = Str(Arc::new(StrData { rank, fp: text_fp(text), text: text.into() }));
+        let s = Str(Counted::new(StrData { rank, fp: text_fp(text), text: text.into() }));
         self.map.insert(text.into(), s.clone());
         s
     }

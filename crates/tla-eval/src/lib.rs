@@ -6,7 +6,8 @@
 //!   enumeration order (what `\E` and `x' \in S` fan out over); [`fcn`]: functions, records,
 //!   sequences; [`arith`]: TLC's 32-bit integer arithmetic; [`intern`]: strings and the intern
 //!   order TLC sorts them by, and [`stdnames`] the standard modules' part of that order;
-//!   [`fingerprint`]: stable 64-bit fingerprints; [`eval`]: the
+//!   [`fingerprint`]: stable 64-bit fingerprints; [`shared`]: the reference-counted parts of
+//!   values, with counts that are plain when one thread touches values; [`eval`]: the
 //!   constant-level evaluator over the AST; [`testing`]: fixtures shared by native and wasm tests.
 //!
 //! Architecture invariant: nothing here does I/O, reads a clock, starts a thread or panics on
@@ -90,6 +91,8 @@ mod fxhash;
 mod ptrcache;
 pub mod intern;
 pub mod set;
+pub mod shared;
+pub use shared::single_thread;
 pub mod stdnames;
 pub mod testing;
 pub mod value;

@@ -43,13 +43,15 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use crate::shared::Counted;
+
 use crate::error::{codes, VResult, ValueError};
 use crate::intern::Str;
 use crate::set::LazySet;
 
 /// A model value (a constant of the `.cfg` that equals only itself).
 #[derive(Clone, Debug)]
-pub struct ModelValue(Arc<ModelData>);
+pub struct ModelValue(Counted<ModelData>);
 
 #[derive(Debug)]
 struct ModelData {
@@ -67,7 +69,7 @@ impl ModelValue {
             (Some(c), Some('_')) if text.chars().count() > 2 => Some(c),
             _ => None,
         };
-        ModelValue(Arc::new(ModelData { name, typ }))
+        ModelValue(Counted::new(ModelData { name, typ }))
     }
     pub fn name(&self) -> &Str {
         &self.0.name
@@ -118,14 +120,14 @@ impl std::fmt::Debug for FpCell {
 /// elements' fingerprint once computed: as a set for the elements of a set or a domain, as a
 /// sequence for those of a sequence; a sequence's elements are never shared with a set).
 #[derive(Clone)]
-pub struct Elems(triomphe::ThinArc<FpCell, Value>);
+pub struct Elems(crate::shared::Shared);
 
 impl Elems {
     pub fn ptr_eq(a: &Elems, b: &Elems) -> bool {
-        std::ptr::eq(a.0.heap_ptr(), b.0.heap_ptr())
+        crate::shared::Shared::ptr_eq(&a.0, &b.0)
     }
     pub(crate) fn fp(&self) -> &FpCell {
-        &self.0.header.header
+        self.0.fp()
     }
 }
 
@@ -133,26 +135,26 @@ impl std::ops::Deref for Elems {
     type Target = [Value];
     #[inline]
     fn deref(&self) -> &[Value] {
-        &self.0.slice
+        &self.0
     }
 }
 
 impl From<Vec<Value>> for Elems {
     fn from(v: Vec<Value>) -> Elems {
-        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), v.into_iter()))
+        Elems(crate::shared::Shared::from_iter_exact(v.into_iter()))
     }
 }
 
 impl Elems {
     /// The elements of an iterator that knows its length, in one allocation.
     pub(crate) fn from_iter_exact(it: impl ExactSizeIterator<Item = Value>) -> Elems {
-        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), it))
+        Elems(crate::shared::Shared::from_iter_exact(it))
     }
 }
 
 impl From<&[Value]> for Elems {
     fn from(v: &[Value]) -> Elems {
-        Elems(triomphe::ThinArc::from_header_and_iter(FpCell::default(), v.iter().cloned()))
+        Elems(crate::shared::Shared::from_iter_exact(v.iter().cloned()))
     }
 }
 
@@ -236,7 +238,7 @@ pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Str(x), Value::Str(y)) => x.same(y),
-        (Value::Model(x), Value::Model(y)) => Arc::ptr_eq(&x.0, &y.0),
+        (Value::Model(x), Value::Model(y)) => Counted::ptr_eq(&x.0, &y.0),
         _ => false,
     }
 }
@@ -250,7 +252,7 @@ impl Value {
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => Elems::ptr_eq(&x.0, &y.0),
             (Value::Seq(x), Value::Seq(y)) => Elems::ptr_eq(x, y),
-            (Value::Fcn(x), Value::Fcn(y)) => Arc::ptr_eq(x, y),
+            (Value::Fcn(x), Value::Fcn(y)) => Counted::ptr_eq(x, y),
             (Value::Lazy(x), Value::Lazy(y)) => Arc::ptr_eq(x, y),
             _ => identical(a, b),
         }
@@ -284,7 +286,7 @@ impl FcnVal {
     pub(crate) fn with_value_at(&self, i: usize, new: Value) -> Value {
         let mut values: Box<[Value]> = self.values.clone();
         values[i] = new;
-        Value::Fcn(Arc::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default() }))
+        Value::Fcn(Counted::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default() }))
     }
     pub fn domain(&self) -> &[Value] {
         &self.domain
@@ -320,7 +322,7 @@ pub enum Value {
     Set(SetVal),
     /// A function with domain `1..n` (n ≥ 0).
     Seq(Elems),
-    Fcn(Arc<FcnVal>),
+    Fcn(Counted<FcnVal>),
     Lazy(Arc<LazySet>),
 }
 
@@ -389,7 +391,7 @@ impl Value {
             return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
         }
         let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
-        Ok(Value::Fcn(Arc::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default() })))
+        Ok(Value::Fcn(Counted::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default() })))
     }
     /// A function over a canonical domain set, values given in the domain's order.
     pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
@@ -406,7 +408,7 @@ impl Value {
         if is_seq {
             return Ok(Value::Seq(Elems::from(values)));
         }
-        Ok(Value::Fcn(Arc::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default() })))
+        Ok(Value::Fcn(Counted::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default() })))
     }
     /// `[f1 |-> v1, ...]`
     pub fn record(fields: Vec<(Str, Value)>) -> VResult<Value> {
@@ -480,7 +482,7 @@ impl Value {
             (Set(a), Set(b)) if Elems::ptr_eq(&a.0, &b.0) => Ok(Ordering::Equal),
             (Set(a), Set(b)) => cmp_sets(a.elems(), b.elems()),
             (Seq(a), Seq(b)) if Elems::ptr_eq(a, b) => Ok(Ordering::Equal),
-            (Fcn(a), Fcn(b)) if Arc::ptr_eq(a, b) => Ok(Ordering::Equal),
+            (Fcn(a), Fcn(b)) if Counted::ptr_eq(a, b) => Ok(Ordering::Equal),
             (Lazy(a), Lazy(b)) => {
                 if let (Some(x), Some(y)) = (a.as_interval(), b.as_interval()) {
                     return Ok(cmp_intervals(x, y));
