@@ -64,7 +64,7 @@ impl fmt::Debug for LazySet {
 }
 
 fn lazy(l: LazySet) -> Value {
-    Value::Lazy(Arc::new(l))
+    Value::Lazy(crate::shared::Counted::new(l))
 }
 
 fn not_set(v: &Value) -> ValueError {
@@ -325,8 +325,8 @@ thread_local! {
     static KEPT: std::cell::RefCell<KeptMembers> = std::cell::RefCell::new(KeptMembers { sets: Default::default(), answers: Default::default() });
 }
 
-fn member_kept(set: &Value, l: &Arc<LazySet>, elem: &Value) -> VResult<bool> {
-    let id = Arc::as_ptr(l) as usize as u64;
+fn member_kept(set: &Value, l: &crate::shared::Counted<LazySet>, elem: &Value) -> VResult<bool> {
+    let id = crate::shared::Counted::as_ptr(l) as usize as u64;
     let Ok(w) = crate::fingerprint::word(elem) else { return l.member(elem) };
     if let Some(answer) = KEPT.with(|k| k.borrow().answers.get(&(id, w)).copied()) {
         return Ok(answer);

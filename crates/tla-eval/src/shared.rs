@@ -199,6 +199,12 @@ impl<T> Counted<T> {
     pub(crate) fn ptr_eq(a: &Counted<T>, b: &Counted<T>) -> bool {
         a.0 == b.0
     }
+
+    /// The value's address: an identity while it is held.
+    #[inline]
+    pub(crate) fn as_ptr(a: &Counted<T>) -> *const T {
+        &a.inner().value
+    }
 }
 
 impl<T> std::ops::Deref for Counted<T> {
@@ -224,6 +230,12 @@ impl<T> Drop for Counted<T> {
             // SAFETY: this was the last count; the allocation came from `Box::into_raw`.
             drop(unsafe { Box::from_raw(self.0.as_ptr()) });
         }
+    }
+}
+
+impl<T: std::fmt::Display> std::fmt::Display for Counted<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
     }
 }
 

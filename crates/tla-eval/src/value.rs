@@ -7,7 +7,7 @@
 //!   they were built in.
 //! - Functions have one meaning but two layouts, chosen by the constructor, never by the user:
 //!   `Seq` when the domain is `1..n` (tuples, sequences, the empty function `<<>>`, and every
-//!   `[i \in 1..n |-> e]`), `Fcn` otherwise (a domain sorted in TLC's order, shared as an `Arc`
+//!   `[i \in 1..n |-> e]`), `Fcn` otherwise (a domain sorted in TLC's order, shared by reference count
 //!   with the set `DOMAIN f`). A record is a `Fcn` whose domain is a set of strings, so
 //!   `[a |-> 1] = [x \in {"a"} |-> 1]` holds by construction.
 //! - `Lazy`: sets kept symbolic until they must be enumerated ([`crate::set::LazySet`]):
@@ -41,7 +41,6 @@
 //! it must, so `"a" \in {"a", 1}` is TRUE in TLC and an error here (sets are sorted when built).
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 use crate::shared::Counted;
 
@@ -253,7 +252,7 @@ impl Value {
             (Value::Set(x), Value::Set(y)) => Elems::ptr_eq(&x.0, &y.0),
             (Value::Seq(x), Value::Seq(y)) => Elems::ptr_eq(x, y),
             (Value::Fcn(x), Value::Fcn(y)) => Counted::ptr_eq(x, y),
-            (Value::Lazy(x), Value::Lazy(y)) => Arc::ptr_eq(x, y),
+            (Value::Lazy(x), Value::Lazy(y)) => Counted::ptr_eq(x, y),
             _ => identical(a, b),
         }
     }
@@ -323,7 +322,7 @@ pub enum Value {
     /// A function with domain `1..n` (n ≥ 0).
     Seq(Elems),
     Fcn(Counted<FcnVal>),
-    Lazy(Arc<LazySet>),
+    Lazy(Counted<LazySet>),
 }
 
 /// What kind of value, in words, for messages.
