@@ -230,6 +230,7 @@ pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
     depth_cut: bool,
     done: bool,
     succ_buf: Vec<(ActionId, P::State)>,
+    key_buf: Vec<Option<u64>>,
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -258,6 +259,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             depth_cut: false,
             done: false,
             succ_buf: Vec::new(),
+            key_buf: Vec::new(),
         }
     }
 
@@ -411,13 +413,24 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             return Some(Outcome::Error { error, trace: self.trace_to(index) });
         }
         let mut result = None;
-        for (action, succ) in succs.drain(..) {
+        // The successors' fingerprints first, each slot of the seen set asked of memory before
+        // the first is looked up: the table is larger than the caches, and the lookups below
+        // then wait for one miss at a time no longer.
+        let mut keys = std::mem::take(&mut self.key_buf);
+        keys.clear();
+        for (_, succ) in succs.iter() {
+            let key = self.spec.identity_fingerprint(succ);
+            if let Some(fp) = key {
+                self.seen.prefetch(fp);
+            }
+            keys.push(key);
+        }
+        for ((action, succ), key) in succs.drain(..).zip(keys.drain(..)) {
             self.stats.generated += 1;
             if let Some(c) = self.coverage.get_mut(action as usize) {
                 c.generated += 1;
             }
             // A successor already stored is inside CONSTRAINT: only the step is checked.
-            let key = self.spec.identity_fingerprint(&succ);
             let known = key.and_then(|fp| self.seen.get(fp));
             let in_model = match if known.is_some() { Ok(true) } else { self.spec.in_model(&succ) }.and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
@@ -503,6 +516,8 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         succs.clear();
         self.succ_buf = succs;
+        keys.clear();
+        self.key_buf = keys;
         if result.is_none() {
             if let Some(error) = failed {
                 return Some(Outcome::Error { error, trace: self.trace_to(index) });

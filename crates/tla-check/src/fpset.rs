@@ -1,14 +1,14 @@
 //! The seen set: fingerprint → state index, open addressing with linear probing.
 //!
-//! Two parallel arrays (12 bytes a slot), load factor at most 3/4. Fingerprint 0 marks an empty
-//! slot, so a state whose fingerprint is 0 is stored under [`ZERO_SUBSTITUTE`] (64-bit
+//! One array of (fingerprint, index) pairs (16 bytes a slot: a lookup that finds its key reads
+//! one cache line, where two parallel arrays cost two misses in a table larger than the
+//! caches), load factor at most 3/4. Fingerprint 0 marks an empty slot, so a state whose fingerprint is 0 is stored under [`ZERO_SUBSTITUTE`] (64-bit
 //! fingerprints collide with probability ~n²/2⁶⁵ anyway; TLC accepts the same risk).
 
 const ZERO_SUBSTITUTE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 pub struct FpSet {
-    keys: Vec<u64>,
-    vals: Vec<u32>,
+    slots: Vec<(u64, u32)>,
     len: usize,
     mask: usize,
 }
@@ -31,7 +31,7 @@ impl Default for FpSet {
 impl FpSet {
     pub fn with_capacity(n: usize) -> FpSet {
         let slots = (n * 4 / 3 + 1).next_power_of_two().max(16);
-        FpSet { keys: vec![0; slots], vals: vec![0; slots], len: 0, mask: slots - 1 }
+        FpSet { slots: vec![(0, 0); slots], len: 0, mask: slots - 1 }
     }
 
     pub fn len(&self) -> usize {
@@ -44,7 +44,7 @@ impl FpSet {
 
     /// Bytes used by the table (for memory reports).
     pub fn heap_bytes(&self) -> usize {
-        self.keys.capacity() * 8 + self.vals.capacity() * 4
+        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
     }
 
     #[inline]
@@ -53,16 +53,31 @@ impl FpSet {
         ((fp ^ (fp >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 20) as usize & self.mask
     }
 
+    /// Ask the processor to bring the slot where `fp` is looked up into the cache (a hint: it
+    /// reads nothing and changes nothing).
+    #[inline]
+    pub fn prefetch(&self, fp: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
+            let p = self.slots.as_ptr().wrapping_add(self.slot(fp)) as *const i8;
+            // SAFETY: a prefetch of any address is a hint that neither reads nor faults.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = fp;
+    }
+
     pub fn get(&self, fp: u64) -> Option<u32> {
         let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
         let mut i = self.slot(fp);
         loop {
-            let k = self.keys[i];
+            let (k, v) = self.slots[i];
             if k == 0 {
                 return None;
             }
             if k == fp {
-                return Some(self.vals[i]);
+                return Some(v);
             }
             i = (i + 1) & self.mask;
         }
@@ -73,13 +88,13 @@ impl FpSet {
     /// the empty slot where it goes.
     #[inline(always)]
     fn probe_for_insert(&mut self, fp: u64) -> (u64, usize, bool) {
-        if (self.len + 1) * 4 > self.keys.len() * 3 {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
         let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
         let mut i = self.slot(fp);
         loop {
-            let k = self.keys[i];
+            let k = self.slots[i].0;
             if k == 0 || k == fp {
                 return (fp, i, k != 0);
             }
@@ -89,15 +104,14 @@ impl FpSet {
 
     #[inline(always)]
     fn fill(&mut self, i: usize, fp: u64, index: u32) {
-        self.keys[i] = fp;
-        self.vals[i] = index;
+        self.slots[i] = (fp, index);
         self.len += 1;
     }
 
     /// Insert `fp ↦ index` unless `fp` is present.
     pub fn insert(&mut self, fp: u64, index: u32) -> Insert {
         match self.probe_for_insert(fp) {
-            (_, i, true) => Insert::Seen(self.vals[i]),
+            (_, i, true) => Insert::Seen(self.slots[i].1),
             (fp, i, false) => {
                 self.fill(i, fp, index);
                 Insert::New
@@ -110,8 +124,8 @@ impl FpSet {
     pub fn insert_min(&mut self, fp: u64, index: u32) -> Option<u32> {
         match self.probe_for_insert(fp) {
             (_, i, true) => {
-                let old = self.vals[i];
-                self.vals[i] = old.min(index);
+                let old = self.slots[i].1;
+                self.slots[i].1 = old.min(index);
                 Some(old)
             }
             (fp, i, false) => {
@@ -122,18 +136,16 @@ impl FpSet {
     }
 
     fn grow(&mut self) {
-        let slots = self.keys.len() * 2;
-        let old_keys = std::mem::replace(&mut self.keys, vec![0; slots]);
-        let old_vals = std::mem::replace(&mut self.vals, vec![0; slots]);
-        self.mask = slots - 1;
-        for (k, v) in old_keys.into_iter().zip(old_vals) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); n]);
+        self.mask = n - 1;
+        for (k, v) in old {
             if k != 0 {
                 let mut i = self.slot(k);
-                while self.keys[i] != 0 {
+                while self.slots[i].0 != 0 {
                     i = (i + 1) & self.mask;
                 }
-                self.keys[i] = k;
-                self.vals[i] = v;
+                self.slots[i] = (k, v);
             }
         }
     }
