@@ -700,6 +700,9 @@ impl Spec for Tla<'_> {
     fn identity_fingerprint(&self, s: &Self::State) -> Option<u64> {
         self.model.identity_fingerprint(s)
     }
+    fn warm(&self, s: &Self::State) {
+        self.model.warm(s)
+    }
     fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }

@@ -65,6 +65,8 @@ pub trait Spec {
     fn identity_fingerprint(&self, _state: &Self::State) -> Option<u64> {
         None
     }
+    /// A hint that `state` is expanded next: its parts may be brought into the cache.
+    fn warm(&self, _state: &Self::State) {}
     /// CONSTRAINT: whether `state` is inside the model.
     fn in_model(&self, _state: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
@@ -315,6 +317,9 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
                 });
             };
             expanded += 1;
+            if let Some((_, next)) = self.queue.front() {
+                self.spec.warm(next);
+            }
             if let Some(out) = self.expand(index, state) {
                 self.done = true;
                 return Status::Done(out);

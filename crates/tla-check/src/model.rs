@@ -1232,6 +1232,10 @@ impl<'a> Spec for Model<'a> {
         Model::violated_invariant_after(self, parent, state)
     }
 
+    fn warm(&self, state: &State) {
+        tla_eval::value::warm(state);
+    }
+
     fn identity_fingerprint(&self, state: &State) -> Option<u64> {
         if self.view.is_some() || !self.symmetry.is_empty() {
             return None;
