@@ -700,8 +700,8 @@ impl Spec for Tla<'_> {
     fn identity_fingerprint(&self, s: &Self::State) -> Option<u64> {
         self.model.identity_fingerprint(s)
     }
-    fn warm(&self, s: &Self::State) {
-        self.model.warm(s)
+    fn warm(&self, s: &Self::State, depth: u32) {
+        self.model.warm(s, depth)
     }
     fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
         self.model.in_model(s)

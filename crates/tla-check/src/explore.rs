@@ -65,8 +65,9 @@ pub trait Spec {
     fn identity_fingerprint(&self, _state: &Self::State) -> Option<u64> {
         None
     }
-    /// A hint that `state` is expanded next: its parts may be brought into the cache.
-    fn warm(&self, _state: &Self::State) {}
+    /// A hint that `state` is expanded soon: level `depth` of its parts (0: the state itself)
+    /// may be brought into the cache, the levels above having been brought in before.
+    fn warm(&self, _state: &Self::State, _depth: u32) {}
     /// CONSTRAINT: whether `state` is inside the model.
     fn in_model(&self, _state: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
@@ -237,6 +238,10 @@ pub struct Explorer<'a, P: Spec, G: GraphSink<P::State, P::Error> = NoGraph> {
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
+/// How many states ahead of the one expanded are brought into the cache, one level of their
+/// values per step (see `Spec::warm`).
+const WARM_AHEAD: u32 = 4;
+
 impl<'a, P: Spec> Explorer<'a, P, NoGraph> {
     pub fn new(spec: &'a P, opts: Options) -> Self {
         Explorer::with_graph(spec, opts, NoGraph)
@@ -317,8 +322,9 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
                 });
             };
             expanded += 1;
-            if let Some((_, next)) = self.queue.front() {
-                self.spec.warm(next);
+            // The states expanded in the next steps, each a level deeper the nearer it is.
+            for (k, (_, next)) in self.queue.iter().take(WARM_AHEAD as usize).enumerate() {
+                self.spec.warm(next, WARM_AHEAD - 1 - k as u32);
             }
             if let Some(out) = self.expand(index, state) {
                 self.done = true;

@@ -1232,8 +1232,8 @@ impl<'a> Spec for Model<'a> {
         Model::violated_invariant_after(self, parent, state)
     }
 
-    fn warm(&self, state: &State) {
-        tla_eval::value::warm(state);
+    fn warm(&self, state: &State, depth: u32) {
+        tla_eval::value::warm(state, depth);
     }
 
     fn identity_fingerprint(&self, state: &State) -> Option<u64> {

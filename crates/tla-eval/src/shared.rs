@@ -309,8 +309,10 @@ mod tests {
         let state = vec![row, set, rec, Value::Bool(true)];
         let fps = |s: &[Value]| s.iter().map(|v| v.fingerprint().expect("a finite value")).collect::<Vec<_>>();
         let before = fps(&state);
-        warm(&state);
-        warm(&[]);
+        for depth in 0..5 {
+            warm(&state, depth);
+            warm(&[], depth);
+        }
         assert_eq!(fps(&state), before);
     }
 }

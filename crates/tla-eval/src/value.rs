@@ -169,29 +169,24 @@ impl std::fmt::Debug for Elems {
     }
 }
 
-/// The parts of `values` a little way down (three levels), brought into the cache breadth
-/// first: the allocations of one level are all asked of memory before any is read, so their
-/// misses overlap, where evaluating meets them one after the other. An explorer warms the
-/// state it expands next (the states of a breadth-first queue were built long before and are
-/// out of the caches). A hint only: nothing changes, whatever is or is not brought in.
-pub fn warm(values: &[Value]) {
+/// Bring level `depth` of the values `values` into the cache: the slice itself at depth 0,
+/// the allocations it points to at depth 1, theirs at depth 2, and so on (at most 48 slices
+/// are followed per level). The levels above are read, so they should be in the cache already:
+/// an explorer warms the state it expands in k steps at depth 3 - k, so that each level has
+/// been asked of memory a whole expansion before it is read (the states of a breadth-first
+/// queue were built long before and are out of the caches). A hint only: nothing changes,
+/// whatever is or is not brought in.
+pub fn warm(values: &[Value], depth: u32) {
     use crate::shared::prefetch;
     const MAX: usize = 48;
+    if depth == 0 {
+        prefetch(values.as_ptr());
+        return;
+    }
     let mut level: [&[Value]; MAX] = [&[]; MAX];
     let mut n = 1;
     level[0] = values;
-    for _ in 0..3 {
-        // First every allocation of this level, then what they hold.
-        for vs in &level[..n] {
-            for v in vs.iter() {
-                match v {
-                    Value::Seq(e) => prefetch(e.0.addr()),
-                    Value::Set(s) => prefetch(s.0.0.addr()),
-                    Value::Fcn(f) => prefetch(f.addr()),
-                    _ => {}
-                }
-            }
-        }
+    for _ in 1..depth {
         let mut next: [&[Value]; MAX] = [&[]; MAX];
         let mut m = 0;
         for vs in &level[..n] {
@@ -199,10 +194,7 @@ pub fn warm(values: &[Value]) {
                 let children: &[Value] = match v {
                     Value::Seq(e) => e,
                     Value::Set(s) => s.elems(),
-                    Value::Fcn(f) => {
-                        prefetch(f.values.as_ptr());
-                        &f.values
-                    }
+                    Value::Fcn(f) => &f.values,
                     _ => continue,
                 };
                 if !children.is_empty() && m < MAX {
@@ -212,10 +204,23 @@ pub fn warm(values: &[Value]) {
             }
         }
         if m == 0 {
-            break;
+            return;
         }
         level = next;
         n = m;
+    }
+    for vs in &level[..n] {
+        for v in vs.iter() {
+            match v {
+                Value::Seq(e) => prefetch(e.0.addr()),
+                Value::Set(s) => prefetch(s.0.0.addr()),
+                Value::Fcn(f) => {
+                    prefetch(f.addr());
+                    prefetch(f.values.as_ptr());
+                }
+                _ => {}
+            }
+        }
     }
 }
 
