@@ -703,6 +703,9 @@ impl Spec for Tla<'_> {
     fn warm(&self, s: &Self::State, depth: u32) {
         self.model.warm(s, depth)
     }
+    fn exit_requested(&self) -> bool {
+        self.model.exit_requested()
+    }
     fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }
@@ -970,6 +973,17 @@ fn report_live(
     None
 }
 
+/// Whether the spec stopped the run (`TLCSet("exit", TRUE)`); if so, its temporal properties
+/// are reported unchecked: the states explored are part of the graph only, and a property may
+/// fail on a part where it holds on the whole.
+fn stopped_by_spec(tla: &Tla<'_>, r: &mut Report) -> bool {
+    if !tla.model.exit_requested() {
+        return false;
+    }
+    r.unchecked_properties = tla.model.live_properties().iter().map(|p| p.name.clone()).collect();
+    true
+}
+
 /// Explore and check every temporal property on the graph of the same run: the liveness
 /// checker is the explorer's graph sink, so the state space is computed once.
 fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states: Option<u64>, started: Instant) -> Report {
@@ -982,7 +996,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
         Err(_) => {
             // Some property cannot be checked: check them one by one, each says for itself.
             let mut r = report_of(tla, source, explore_single(tla, opts), started, 1);
-            if r.result == ResultKind::Success {
+            if r.result == ResultKind::Success && !stopped_by_spec(tla, &mut r) {
                 check_liveness(tla, source, &mut r, max_states);
             }
             return r;
@@ -994,7 +1008,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
     let coverage = ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect();
     let explored = Explored { outcome, distinct: st.distinct, generated: st.generated, depth: st.depth, queued: st.queued, coverage };
     let mut r = report_of(tla, source, explored, started, 1);
-    if r.result != ResultKind::Success {
+    if r.result != ResultKind::Success || stopped_by_spec(tla, &mut r) {
         return r;
     }
     let graph = ex.into_graph();

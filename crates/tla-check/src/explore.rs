@@ -87,6 +87,12 @@ pub trait Spec {
     /// state is at level 1), or 0 before the initial states are: what `TLCGet("level")`
     /// answers, as in TLC. Explorers call it before `initial_states` and before `successors`.
     fn set_level(&self, _level: u32) {}
+    /// Whether the spec asked the explorer to stop (`TLCSet("exit", TRUE)`): as TLC, the
+    /// explorer finishes the state it is expanding (or the initial states), then stops with
+    /// success, the states left on the queue unexplored.
+    fn exit_requested(&self) -> bool {
+        false
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -313,6 +319,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         }
         let mut expanded = 0;
         while expanded < max_expansions {
+            if self.spec.exit_requested() {
+                self.done = true;
+                return Status::Done(Outcome::Success);
+            }
             let Some((index, state)) = self.queue.pop_front() else {
                 self.done = true;
                 return Status::Done(if self.depth_cut {

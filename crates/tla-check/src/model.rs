@@ -1232,6 +1232,10 @@ impl<'a> Spec for Model<'a> {
         Model::violated_invariant_after(self, parent, state)
     }
 
+    fn exit_requested(&self) -> bool {
+        self.ev.exit_requested()
+    }
+
     fn warm(&self, state: &State, depth: u32) {
         tla_eval::value::warm(state, depth);
     }

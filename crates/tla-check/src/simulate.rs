@@ -208,6 +208,10 @@ impl<'a, P: Spec> Simulator<'a, P> {
         }
         let mut steps = 0u64;
         while steps < max_steps {
+            // The spec asked to stop (`TLCSet("exit", TRUE)`): as TLC's simulator, stop here.
+            if self.spec.exit_requested() {
+                return SimStatus::Done(SimOutcome::Success);
+            }
             if self.current.is_empty() {
                 if self.next_behaviour >= self.opts.behaviours {
                     return SimStatus::Done(SimOutcome::Success);

@@ -197,6 +197,8 @@ pub struct ConstEval<'a> {
     /// TLC's registers: what `TLCSet(i, v)` set, for `TLCGet(i)`. As in TLC, each evaluator
     /// (each worker) has its own, kept from state to state in the order of evaluation.
     registers: RefCell<HashMap<i32, Value>>,
+    /// `TLCSet("exit", TRUE)` was evaluated: the explorer stops (see `exit_requested`).
+    exit: Cell<bool>,
     /// What a name applied at a node means outside instances, when no local binds it.
     resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).
@@ -462,6 +464,7 @@ impl<'a> ConstEval<'a> {
             plans: RefCell::default(),
             marks: RefCell::default(),
             registers: RefCell::default(),
+            exit: Cell::new(false),
             branch: Cell::new(0),
             branch_locked: Cell::new(false),
         }
@@ -1089,6 +1092,12 @@ impl<'a> ConstEval<'a> {
         self.level.set(level.min(i32::MAX as u32) as i32);
     }
 
+    /// Whether `TLCSet("exit", TRUE)` has been evaluated: as TLC, the explorer finishes the
+    /// state it is expanding, then stops as if it had found no error.
+    pub fn exit_requested(&self) -> bool {
+        self.exit.get()
+    }
+
     /// TLC's registers as `TLCSet` left them.
     pub fn registers(&self) -> Vec<(i32, Value)> {
         self.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
@@ -1608,7 +1617,13 @@ impl<'a> ConstEval<'a> {
                 }
                 // Waiting for a key press: nothing to wait for here.
                 Value::Str(s) if s.as_str() == "pause" => Ok(Value::Bool(true)),
-                Value::Str(s) if s.as_str() == "exit" => Err(err(codes::UNSUPPORTED, "TLCSet(\"exit\", ...) (stopping the model checker from the spec) is not supported")),
+                // As TLC: TRUE asks the explorer to stop, any other value does nothing.
+                Value::Str(s) if s.as_str() == "exit" => {
+                    if matches!(vals[1], Value::Bool(true)) {
+                        self.exit.set(true);
+                    }
+                    Ok(Value::Bool(true))
+                }
                 v => Err(err(codes::TYPE, format!("The first argument of TLCSet should be a nonnegative integer, but instead it is {}", v))),
             },
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),
