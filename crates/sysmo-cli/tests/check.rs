@@ -352,4 +352,9 @@ fn tlcset_exit_stops_after_the_state_being_expanded_as_tlc_does() {
     let r = json(&out);
     assert_eq!((r["result"].as_str(), r["states_generated"].as_u64()), (Some("success"), Some(10)), "{r}");
     assert_eq!(r["unchecked_properties"], serde_json::json!(["Reach"]), "{r}");
+    // The simulator stops at the step that asks (x = 3 is reached on the 4th step of the
+    // first behaviour with seed 1), not after 50 behaviours.
+    let out = sysmo(&["simulate", "Exit.tla", "--depth", "20", "--num", "50", "--seed", "1", "--json"]);
+    let r = json(&out);
+    assert_eq!((r["result"].as_str(), r["behaviours"].as_u64(), r["steps"].as_u64()), (Some("success"), Some(0), Some(4)), "{r}");
 }
