@@ -57,15 +57,8 @@ impl FpSet {
     /// reads nothing and changes nothing).
     #[inline]
     pub fn prefetch(&self, fp: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
-            let p = self.slots.as_ptr().wrapping_add(self.slot(fp)) as *const i8;
-            // SAFETY: a prefetch of any address is a hint that neither reads nor faults.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = fp;
+        let fp = if fp == 0 { ZERO_SUBSTITUTE } else { fp };
+        tla_eval::shared::prefetch(self.slots.as_ptr().wrapping_add(self.slot(fp)));
     }
 
     pub fn get(&self, fp: u64) -> Option<u32> {

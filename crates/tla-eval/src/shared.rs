@@ -260,7 +260,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Counted<T> {
 /// Ask the processor to bring the line at `p` into the cache (a hint: it reads nothing and
 /// cannot fault, whatever the address).
 #[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
+pub fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch of any address is a hint that neither reads nor faults.
     unsafe {
