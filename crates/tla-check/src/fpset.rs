@@ -2,7 +2,8 @@
 //!
 //! One array of (fingerprint, index) pairs (16 bytes a slot: a lookup that finds its key reads
 //! one cache line, where two parallel arrays cost two misses in a table larger than the
-//! caches), load factor at most 3/4. Fingerprint 0 marks an empty slot, so a state whose fingerprint is 0 is stored under [`ZERO_SUBSTITUTE`] (64-bit
+//! caches), load factor at most 3/4. Fingerprint 0 marks an empty slot, so a state whose
+//! fingerprint is 0 is stored under [`ZERO_SUBSTITUTE`] (64-bit
 //! fingerprints collide with probability ~n²/2⁶⁵ anyway; TLC accepts the same risk).
 
 const ZERO_SUBSTITUTE: u64 = 0x9E37_79B9_7F4A_7C15;

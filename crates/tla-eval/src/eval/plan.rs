@@ -37,7 +37,7 @@ use std::rc::Rc;
 
 use tla_syntax::ast::*;
 
-use super::compile::{C, Cx, Key};
+use super::compile::{C, Cx};
 use super::{ConstEval, Env, Fast, Global};
 use crate::error::{VResult, ValueError};
 use crate::intern::Str;
@@ -280,11 +280,8 @@ impl<'a> ConstEval<'a> {
         if !op.path.is_empty() || op.name != "'" || args.len() != 1 {
             return None;
         }
-        let ExprKind::OpApp { op: v, args: va } = &*args[0].kind else { return None };
-        if !v.path.is_empty() || !va.is_empty() || pcx.scope.iter().any(|(n, _)| *n == v.name.as_str()) {
-            return None;
-        }
-        self.vars.get(v.name.as_str()).copied()
+        let (name, slot) = self.primed_var_name(&args[0])?;
+        if pcx.scope.iter().any(|(n, _)| *n == name) { None } else { Some(slot) }
     }
 
     /// The variables `UNCHANGED e` keeps, in `act_unchanged`'s order, when `e` is made of
@@ -580,41 +577,22 @@ impl<'a> ConstEval<'a> {
     }
 }
 
-/// The first guard of the disjunct `n`, when it is `K = v` (or `v = K`) with `v` a literal and
-/// nothing before it that could fail or have an effect: `(K, v)`.
+/// The first guard of the disjunct `n` (see `first_guard`), when it is `K = v` (or `v = K`)
+/// with `v` a literal: `(K, v)`.
 fn lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n Value)> {
-    match &n.kind {
-        A::Bind(slots, body) if slots.is_empty() => lead(body),
-        A::And(items) => lead(items.first()?),
-        A::Guard(C::Bin(Fast::Eq, a, b)) => match (&**a, &**b) {
-            (C::Lit(_), C::Lit(_)) => None,
-            (k, C::Lit(v)) | (C::Lit(v), k) => Some((k, v)),
-            _ => None,
-        },
+    let C::Bin(Fast::Eq, a, b) = first_guard(n)? else { return None };
+    match (&**a, &**b) {
+        (C::Lit(_), C::Lit(_)) => None,
+        (k, C::Lit(v)) | (C::Lit(v), k) => Some((k, v)),
         _ => None,
     }
 }
 
 /// `a` and `b` are the same variable, bound name, or path of applications and fields from
-/// one, with the same keys (bound names, variables or fields): they have the same value
-/// wherever both are read, and `peek` reads it in place.
+/// one (`same_c`): they have the same value wherever both are read, and `peek` reads it in
+/// place.
 fn same_key(a: &C<'_>, b: &C<'_>) -> bool {
-    match (a, b) {
-        (C::Var(x), C::Var(y)) => x == y,
-        (C::Local(x), C::Local(y)) => x == y && *x != u32::MAX,
-        (C::Path(r, ks), C::Path(q, ls)) => {
-            matches!(&**r, C::Var(_) | C::Local(_))
-                && same_key(r, q)
-                && ks.len() == ls.len()
-                && ks.iter().zip(ls.iter()).all(|(k, l)| match (k, l) {
-                    (Key::Local(x), Key::Local(y)) => x == y,
-                    (Key::Var(x), Key::Var(y)) => x == y,
-                    (Key::Field(x), Key::Field(y)) => x.same(y),
-                    _ => false,
-                })
-        }
-        _ => false,
-    }
+    matches!(a, C::Var(_) | C::Local(_) | C::Path(..)) && super::compile::same_c(a, b)
 }
 
 /// Disjuncts that begin with a guard `K = v` on the same `K` (the labels of a PlusCal
