@@ -709,6 +709,9 @@ impl Spec for Tla<'_> {
     fn in_model(&self, s: &Self::State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }
+    fn in_model_after(&self, parent: &Self::State, s: &Self::State) -> Result<bool, ModelError> {
+        self.model.in_model_after(parent, s)
+    }
     fn step_in_model(&self, from: &Self::State, to: &Self::State) -> Result<bool, ModelError> {
         self.model.step_in_model(from, to)
     }

@@ -216,6 +216,9 @@ impl Spec for Covered<'_, '_> {
     fn in_model(&self, s: &State) -> Result<bool, ModelError> {
         self.model.in_model(s)
     }
+    fn in_model_after(&self, parent: &State, s: &State) -> Result<bool, ModelError> {
+        self.model.in_model_after(parent, s)
+    }
     fn step_in_model(&self, from: &State, to: &State) -> Result<bool, ModelError> {
         self.model.step_in_model(from, to)
     }

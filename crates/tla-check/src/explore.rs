@@ -72,6 +72,11 @@ pub trait Spec {
     fn in_model(&self, _state: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
     }
+    /// `in_model` for a successor of `parent`, a state inside the model: a spec may skip the
+    /// constraints whose value cannot differ from theirs in `parent`. By default, `in_model`.
+    fn in_model_after(&self, _parent: &Self::State, state: &Self::State) -> Result<bool, Self::Error> {
+        self.in_model(state)
+    }
     /// ACTION_CONSTRAINT: whether the step `from → to` is inside the model.
     fn step_in_model(&self, _from: &Self::State, _to: &Self::State) -> Result<bool, Self::Error> {
         Ok(true)
@@ -453,7 +458,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             }
             // A successor already stored is inside CONSTRAINT: only the step is checked.
             let known = key.and_then(|fp| self.seen.get(fp));
-            let in_model = match if known.is_some() { Ok(true) } else { self.spec.in_model(&succ) }.and_then(|b| {
+            let in_model = match if known.is_some() { Ok(true) } else { self.spec.in_model_after(&state, &succ) }.and_then(|b| {
                 if b { self.spec.step_in_model(&state, &succ) } else { Ok(false) }
             }) {
                 Ok(b) => b,

@@ -133,6 +133,21 @@ pub struct Model<'a> {
     /// definitions without parameters, each with the variables it may read (a mask), when it is
     /// read in the root module and every conjunct's reads are known; None: evaluated whole.
     inv_parts: std::cell::OnceCell<Vec<Option<Box<[(&'a Expr, u64)]>>>>,
+    /// Per CONSTRAINT, once asked for (see `in_model_after`): the variables it may read, when
+    /// known.
+    constraint_reads: std::cell::OnceCell<Vec<Option<u64>>>,
+}
+
+/// The variables (of the first 64) whose values `state` does not share with `parent` (the
+/// same allocation: the step left them unchanged), as a mask (see `state_reads`).
+fn changed_vars(parent: &State, state: &State) -> u64 {
+    let mut changed = 0u64;
+    for (i, (a, b)) in parent.iter().zip(state.iter()).take(64).enumerate() {
+        if !Value::same_allocation(a, b) {
+            changed |= 1 << i;
+        }
+    }
+    changed
 }
 
 fn diag(code: &'static str, span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -394,6 +409,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         writes_registers,
         var_decls,
         inv_parts: std::cell::OnceCell::new(),
+        constraint_reads: std::cell::OnceCell::new(),
     };
     // ASSUMEs of the root and the modules it shares names with (a module instantiated by name
     // reads its ASSUMEs through its substitutions, which are not evaluated here).
@@ -1070,13 +1086,7 @@ impl<'a> Model<'a> {
     /// fails, is the one TLC finds.
     pub fn violated_invariant_after(&self, parent: &State, state: &State) -> Result<Option<usize>, ModelError> {
         let parts = self.inv_parts.get_or_init(|| self.split_invariants());
-        // Masks exist only for models of at most 64 variables (`state_reads`).
-        let mut changed = 0u64;
-        for (i, (a, b)) in parent.iter().zip(state.iter()).take(64).enumerate() {
-            if !Value::same_allocation(a, b) {
-                changed |= 1 << i;
-            }
-        }
+        let changed = changed_vars(parent, state);
         for (i, (_, e, b)) in self.invariants.iter().enumerate() {
             let holds = match &parts[i] {
                 Some(conj) => {
@@ -1096,6 +1106,23 @@ impl<'a> Model<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// `in_model` for a successor of `parent`, a state inside the model (only those are
+    /// expanded): a constraint that reads only variables whose values `state` shares with
+    /// `parent` holds in `state` as it held in `parent`.
+    pub fn in_model_after(&self, parent: &State, state: &State) -> Result<bool, ModelError> {
+        let reads = self.constraint_reads.get_or_init(|| self.constraints.iter().map(|e| self.ev.state_reads(e)).collect());
+        let changed = changed_vars(parent, state);
+        for (e, r) in self.constraints.iter().zip(reads) {
+            if r.is_some_and(|r| r & changed == 0) {
+                continue;
+            }
+            if !self.eval_bool(e, &Bindings::default(), state, None)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     fn fp_value(&self, state: &State) -> Result<u64, ValueError> {
@@ -1254,6 +1281,10 @@ impl<'a> Spec for Model<'a> {
             }
         }
         Ok(true)
+    }
+
+    fn in_model_after(&self, parent: &State, state: &State) -> Result<bool, ModelError> {
+        Model::in_model_after(self, parent, state)
     }
 
     fn step_in_model(&self, from: &State, to: &State) -> Result<bool, ModelError> {

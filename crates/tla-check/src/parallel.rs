@@ -138,7 +138,7 @@ fn expand<W: Spec>(
             // The merge stops at the successor before: the rest is never looked at.
             continue;
         }
-        let in_model = spec.in_model(&succ).and_then(|b| if b { spec.step_in_model(state, &succ) } else { Ok(false) });
+        let in_model = spec.in_model_after(state, &succ).and_then(|b| if b { spec.step_in_model(state, &succ) } else { Ok(false) });
         match in_model {
             Err(error) => {
                 first.push(First::Done(Succ::Failed { action, error, state: succ }));

@@ -147,6 +147,19 @@ fn an_invariant_conjunct_is_read_again_only_when_a_variable_it_reads_may_have_ch
 }
 
 #[test]
+fn a_constraint_is_read_again_only_when_a_variable_it_reads_may_have_changed() {
+    // `Small` reads y only: after a step that leaves y unchanged it holds as in the state
+    // expanded. `Shallow` reads no variable but the level, which every step changes.
+    let text = "---- MODULE M ----\nEXTENDS Naturals, TLC\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n\
+                Next == \\/ x' = (x + 1) % 5 /\\ UNCHANGED y\n        \\/ y' = y + 1 /\\ UNCHANGED x\n\
+                Small == y < 3\nShallow == TLCGet(\"level\") < 6\n====\n";
+    // TLC 2.15: 14 distinct, 29 generated; 15 distinct, 31 generated; 20 distinct, 41 generated.
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nCONSTRAINT Small Shallow\n"), (14, 29, false));
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nCONSTRAINT Small\n"), (15, 31, false));
+    assert_eq!(check(text, "INIT Init\nNEXT Next\nCONSTRAINT Shallow\n"), (20, 41, false));
+}
+
+#[test]
 fn tlcget_level_is_the_level_of_the_state_being_expanded_also_when_a_trace_is_rebuilt() {
     // As TLC 2.15 prints with PrintT: 0 while the initial states are computed and checked,
     // then the level of the state whose successors are computed (an initial state is at 1).

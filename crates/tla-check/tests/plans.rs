@@ -222,3 +222,41 @@ fn disjuncts_that_begin_with_the_same_guard_agree_with_the_interpreter() {
     assert!(what.starts_with("error") && what.contains("not in the domain"), "{what}");
     assert_eq!(generated, 4);
 }
+
+/// Names ranging over `S \ {x}`: integers, strings, tuples, model values; one name and two;
+/// in actions, quantifiers and set maps.
+const LESS_ONE: &str = r#"---- MODULE M ----
+EXTENDS Naturals, FiniteSets
+CONSTANT P
+VARIABLES x, y
+Init == x = 0 /\ y = "a"
+Next == \/ \E p \in 0..3 : \E q \in 0..3 \ {p} : x' = (x + p * q) % 7 /\ y' = y
+        \/ \E s \in {"a", "b", "c"} \ {y} : y' = s /\ x' = x
+        \/ \E i, j \in {1, 2, 3} \ {x} : x' = (i + j) % 7 /\ y' = y
+        \/ \E q \in {<<x>>, <<2>>} \ {<<1>>} : x' = q[1] /\ y' = "c"
+        \/ \E a \in P : \E b \in P \ {a} : y' = (IF a = b THEN "z" ELSE "d") /\ x' = 6 - x
+Inv == /\ \A p \in 0..3 : Cardinality({q \in 0..3 \ {p} : q > x}) <= 3
+       /\ \A q \in {x, x + 1} \ {3} : q # 9
+       /\ {q * 2 : q \in 0..2 \ {x}} # {}
+       /\ y # "z"
+       /\ x < 7
+====
+"#;
+
+#[test]
+fn names_ranging_over_a_set_less_one_element_agree_with_the_interpreter() {
+    let cfg = "CONSTANT P = {p1, p2, p3}\nINIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n";
+    // TLC 2.15: 28 distinct states, 808 generated.
+    assert_eq!(check(LESS_ONE, cfg), ("success".to_string(), 28, 808));
+    // The first violation TLC 2.15 reports: x = 6 after one step (4 distinct, 10 generated).
+    let (what, distinct, generated) = check(&LESS_ONE.replace("x < 7", "x < 6"), cfg);
+    assert!(what.starts_with("0 violated: ") && what.contains("[Int(0), Str(") && what.contains("\"[Int(6), Str("), "{what}");
+    assert_eq!((distinct, generated), (4, 10));
+    // An element of another kind than the one taken out: TLC 2.15 fails comparing "a" with 1
+    // when x = 2, after 4 states generated.
+    let text = "---- MODULE M ----\nEXTENDS Naturals\nVARIABLES x\nInit == x = 0\n\
+                Next == \\E q \\in {1, 2} \\ {IF x = 2 THEN \"a\" ELSE x} : x' = q\nInv == TRUE\n====\n";
+    let (what, distinct, generated) = check(text, CFG);
+    assert!(what.starts_with("error") && what.contains("compare the string"), "{what}");
+    assert_eq!((distinct, generated), (3, 4));
+}

@@ -102,15 +102,56 @@ pub(super) enum C<'a> {
     Call(Rc<Unit<'a>>, Box<[C<'a>]>),
 }
 
+/// The set a quantifier's name ranges over: `set`, less `without` when the set was written
+/// `S \ {x}` (see `bound_values`), so that `\E q \in Procs \ {p}` builds no set per `p`.
+#[derive(Clone)]
+pub(super) struct Dom {
+    pub(super) set: Value,
+    pub(super) without: Option<Value>,
+}
+
+impl Dom {
+    /// Whether the name ranges over infinitely many values.
+    pub(super) fn is_infinite(&self) -> bool {
+        matches!(&self.set, Value::Lazy(l) if !l.is_finite())
+    }
+}
+
+/// Every value of `d`, in TLC's order (that of `d.set`, which `S \ {x}` keeps).
+#[inline]
+pub(super) fn each_in(d: &Dom, mut f: impl FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+    match &d.without {
+        None => each_value(&d.set, f),
+        Some(x) => each_value(&d.set, |v| if same_scalar(&v, x) == Some(true) { Ok(true) } else { f(v) }),
+    }
+}
+
+/// `a = b` for two scalars of one kind that compare without error (integers, strings,
+/// booleans, untyped model values); `None` for any other pair.
+fn same_scalar(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x == y),
+        (Value::Str(x), Value::Str(y)) => Some(x == y),
+        (Value::Bool(x), Value::Bool(y)) => Some(x == y),
+        (Value::Model(x), Value::Model(y)) if x.typ().is_none() && y.typ().is_none() => Some(x == y),
+        _ => None,
+    }
+}
+
+/// `each_in` through a dynamic call (nested binders).
+fn each_dom(d: &Dom, f: &mut dyn FnMut(Value) -> VResult<bool>) -> VResult<bool> {
+    each_in(d, f)
+}
+
 /// The sets of a quantifier's names, in order.
 pub(super) enum BoundSets {
-    One([Value; 1]),
-    Many(Vec<Value>),
+    One([Dom; 1]),
+    Many(Vec<Dom>),
 }
 
 impl std::ops::Deref for BoundSets {
-    type Target = [Value];
-    fn deref(&self) -> &[Value] {
+    type Target = [Dom];
+    fn deref(&self) -> &[Dom] {
         match self {
             BoundSets::One(s) => s,
             BoundSets::Many(s) => s,
@@ -900,7 +941,7 @@ impl<'a> ConstEval<'a> {
     pub(super) fn bind_each(
         &self,
         slots: &[(u32, C<'a>)],
-        sets: &[Value],
+        sets: &[Dom],
         k: usize,
         st: &mut Vec<Value>,
         base: usize,
@@ -910,7 +951,7 @@ impl<'a> ConstEval<'a> {
             return f(self, st);
         };
         let slot = slots[k].0 as usize;
-        super::each_element(&sets[k], &mut |v| {
+        each_dom(&sets[k], &mut |v| {
             st[base + slot] = v;
             self.bind_each(slots, sets, k, st, base, f)
         })
@@ -919,17 +960,41 @@ impl<'a> ConstEval<'a> {
     pub(super) fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<BoundSets> {
         // One name (most quantifiers): no vector.
         if let [(_, s)] = slots {
-            return Ok(BoundSets::One([self.run(s, env, st, base)?]));
+            return Ok(BoundSets::One([self.bound_dom(s, env, st, base)?]));
         }
-        let mut sets: Vec<Value> = Vec::with_capacity(slots.len());
+        let mut sets: Vec<Dom> = Vec::with_capacity(slots.len());
         for (_, s) in slots {
             let v = match s {
                 C::Local(u32::MAX) => sets.last().cloned().ok_or_else(|| err(codes::UNKNOWN, "internal: no set"))?,
-                s => self.run(s, env, st, base)?,
+                s => self.bound_dom(s, env, st, base)?,
             };
             sets.push(v);
         }
         Ok(BoundSets::Many(sets))
+    }
+
+    /// The set `s` a name ranges over. `S \ {x}`, with `S` an integer interval and `x` an
+    /// integer, or `S` a set of scalars of `x`'s kind, is `S` less `x`, skipped as the
+    /// elements are enumerated: TLC enumerates `S \ T` as the elements of `S` not in `T`, in
+    /// `S`'s order, and here no element is compared with `x` with an error. Otherwise the set
+    /// is computed as any other value.
+    fn bound_dom(&self, s: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Dom> {
+        if let C::Bin(Fast::Diff, a, b) = s
+            && let C::SetEnum(xs) = &**b
+            && let [x] = &**xs
+        {
+            let set = self.run(a, env, st, base)?;
+            let x = self.run(x, env, st, base)?;
+            let skips = match &set {
+                Value::Lazy(l) => l.as_interval().is_some() && matches!(x, Value::Int(_)),
+                Value::Set(s) => s.elems().iter().all(|v| same_scalar(v, &x).is_some()),
+                _ => false,
+            };
+            if skips {
+                return Ok(Dom { set, without: Some(x) });
+            }
+        }
+        Ok(Dom { set: self.run(s, env, st, base)?, without: None })
     }
 
     /// The value of `c`. Leaves (literals, bound names) are read here, inlined at each call;
@@ -1065,16 +1130,16 @@ impl<'a> ConstEval<'a> {
                 match (&**slots, &*sets) {
                     ([(a, _)], [sa]) => {
                         let a = base + *a as usize;
-                        each_value(sa, |v| {
+                        each_in(sa, |v| {
                             st[a] = v;
                             test(self, st)
                         })?;
                     }
                     ([(a, _), (b, _)], [sa, sb]) => {
                         let (a, b) = (base + *a as usize, base + *b as usize);
-                        each_value(sb, |w| {
+                        each_in(sb, |w| {
                             st[b] = w;
-                            each_value(sa, |v| {
+                            each_in(sa, |v| {
                                 st[a] = v;
                                 test(self, st)
                             })

@@ -559,7 +559,7 @@ impl<'a> ConstEval<'a> {
                     Ok(sets) => sets,
                     Err(_) => return self.run_interp(n, st, k),
                 };
-                if sets.iter().any(|s| matches!(s, Value::Lazy(l) if !l.is_finite())) {
+                if sets.iter().any(|s| s.is_infinite()) {
                     return self.run_interp(n, st, k);
                 }
                 flow(self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| answer(me.run_node(body, st, k))))
