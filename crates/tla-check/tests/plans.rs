@@ -260,3 +260,54 @@ fn names_ranging_over_a_set_less_one_element_agree_with_the_interpreter() {
     assert!(what.starts_with("error") && what.contains("compare the string"), "{what}");
     assert_eq!((distinct, generated), (3, 4));
 }
+
+/// Ways to receive a message, each a LET of the same head of a queue and a guard on its
+/// `type`; the LET of RecvReq has a definition (`m.c`) that fails for the messages without
+/// `c`, where its guard is false.
+const RECV_TYPES: &str = r#"---- MODULE M ----
+EXTENDS Naturals, Sequences
+VARIABLES net, cnt
+Procs == 1..2
+Init == net = [p \in Procs |-> <<[type |-> "req", c |-> 1]>>] /\ cnt = [p \in Procs |-> 0]
+RecvReq(p) == /\ net[p] # << >>
+              /\ LET m == Head(net[p])
+                     c == m.c
+                 IN /\ m.type = "req"
+                    /\ cnt' = [cnt EXCEPT ![p] = (@ + c) % 3]
+                    /\ net' = [net EXCEPT ![p] = Append(Tail(@), [type |-> "ack"])]
+RecvAck(p) == /\ net[p] # << >>
+              /\ LET m == Head(net[p])
+                 IN /\ m.type = "ack"
+                    /\ net' = [net EXCEPT ![p] = IF Len(@) < 2
+                                                 THEN Append(Append(Tail(@), [type |-> "rel", c |-> 2]), [type |-> OTHER])
+                                                 ELSE Tail(@)]
+                    /\ UNCHANGED cnt
+RecvRel(p) == /\ net[p] # << >>
+              /\ LET m == Head(net[p])
+                 IN /\ m.type = "rel"
+                    /\ net' = [net EXCEPT ![p] = Append(Tail(@), [type |-> "req", c |-> m.c])]
+                    /\ cnt' = [cnt EXCEPT ![p] = (@ + 1) % 3]
+Drop(p) == /\ net[p] # << >>
+           /\ Len(net[p]) > 2
+           /\ net' = [net EXCEPT ![p] = Tail(@)]
+           /\ UNCHANGED cnt
+Next == \E p \in 1..P : RecvReq(p) \/ RecvAck(p) \/ RecvRel(p) \/ Drop(p)
+Inv == \A p \in Procs : Len(net[p]) <= 3
+====
+"#;
+
+#[test]
+fn disjuncts_that_go_on_with_a_let_of_the_same_message_agree_with_the_interpreter() {
+    let text = |other: &str, procs: &str| RECV_TYPES.replace("OTHER", other).replace("1..P", procs);
+    // TLC 2.15: 16 distinct states, 25 generated.
+    assert_eq!(check(&text("\"other\"", "1..2"), CFG), ("success".to_string(), 16, 25));
+    // A message whose type is an integer: comparing it with "req" fails (TLC 2.15: after 10
+    // distinct states, 13 generated), and is not taken for another type.
+    let (what, distinct, generated) = check(&text("7", "1..2"), CFG);
+    assert!(what.starts_with("error") && what.contains("compare the integer 7"), "{what}");
+    assert_eq!((distinct, generated), (10, 13));
+    // net[3] does not exist: the first guard fails (TLC 2.15: 3 distinct, 3 generated).
+    let (what, distinct, generated) = check(&text("\"other\"", "1..3"), CFG);
+    assert!(what.starts_with("error") && what.contains("not in the domain"), "{what}");
+    assert_eq!((distinct, generated), (3, 3));
+}

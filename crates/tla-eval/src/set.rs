@@ -302,8 +302,13 @@ fn membership_is_pure(v: &Value) -> bool {
 /// once in a run, not once per state (`network \in [P -> [P -> Seq(M)]]` looks up three rows
 /// and tests the one that changed). As with the seen set, two different elements are taken
 /// for the same only if their 64-bit fingerprints collide.
+///
+/// Each set kept gets a number of its own, never given again (`NEXT_SET`), and the last answer
+/// for an element is also written into the element's allocation (`MemoCell`): an element met
+/// again, as the rows a step left unchanged are, is answered from memory it has just been
+/// read from, without looking the table up.
 struct KeptMembers {
-    sets: crate::fxhash::FxHashMap<u64, Value>,
+    sets: crate::fxhash::FxHashMap<u64, (Value, u32)>,
     answers: crate::fxhash::FxHashMap<(u64, u64), bool>,
 }
 
@@ -311,6 +316,20 @@ struct KeptMembers {
 /// starts again (sets built per state, such as `SUBSET y` for a variable `y`, come and go).
 const KEPT_ANSWERS: usize = 1 << 18;
 const KEPT_SETS: usize = 256;
+
+/// The number the next set kept gets (0 is no number). Past `u32::MAX >> 1` no set gets one
+/// (the answers are then kept in the table only).
+static NEXT_SET: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+fn new_set_number() -> Option<u32> {
+    let n = NEXT_SET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if n == 0 || n > u32::MAX >> 1 {
+        // Keep the counter past the limit (it only wraps after 2^32 more).
+        NEXT_SET.store(u32::MAX, std::sync::atomic::Ordering::Relaxed);
+        return None;
+    }
+    Some(n)
+}
 
 /// Forget the kept answers (a new model: its sets are new values).
 pub(crate) fn forget_kept_memberships() {
@@ -325,23 +344,52 @@ thread_local! {
     static KEPT: std::cell::RefCell<KeptMembers> = std::cell::RefCell::new(KeptMembers { sets: Default::default(), answers: Default::default() });
 }
 
+/// The answer cell of a function, sequence or set.
+fn memo_of(v: &Value) -> Option<&crate::value::MemoCell> {
+    match v {
+        Value::Set(s) => Some(s.arc().memo()),
+        Value::Seq(e) => Some(e.memo()),
+        Value::Fcn(f) => Some(f.memo()),
+        _ => None,
+    }
+}
+
 fn member_kept(set: &Value, l: &crate::shared::Counted<LazySet>, elem: &Value) -> VResult<bool> {
     let id = crate::shared::Counted::as_ptr(l) as usize as u64;
+    let memo = memo_of(elem);
+    // The set's number (0: the set is not kept, or has no number).
+    let number = KEPT.with(|k| k.borrow().sets.get(&id).map_or(0, |(_, n)| *n));
+    if number != 0
+        && let Some(answer) = memo.and_then(|m| m.get(number))
+    {
+        return Ok(answer);
+    }
     let Ok(w) = crate::fingerprint::word(elem) else { return l.member(elem) };
     if let Some(answer) = KEPT.with(|k| k.borrow().answers.get(&(id, w)).copied()) {
+        if let Some(m) = memo
+            && number != 0
+        {
+            m.set(number, answer);
+        }
         return Ok(answer);
     }
     let answer = l.member(elem)?;
     if membership_is_pure(set) {
-        KEPT.with(|k| {
+        let number = KEPT.with(|k| {
             let mut k = k.borrow_mut();
             if k.answers.len() >= KEPT_ANSWERS || (k.sets.len() >= KEPT_SETS && !k.sets.contains_key(&id)) {
                 k.sets.clear();
                 k.answers.clear();
             }
-            k.sets.entry(id).or_insert_with(|| set.clone());
+            let number = k.sets.entry(id).or_insert_with(|| (set.clone(), new_set_number().unwrap_or(0))).1;
             k.answers.insert((id, w), answer);
+            number
         });
+        if let Some(m) = memo
+            && number != 0
+        {
+            m.set(number, answer);
+        }
     }
     Ok(answer)
 }

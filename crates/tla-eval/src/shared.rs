@@ -10,14 +10,15 @@
 //! atomic count, the default.
 //!
 //! Layout: one allocation holding the count, the elements' fingerprint once computed
-//! ([`FpCell`]), the length, then the elements. A value is one pointer. [`Counted`] is the
+//! ([`FpCell`]), the length (at most `u32::MAX`), one kept membership answer ([`MemoCell`]),
+//! then the elements. A value is one pointer. [`Counted`] is the
 //! same count in front of one value (a function, a string, a model value).
 
 use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering, fence};
 
-use crate::value::{FpCell, Value};
+use crate::value::{FpCell, MemoCell, Value};
 
 /// Whether values may be touched by more than one thread (then counts are atomic).
 static SHARED: AtomicBool = AtomicBool::new(true);
@@ -38,14 +39,15 @@ pub unsafe fn single_thread(on: bool) {
 struct Inner {
     count: AtomicUsize,
     fp: FpCell,
-    len: usize,
+    len: u32,
+    memo: MemoCell,
     data: [Value; 0],
 }
 
 fn layout(len: usize) -> Layout {
     match Layout::array::<Value>(len).and_then(|a| Layout::new::<Inner>().extend(a)) {
-        Ok((l, _)) => l.pad_to_align(),
-        Err(_) => panic!("a set or sequence of {len} elements is too large to allocate"),
+        Ok((l, _)) if u32::try_from(len).is_ok() => l.pad_to_align(),
+        _ => panic!("a set or sequence of {len} elements is too large to allocate"),
     }
 }
 
@@ -69,12 +71,13 @@ impl Shared {
         // the values written so far: if the iterator panics, the allocation is leaked whole,
         // never read nor freed.
         unsafe {
-            p.write(Inner { count: AtomicUsize::new(1), fp: FpCell::default(), len: 0, data: [] });
+            p.write(Inner { count: AtomicUsize::new(1), fp: FpCell::default(), len: 0, memo: MemoCell::default(), data: [] });
             let data = std::ptr::addr_of_mut!((*p).data) as *mut Value;
             for i in 0..n {
                 let Some(v) = it.next() else { panic!("an iterator yielded fewer values than its length") };
                 data.add(i).write(v);
-                (*p).len = i + 1;
+                // `layout` checked that `n` fits.
+                (*p).len = (i + 1) as u32;
             }
         }
         Shared(nn)
@@ -97,6 +100,11 @@ impl Shared {
         &self.inner().fp
     }
 
+    #[inline]
+    pub(crate) fn memo(&self) -> &MemoCell {
+        &self.inner().memo
+    }
+
     /// The allocation's address.
     #[inline]
     pub(crate) fn addr(&self) -> *const u8 {
@@ -110,7 +118,7 @@ impl std::ops::Deref for Shared {
     fn deref(&self) -> &[Value] {
         let p = self.0.as_ptr();
         // SAFETY: the first `len` values are initialised and live as long as the allocation.
-        unsafe { std::slice::from_raw_parts(std::ptr::addr_of!((*p).data) as *const Value, (*p).len) }
+        unsafe { std::slice::from_raw_parts(std::ptr::addr_of!((*p).data) as *const Value, (*p).len as usize) }
     }
 }
 
@@ -137,7 +145,7 @@ unsafe fn drop_slow(p: NonNull<Inner>) {
     let p = p.as_ptr();
     // SAFETY (caller): the last count; the first `len` values are initialised.
     unsafe {
-        let len = (*p).len;
+        let len = (*p).len as usize;
         let data = std::ptr::addr_of_mut!((*p).data) as *mut Value;
         std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(data, len));
         dealloc(p as *mut u8, layout(len));

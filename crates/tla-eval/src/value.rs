@@ -114,6 +114,40 @@ impl std::fmt::Debug for FpCell {
     }
 }
 
+/// One answer of a membership test kept with the value tested (see `set::member_kept`): the
+/// number of the set it was tested in (never 0, never given to two sets) and the answer, as
+/// `number << 1 | answer`; 0: none. A value is tested in one set at a time in most models
+/// (`TypeOK`), so one answer is enough; a test in another set replaces it. Values are
+/// immutable and a set's number is given once, so an answer never goes stale; two threads
+/// racing write answers for sets of their own, which the other never reads as its own.
+#[derive(Default)]
+pub(crate) struct MemoCell(std::sync::atomic::AtomicU32);
+
+impl MemoCell {
+    /// The answer kept for the set numbered `number`.
+    #[inline]
+    pub(crate) fn get(&self, number: u32) -> Option<bool> {
+        let m = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        (m != 0 && m >> 1 == number).then_some(m & 1 == 1)
+    }
+    #[inline]
+    pub(crate) fn set(&self, number: u32, answer: bool) {
+        self.0.store(number << 1 | answer as u32, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for MemoCell {
+    fn clone(&self) -> MemoCell {
+        MemoCell(std::sync::atomic::AtomicU32::new(self.0.load(std::sync::atomic::Ordering::Relaxed)))
+    }
+}
+
+impl std::fmt::Debug for MemoCell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 /// The elements of a set or a sequence, or the domain of a function: an immutable slice shared
 /// by reference count, behind one pointer (the length lives in the allocation, with the
 /// elements' fingerprint once computed: as a set for the elements of a set or a domain, as a
@@ -127,6 +161,9 @@ impl Elems {
     }
     pub(crate) fn fp(&self) -> &FpCell {
         self.0.fp()
+    }
+    pub(crate) fn memo(&self) -> &MemoCell {
+        self.0.memo()
     }
 }
 
@@ -332,6 +369,8 @@ pub struct FcnVal {
     values: Box<[Value]>,
     /// The function's fingerprint, once computed.
     fp: FpCell,
+    /// A membership answer (see `set::member_kept`).
+    memo: MemoCell,
 }
 
 impl FcnVal {
@@ -340,7 +379,7 @@ impl FcnVal {
     pub(crate) fn with_value_at(&self, i: usize, new: Value) -> Value {
         let mut values: Box<[Value]> = self.values.clone();
         values[i] = new;
-        Value::Fcn(Counted::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default() }))
+        Value::Fcn(Counted::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default(), memo: MemoCell::default() }))
     }
     pub fn domain(&self) -> &[Value] {
         &self.domain
@@ -350,6 +389,9 @@ impl FcnVal {
     }
     pub(crate) fn fp(&self) -> &FpCell {
         &self.fp
+    }
+    pub(crate) fn memo(&self) -> &MemoCell {
+        &self.memo
     }
     /// The domain as shared elements (for `DOMAIN f` and EXCEPT, which keep it).
     pub(crate) fn domain_elems(&self) -> &Elems {
@@ -445,7 +487,7 @@ impl Value {
             return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
         }
         let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
-        Ok(Value::Fcn(Counted::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default() })))
+        Ok(Value::Fcn(Counted::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default(), memo: MemoCell::default() })))
     }
     /// A function over a canonical domain set, values given in the domain's order.
     pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
@@ -462,7 +504,7 @@ impl Value {
         if is_seq {
             return Ok(Value::Seq(Elems::from(values)));
         }
-        Ok(Value::Fcn(Counted::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default() })))
+        Ok(Value::Fcn(Counted::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default(), memo: MemoCell::default() })))
     }
     /// `[f1 |-> v1, ...]`
     pub fn record(fields: Vec<(Str, Value)>) -> VResult<Value> {

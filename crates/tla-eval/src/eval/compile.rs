@@ -260,7 +260,7 @@ fn peek_int(c: &C<'_>, st: &[Value], base: usize, cur: &[Value]) -> Option<VResu
 
 /// The value at the end of `keys` from `v`.
 #[inline]
-fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur: &[Value]) -> VResult<&'r Value> {
+pub(super) fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: usize, cur: &[Value]) -> VResult<&'r Value> {
     for k in keys {
         v = match k {
             Key::Local(s) => v.apply_ref(&st[base + *s as usize])?,

@@ -14,7 +14,9 @@
 //! of a PlusCal process: `pc[self] = "label"`) reads `K` once and passes over the disjuncts
 //! whose guard is then false (see `Keyed`). Disjuncts that begin with the same guard (as
 //! `net[p] # << >>` begins each way to receive a message) read it once where it is false (see
-//! `same_guards`).
+//! `same_guards`); where it holds, those that go on with `LET m == Head(net[p]) IN m.type = v`
+//! (the same `m`, each its own `v`) read `m.type` once and pass over the disjuncts whose guard
+//! on it is then false (see `let_keyed`).
 //!
 //! The interpreter remains the reference semantics:
 //! - anything the plan does not cover (instances, ENABLED, `[A]_v`, tuple patterns, operators
@@ -71,9 +73,10 @@ enum A<'a> {
     And(Box<[Node<'a>]>),
     /// A disjunction, with each disjunct's mark (`ConstEval::disjunct_mark`; empty: none
     /// begins an action) and, when several disjuncts begin with a guard `K = v` on the same
-    /// `K`, their values `v` (see `keyed`), and when several begin with the same guard, the
-    /// first of those for each (see `same_guards`).
-    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>, Option<Box<[u32]>>),
+    /// `K`, their values `v` (see `keyed`), when several begin with the same guard, the
+    /// first of those for each (see `same_guards`), and when several go on with
+    /// `LET d == e IN d.f = v /\ ...` on the same `e`, their values `v` (see `let_keyed`).
+    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>, Option<Box<[u32]>>, Option<Box<Keyed>>),
     If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
     Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
     /// `P => A`: A when P holds, else the action goes on.
@@ -199,7 +202,8 @@ impl<'a> ConstEval<'a> {
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
-                Node { e, names, kind: A::Or(items, marks, keyed, same) }
+                let let_keyed = let_keyed(&items, same.as_deref());
+                Node { e, names, kind: A::Or(items, marks, keyed, same, let_keyed) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
@@ -321,7 +325,8 @@ impl<'a> ConstEval<'a> {
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
-                return Node { e, names, kind: A::Or(items, marks, keyed, same) };
+                let let_keyed = let_keyed(&items, same.as_deref());
+                return Node { e, names, kind: A::Or(items, marks, keyed, same, let_keyed) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
@@ -487,7 +492,7 @@ impl<'a> ConstEval<'a> {
             }
             A::Unchanged(vars) => self.run_unchanged(vars, st, k),
             A::And(items) => self.run_conj(items, st, k),
-            A::Or(items, marks, keyed, same) => {
+            A::Or(items, marks, keyed, same, let_keyed) => {
                 // The value of the guards' common K, when it is read in place as a string or
                 // an integer: a disjunct whose first guard compares it with another such value
                 // is false there, with no effect and no error, and is passed over.
@@ -503,6 +508,12 @@ impl<'a> ConstEval<'a> {
                 // disjunction and names bound before it, which are the same for every
                 // disjunct: where it is false for one, it is false for the others.
                 let mut falsified = 0u64;
+                // Those whose first guard was found true here.
+                let mut held = 0u64;
+                // The value of `d.f` of the disjuncts `let_keyed` knows (computed once, when a
+                // disjunct first needs it): None when not computed yet, Some(None) when it
+                // failed or is not such a value.
+                let mut let_key: Option<Option<Scalar>> = None;
                 for (i, it) in items.iter().enumerate() {
                     if let Some((kd, key)) = &key
                         && let Some(v) = &kd.values[i]
@@ -518,11 +529,26 @@ impl<'a> ConstEval<'a> {
                             if falsified & (1 << first) != 0 {
                                 continue;
                             }
-                        } else if let Some(g) = first_guard(it)
-                            && let Ok(false) = self.run_bool(g, &env, st, 0)
+                        } else if let Some(g) = first_guard(it) {
+                            match self.run_bool(g, &env, st, 0) {
+                                Ok(false) => {
+                                    falsified |= 1 << i;
+                                    continue;
+                                }
+                                Ok(true) => held |= 1 << i,
+                                Err(_) => {}
+                            }
+                        }
+                        // The disjunct's first guard holds, so that its `d.f = v` comes next
+                        // (see `let_keyed`): passed over where `d.f` is another value.
+                        if held & (1 << first) != 0
+                            && let Some(lk) = let_keyed
+                            && let Some(v) = &lk.values[i]
                         {
-                            falsified |= 1 << i;
-                            continue;
+                            let key = let_key.get_or_insert_with(|| self.let_key(&items[lk.from as usize], st));
+                            if key.as_ref().is_some_and(|k| k.differs(v)) {
+                                continue;
+                            }
                         }
                     }
                     let whole = self.enter_marked(marks.get(i).copied().unwrap_or(super::action::NO_MARK));
@@ -575,6 +601,82 @@ impl<'a> ConstEval<'a> {
             }
         }
     }
+}
+
+impl<'a> ConstEval<'a> {
+    /// `d.f...` of the disjunct `n` (see `let_lead`), computed as its LET computes `d`, when
+    /// that gives a string or an integer without error.
+    fn let_key(&self, n: &Node<'a>, st: &mut Vec<Value>) -> Option<Scalar> {
+        let (_, def, keys, _) = let_lead(n)?;
+        let d = self.run(def, &Env::default(), st, 0).ok()?;
+        let cur = self.cur.borrow();
+        let v = super::compile::follow(&d, keys, st, 0, &cur).ok()?;
+        Scalar::of(v)
+    }
+}
+
+/// The disjunct `n` when it is `g /\ LET d == e ... IN (d.f... = v /\ ...)` (through calls
+/// whose arguments are bound names), `g` a guard, `d` the LET's first definition, `v` a literal
+/// and the path after `d` made of fields and literals: `(g, e, the path, v)`.
+fn let_lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n C<'a>, &'n [super::compile::Key], &'n Value)> {
+    use super::compile::Key;
+    match &n.kind {
+        A::Bind(slots, body) if slots.is_empty() => let_lead(body),
+        A::And(items) => {
+            let [first, second, ..] = &**items else { return None };
+            let A::Guard(g) = &first.kind else { return None };
+            let A::Bind(slots, body) = &second.kind else { return None };
+            let (d, e) = slots.first()?;
+            let C::Bin(Fast::Eq, a, b) = first_guard(body)? else { return None };
+            let (k, v) = match (&**a, &**b) {
+                (C::Lit(_), C::Lit(_)) => return None,
+                (k, C::Lit(v)) | (C::Lit(v), k) => (k, v),
+                _ => return None,
+            };
+            let C::Path(root, keys) = k else { return None };
+            let (C::Local(r), true) = (&**root, keys.iter().all(|k| matches!(k, Key::Field(_) | Key::Lit(_)))) else { return None };
+            (r == d).then_some((g, e, &**keys, v))
+        }
+        _ => None,
+    }
+}
+
+/// The disjuncts of `items` that go on from the same first guard (`same`) with a LET whose
+/// first definition `d` is the same expression, and whose body begins with `d.f = v` on the
+/// same path (the ways to receive a message, each for its own `m.type`), if there are two
+/// or more. Where that guard holds, each computes the same `d` and reads the same `d.f`, with
+/// nothing before it that could fail or have an effect; a disjunct whose `v` is another value
+/// of the kind of `d.f` then has a false guard and is passed over (as `keyed`), where `d.f`
+/// is read without error. Where `d` fails, none is passed over.
+fn let_keyed(items: &[Node<'_>], same: Option<&[u32]>) -> Option<Box<Keyed>> {
+    use super::compile::{Key, same_c};
+    let same = same?;
+    let leads: Vec<_> = items.iter().take(same.len()).map(let_lead).collect();
+    let from = leads.iter().position(|l| l.is_some())?;
+    let (g, e, keys, _) = leads[from]?;
+    let same_keys = |ks: &[Key]| {
+        ks.len() == keys.len()
+            && ks.iter().zip(keys).all(|(a, b)| match (a, b) {
+                (Key::Field(x), Key::Field(y)) => x.same(y),
+                (Key::Lit(x), Key::Lit(y)) => crate::value::identical(x, y),
+                _ => false,
+            })
+    };
+    let values: Box<[Option<Scalar>]> = leads
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (h, f, ks, v) = (*l)?;
+            if same[i] != same[from] || same[i] == NO_GUARD || !same_c(g, h) || !same_c(e, f) || !same_keys(ks) {
+                return None;
+            }
+            Scalar::of(v)
+        })
+        .collect();
+    if values.iter().filter(|v| v.is_some()).count() < 2 {
+        return None;
+    }
+    Some(Box::new(Keyed { from: from as u32, values }))
 }
 
 /// The first guard of the disjunct `n` (see `first_guard`), when it is `K = v` (or `v = K`)
