@@ -11,14 +11,15 @@
 //!
 //! Layout: one allocation holding the count, the elements' fingerprint once computed
 //! ([`FpCell`]), the length (at most `u32::MAX`), one kept membership answer ([`MemoCell`]),
-//! then the elements. A value is one pointer. [`Counted`] is the
+//! a function's domain (for the values of a function, [`crate::value::FcnVal`], so that a
+//! function is one allocation), then the elements. A value is one pointer. [`Counted`] is the
 //! same count in front of one value (a function, a string, a model value).
 
 use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering, fence};
 
-use crate::value::{FpCell, MemoCell, Value};
+use crate::value::{Elems, FpCell, MemoCell, Value};
 
 /// Whether values may be touched by more than one thread (then counts are atomic).
 static SHARED: AtomicBool = AtomicBool::new(true);
@@ -41,6 +42,8 @@ struct Inner {
     fp: FpCell,
     len: u32,
     memo: MemoCell,
+    /// A function's domain (its values are the elements); None for a set or a sequence.
+    ext: Option<Elems>,
     data: [Value; 0],
 }
 
@@ -61,7 +64,12 @@ unsafe impl Sync for Shared {}
 
 impl Shared {
     /// The values of `it`, which yields exactly `it.len()` of them, in one allocation.
-    pub fn from_iter_exact(mut it: impl ExactSizeIterator<Item = Value>) -> Shared {
+    pub fn from_iter_exact(it: impl ExactSizeIterator<Item = Value>) -> Shared {
+        Shared::from_iter_with(None, it)
+    }
+
+    /// `from_iter_exact`, with `ext` kept in the header (a function's domain).
+    pub(crate) fn from_iter_with(ext: Option<Elems>, mut it: impl ExactSizeIterator<Item = Value>) -> Shared {
         let n = it.len();
         let lay = layout(n);
         // SAFETY: the layout has a non-zero size (the header).
@@ -71,7 +79,7 @@ impl Shared {
         // the values written so far: if the iterator panics, the allocation is leaked whole,
         // never read nor freed.
         unsafe {
-            p.write(Inner { count: AtomicUsize::new(1), fp: FpCell::default(), len: 0, memo: MemoCell::default(), data: [] });
+            p.write(Inner { count: AtomicUsize::new(1), fp: FpCell::default(), len: 0, memo: MemoCell::default(), ext, data: [] });
             let data = std::ptr::addr_of_mut!((*p).data) as *mut Value;
             for i in 0..n {
                 let Some(v) = it.next() else { panic!("an iterator yielded fewer values than its length") };
@@ -103,6 +111,12 @@ impl Shared {
     #[inline]
     pub(crate) fn memo(&self) -> &MemoCell {
         &self.inner().memo
+    }
+
+    /// What `from_iter_with` kept in the header.
+    #[inline]
+    pub(crate) fn ext(&self) -> Option<&Elems> {
+        self.inner().ext.as_ref()
     }
 
     /// The allocation's address.
@@ -148,6 +162,7 @@ unsafe fn drop_slow(p: NonNull<Inner>) {
         let len = (*p).len as usize;
         let data = std::ptr::addr_of_mut!((*p).data) as *mut Value;
         std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(data, len));
+        std::ptr::drop_in_place(std::ptr::addr_of_mut!((*p).ext));
         dealloc(p as *mut u8, layout(len));
     }
 }
@@ -220,11 +235,6 @@ impl<T> Counted<T> {
         &a.inner().value
     }
 
-    /// The allocation's address.
-    #[inline]
-    pub(crate) fn addr(&self) -> *const u8 {
-        self.0.as_ptr() as *const u8
-    }
 }
 
 impl<T> std::ops::Deref for Counted<T> {
@@ -303,6 +313,24 @@ mod tests {
         assert_eq!(c.inner().count.load(Ordering::Relaxed), 2);
         drop(c);
         assert_eq!(d.inner().count.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn a_function_holds_its_domain_until_its_last_drop() {
+        use crate::intern::Str;
+        let rec = |v: i32| Value::record(vec![(Str::unranked("a"), Value::Int(v)), (Str::unranked("b"), Value::Int(v + 1))]).expect("a record");
+        let (Value::Fcn(f), Value::Fcn(g)) = (rec(1), rec(2)) else { panic!("records are functions") };
+        // One function built from another by replacing a value shares its domain.
+        let Value::Fcn(h) = f.with_value_at(1, Value::Int(7)) else { panic!("a function") };
+        let dom = h.domain_elems().clone();
+        assert!(crate::value::Elems::ptr_eq(&dom, f.domain_elems()));
+        assert_eq!(dom.0.inner().count.load(Ordering::Relaxed), 3);
+        assert!(matches!(h.values(), [Value::Int(1), Value::Int(7)]) && matches!(f.values(), [Value::Int(1), Value::Int(2)]));
+        assert_eq!(h.domain().len(), 2);
+        drop(f);
+        drop(h);
+        assert_eq!(dom.0.inner().count.load(Ordering::Relaxed), 1);
+        assert!(matches!(g.values(), [Value::Int(2), Value::Int(3)]) && g.is_record());
     }
 
     #[test]

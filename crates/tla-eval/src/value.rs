@@ -153,7 +153,7 @@ impl std::fmt::Debug for MemoCell {
 /// elements' fingerprint once computed: as a set for the elements of a set or a domain, as a
 /// sequence for those of a sequence; a sequence's elements are never shared with a set).
 #[derive(Clone)]
-pub struct Elems(crate::shared::Shared);
+pub struct Elems(pub(crate) crate::shared::Shared);
 
 impl Elems {
     pub fn ptr_eq(a: &Elems, b: &Elems) -> bool {
@@ -231,7 +231,7 @@ pub fn warm(values: &[Value], depth: u32) {
                 let children: &[Value] = match v {
                     Value::Seq(e) => e,
                     Value::Set(s) => s.elems(),
-                    Value::Fcn(f) => &f.values,
+                    Value::Fcn(f) => f.values(),
                     _ => continue,
                 };
                 if !children.is_empty() && m < MAX {
@@ -252,8 +252,9 @@ pub fn warm(values: &[Value], depth: u32) {
                 Value::Seq(e) => prefetch(e.0.addr()),
                 Value::Set(s) => prefetch(s.0.0.addr()),
                 Value::Fcn(f) => {
+                    // The header and the first values; the rest on the next line.
                     prefetch(f.addr());
-                    prefetch(f.values.as_ptr());
+                    prefetch(f.addr().wrapping_add(64));
                 }
                 _ => {}
             }
@@ -343,7 +344,7 @@ impl Value {
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => Elems::ptr_eq(&x.0, &y.0),
             (Value::Seq(x), Value::Seq(y)) => Elems::ptr_eq(x, y),
-            (Value::Fcn(x), Value::Fcn(y)) => Counted::ptr_eq(x, y),
+            (Value::Fcn(x), Value::Fcn(y)) => FcnVal::ptr_eq(x, y),
             (Value::Lazy(x), Value::Lazy(y)) => Counted::ptr_eq(x, y),
             _ => identical(a, b),
         }
@@ -362,44 +363,59 @@ pub(crate) fn quick_cmp(x: &Value, v: &Value) -> Option<Ordering> {
     }
 }
 
-/// A function whose domain is not `1..n`: domain sorted in TLC's order, values alongside.
-#[derive(Clone, Debug)]
-pub struct FcnVal {
-    domain: Elems,
-    values: Box<[Value]>,
-    /// The function's fingerprint, once computed.
-    fp: FpCell,
-    /// A membership answer (see `set::member_kept`).
-    memo: MemoCell,
-}
+/// A function whose domain is not `1..n`: domain sorted in TLC's order, values alongside. One
+/// allocation: the values, with the domain, the fingerprint and a membership answer in its
+/// header (see `shared`).
+#[derive(Clone)]
+pub struct FcnVal(crate::shared::Shared);
 
 impl FcnVal {
+    fn new(domain: Elems, values: impl ExactSizeIterator<Item = Value>) -> FcnVal {
+        FcnVal(crate::shared::Shared::from_iter_with(Some(domain), values))
+    }
     /// The function with its value at position `i` of the domain replaced by `new` (canonical),
     /// sharing the domain: one copy of the values, no check of what is unchanged.
     pub(crate) fn with_value_at(&self, i: usize, new: Value) -> Value {
-        let mut values: Box<[Value]> = self.values.clone();
-        values[i] = new;
-        Value::Fcn(Counted::new(FcnVal { domain: self.domain.clone(), values, fp: FpCell::default(), memo: MemoCell::default() }))
+        let mut new = Some(new);
+        let values = self.values().iter().enumerate().map(|(j, v)| if j == i { new.take().unwrap_or_else(|| v.clone()) } else { v.clone() });
+        Value::Fcn(FcnVal::new(self.domain_elems().clone(), values))
     }
     pub fn domain(&self) -> &[Value] {
-        &self.domain
+        self.domain_elems()
     }
     pub fn values(&self) -> &[Value] {
-        &self.values
+        &self.0
     }
+    /// The function's fingerprint, once computed.
     pub(crate) fn fp(&self) -> &FpCell {
-        &self.fp
+        self.0.fp()
     }
+    /// A membership answer (see `set::member_kept`).
     pub(crate) fn memo(&self) -> &MemoCell {
-        &self.memo
+        self.0.memo()
     }
     /// The domain as shared elements (for `DOMAIN f` and EXCEPT, which keep it).
     pub(crate) fn domain_elems(&self) -> &Elems {
-        &self.domain
+        // Every function is made by `new`, with its domain.
+        self.0.ext().expect("a function's allocation holds its domain")
     }
     /// True when every domain element is a string (the function is a record).
     pub fn is_record(&self) -> bool {
-        self.domain.iter().all(|d| matches!(d, Value::Str(_)))
+        self.domain().iter().all(|d| matches!(d, Value::Str(_)))
+    }
+    /// The same allocation.
+    pub fn ptr_eq(a: &FcnVal, b: &FcnVal) -> bool {
+        crate::shared::Shared::ptr_eq(&a.0, &b.0)
+    }
+    /// The allocation's address.
+    pub(crate) fn addr(&self) -> *const u8 {
+        self.0.addr()
+    }
+}
+
+impl std::fmt::Debug for FcnVal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FcnVal").field("domain", &self.domain()).field("values", &self.values()).finish()
     }
 }
 
@@ -418,7 +434,7 @@ pub enum Value {
     Set(SetVal),
     /// A function with domain `1..n` (n ≥ 0).
     Seq(Elems),
-    Fcn(Counted<FcnVal>),
+    Fcn(FcnVal),
     Lazy(Counted<LazySet>),
 }
 
@@ -487,7 +503,7 @@ impl Value {
             return Ok(Value::Seq(pairs.into_iter().map(|(_, v)| v).collect()));
         }
         let (domain, values): (Vec<Value>, Vec<Value>) = pairs.into_iter().unzip();
-        Ok(Value::Fcn(Counted::new(FcnVal { domain: Elems::from(domain), values: values.into_boxed_slice(), fp: FpCell::default(), memo: MemoCell::default() })))
+        Ok(Value::Fcn(FcnVal::new(Elems::from(domain), values.into_iter())))
     }
     /// A function over a canonical domain set, values given in the domain's order.
     pub fn fcn_over(domain: &SetVal, values: Vec<Value>) -> VResult<Value> {
@@ -504,7 +520,7 @@ impl Value {
         if is_seq {
             return Ok(Value::Seq(Elems::from(values)));
         }
-        Ok(Value::Fcn(Counted::new(FcnVal { domain: domain.arc().clone(), values: values.into_boxed_slice(), fp: FpCell::default(), memo: MemoCell::default() })))
+        Ok(Value::Fcn(FcnVal::new(domain.arc().clone(), values.into_iter())))
     }
     /// `[f1 |-> v1, ...]`
     pub fn record(fields: Vec<(Str, Value)>) -> VResult<Value> {
@@ -578,7 +594,7 @@ impl Value {
             (Set(a), Set(b)) if Elems::ptr_eq(&a.0, &b.0) => Ok(Ordering::Equal),
             (Set(a), Set(b)) => cmp_sets(a.elems(), b.elems()),
             (Seq(a), Seq(b)) if Elems::ptr_eq(a, b) => Ok(Ordering::Equal),
-            (Fcn(a), Fcn(b)) if Counted::ptr_eq(a, b) => Ok(Ordering::Equal),
+            (Fcn(a), Fcn(b)) if FcnVal::ptr_eq(a, b) => Ok(Ordering::Equal),
             (Lazy(a), Lazy(b)) => {
                 if let (Some(x), Some(y)) = (a.as_interval(), b.as_interval()) {
                     return Ok(cmp_intervals(x, y));
@@ -719,13 +735,13 @@ fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
     }
     if let (Value::Fcn(x), Value::Fcn(y)) = (a, b) {
         // Records built by the same constructor often share their domain.
-        if !Elems::ptr_eq(&x.domain, &y.domain) {
-            let c = cmp_slices(&x.domain, &y.domain)?;
+        if !Elems::ptr_eq(x.domain_elems(), y.domain_elems()) {
+            let c = cmp_slices(x.domain(), y.domain())?;
             if c != Ordering::Equal {
                 return Ok(c);
             }
         }
-        return cmp_slices(&x.values, &y.values);
+        return cmp_slices(x.values(), y.values());
     }
     for i in 0..la {
         let c = fcn_dom_at(a, i).tlc_cmp(&fcn_dom_at(b, i))?;
@@ -745,21 +761,21 @@ fn cmp_fcns(a: &Value, b: &Value) -> VResult<Ordering> {
 pub(crate) fn fcn_len(v: &Value) -> usize {
     match v {
         Value::Seq(s) => s.len(),
-        Value::Fcn(f) => f.values.len(),
+        Value::Fcn(f) => f.values().len(),
         _ => 0,
     }
 }
 pub(crate) fn fcn_dom_at(v: &Value, i: usize) -> Value {
     match v {
         Value::Seq(_) => Value::Int(i as i32 + 1),
-        Value::Fcn(f) => f.domain[i].clone(),
+        Value::Fcn(f) => f.domain()[i].clone(),
         _ => Value::Bool(false),
     }
 }
 pub(crate) fn fcn_val_at(v: &Value, i: usize) -> &Value {
     match v {
         Value::Seq(s) => &s[i],
-        Value::Fcn(f) => &f.values[i],
+        Value::Fcn(f) => &f.values()[i],
         _ => unreachable_value(),
     }
 }
