@@ -1,8 +1,13 @@
-//! `cargo xtask bench check [--models A,B,...] [--timeout SECS] [--workers N] [--no-tlc] [DIR]`:
+//! `cargo xtask bench check [--models A,B,...] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR]`:
 //! model-check the same corpus models with `sysmo check --workers N` (release build) and with TLC
 //! (`-workers N`; N is 1 unless given), in the same run, each as a whole process; report distinct states, wall and CPU time, distinct states
 //! per second, peak memory and the ratios. The table is printed and written to
 //! target/bench/check.md.
+//!
+//! Each tool runs each model `--runs` times (3 unless given), the two tools taking turns, and
+//! the table shows each tool's run of median wall time, with the fastest and slowest walls
+//! beside it: the speed of this machine drifts over minutes, and taking turns exposes both
+//! tools to the same drift.
 //!
 //! For a model with temporal properties, both tools also run it safety-only (ours with
 //! `--safety-only`; TLC with a copy of the .cfg without the temporal properties, which are the
@@ -151,6 +156,24 @@ struct Side {
     run: Run,
     distinct: Option<u64>,
     result: String,
+    /// The fastest and slowest wall times of the runs this one is the median of.
+    spread: Option<(f64, f64)>,
+}
+
+/// The run of median wall time among `runs` (the slower of the two middle ones for an even
+/// count), with the spread of their walls; None when there is none.
+fn median_side(mut runs: Vec<Side>) -> Option<Side> {
+    if runs.is_empty() {
+        return None;
+    }
+    runs.sort_by(|a, b| a.run.wall.total_cmp(&b.run.wall));
+    let spread = (runs[0].run.wall, runs[runs.len() - 1].run.wall);
+    let n = runs.len();
+    let mut m = runs.swap_remove(n / 2);
+    if n > 1 {
+        m.spread = Some(spread);
+    }
+    Some(m)
 }
 
 struct Row {
@@ -221,6 +244,8 @@ struct Opts {
     tlc: bool,
     /// Worker threads for both tools.
     workers: usize,
+    /// Runs of each tool on each model.
+    runs: usize,
 }
 
 fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
@@ -230,6 +255,7 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
         timeout: DEFAULT_TIMEOUT,
         tlc: true,
         workers: 1,
+        runs: 3,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -249,6 +275,10 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
                 o.timeout = Duration::from_secs(s.max(1));
             }
             "--no-tlc" => o.tlc = false,
+            "--runs" => {
+                let v = it.next().ok_or("--runs needs a number")?;
+                o.runs = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| format!("--runs needs a positive number, not `{v}`"))?;
+            }
             "--workers" => {
                 let v = it.next().ok_or("--workers needs a number")?;
                 o.workers = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| format!("--workers needs a positive number, not `{v}`"))?;
@@ -287,22 +317,35 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             continue;
         };
         let (module, cfg) = (exp.spec_module.clone().unwrap_or_default(), exp.cfg.clone().unwrap_or_default());
-        step(&format!("{model}: sysmo check {module}.tla --config {cfg} --workers {workers}"));
-        let run = measure(
-            Command::new(&sysmo)
-                .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--workers", &workers])
-                .current_dir(&mdir),
-            o.timeout,
-        )?;
-        let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
-        let distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
-        let result = if run.timed_out {
-            format!("timed out after {} s", o.timeout.as_secs())
-        } else {
-            report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", run.code))
-        };
-        step(&format!("{model}: ours {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
-        let ours = Some(Side { run, distinct, result });
+        // The two tools take turns, run after run.
+        let mut ours_runs = Vec::new();
+        let mut tlc_runs = Vec::new();
+        for k in 1..=o.runs {
+            step(&format!("{model}: sysmo check {module}.tla --config {cfg} --workers {workers} (run {k}/{})", o.runs));
+            let run = measure(
+                Command::new(&sysmo)
+                    .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--workers", &workers])
+                    .current_dir(&mdir),
+                o.timeout,
+            )?;
+            let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
+            let distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
+            let result = if run.timed_out {
+                format!("timed out after {} s", o.timeout.as_secs())
+            } else {
+                report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", run.code))
+            };
+            step(&format!("{model}: ours {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
+            ours_runs.push(Side { run, distinct, result, spread: None });
+            if let Some(jar) = &jar {
+                step(&format!("{model}: TLC -workers {workers} (run {k}/{})", o.runs));
+                let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout, &workers)?;
+                step(&format!("{model}: TLC {}, {} distinct, {:.2} s, {} MiB", side.result, side.distinct.unwrap_or(0), side.run.wall, side.run.peak_kib / 1024));
+                tlc_runs.push(side);
+            }
+        }
+        let ours = median_side(ours_runs);
+        let tlc = median_side(tlc_runs);
         // Safety-only: ours lists the temporal properties it leaves out.
         let mut safety = None;
         let safe_run = measure(
@@ -323,14 +366,9 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             let distinct = safe_report.as_ref().and_then(|r| r["distinct_states"].as_u64());
             let result = safe_report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_default();
             step(&format!("{model}: ours safety-only {result}, {:.2} s (CPU {:.2} s)", safe_run.wall, safe_run.cpu));
-            safety = Some((temporal, Side { run: safe_run, distinct, result }, None));
+            safety = Some((temporal, Side { run: safe_run, distinct, result, spread: None }, None));
         }
-        let mut tlc = None;
         if let Some(jar) = &jar {
-            step(&format!("{model}: TLC -workers {workers}"));
-            let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout, &workers)?;
-            step(&format!("{model}: TLC {}, {} distinct, {:.2} s, {} MiB", side.result, side.distinct.unwrap_or(0), side.run.wall, side.run.peak_kib / 1024));
-            tlc = Some(side);
             if let Some((temporal, _, tlc_safe)) = &mut safety {
                 let text = std::fs::read_to_string(mdir.join(&cfg)).map_err(|e| format!("{cfg}: {e}"))?;
                 let safe_cfg = root.join("target/bench").join(format!("{model}-safety.cfg"));
@@ -372,7 +410,7 @@ fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, ti
     )?;
     let distinct = tlc_distinct(&run.stdout);
     let result = if run.timed_out { format!("timed out after {} s", timeout.as_secs()) } else { tlc_result(&run.stdout) };
-    Ok(Side { run, distinct, result })
+    Ok(Side { run, distinct, result, spread: None })
 }
 
 /// Distinct states per wall second, when the run finished with a count.
@@ -385,8 +423,8 @@ fn rate(s: &Side) -> Option<f64> {
 
 fn render(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| model | distinct (TLC's record) | ours: result (distinct) | ours wall s | ours CPU s | ours states/s | ours peak MiB \
-         | TLC: result (distinct) | TLC wall s | TLC CPU s | TLC states/s | TLC peak MiB | throughput ours/TLC | memory ours/TLC |\n\
+        "| model | distinct (TLC's record) | ours: result (distinct) | ours wall s (min–max) | ours CPU s | ours states/s | ours peak MiB \
+         | TLC: result (distinct) | TLC wall s (min–max) | TLC CPU s | TLC states/s | TLC peak MiB | throughput ours/TLC | memory ours/TLC |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let num = |x: Option<f64>, prec: usize| x.map(|v| format!("{v:.prec$}")).unwrap_or_else(|| "-".into());
@@ -394,10 +432,11 @@ fn render(rows: &[Row]) -> String {
     for r in rows {
         let side = |x: &Option<Side>| match x {
             Some(x) => format!(
-                "{} ({}) | {:.2} | {:.2} | {} | {:.0}",
+                "{} ({}) | {:.2}{} | {:.2} | {} | {:.0}",
                 x.result,
                 x.distinct.map(|d| d.to_string()).unwrap_or("-".into()),
                 x.run.wall,
+                x.spread.map(|(a, b)| format!(" ({a:.2}–{b:.2})")).unwrap_or_default(),
                 x.run.cpu,
                 num(rate(x), 0),
                 mib(x.run.peak_kib)
@@ -452,6 +491,23 @@ fn render(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_run_is_shown_with_the_spread_of_the_walls() {
+        let side = |wall: f64| Side {
+            run: Run { wall, cpu: wall, peak_kib: 1, code: Some(0), stdout: String::new(), timed_out: false },
+            distinct: Some(10),
+            result: "success".into(),
+            spread: None,
+        };
+        let m = median_side(vec![side(3.0), side(1.0), side(2.0)]).expect("a run");
+        assert_eq!((m.run.wall, m.spread), (2.0, Some((1.0, 3.0))));
+        let m = median_side(vec![side(4.0), side(1.0)]).expect("a run");
+        assert_eq!((m.run.wall, m.spread), (4.0, Some((1.0, 4.0))));
+        let m = median_side(vec![side(5.0)]).expect("a run");
+        assert_eq!((m.run.wall, m.spread), (5.0, None));
+        assert!(median_side(vec![]).is_none());
+    }
 
     #[test]
     fn reads_tlc_counts_and_verdicts() {

@@ -34,7 +34,8 @@ usage: cargo xtask <command>
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
   bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory;
-                   --models A,B  --timeout SECS per run  --workers N for both tools  --no-tlc)
+                   --models A,B  --runs N each (3, taking turns; medians)  --timeout SECS per run
+                   --workers N for both tools  --no-tlc)
   bench grade      time `sysmo grade` on a task's reference model (default spin; target < 1 s)
   bench web        the web app: transfer size of dist/ (raw, gzip), time to a usable gallery in
                    headless Chromium, checker states/s in the worker vs native (target >= 0.7x)
@@ -57,7 +58,7 @@ fn main() -> ExitCode {
             Some("check") => bench_check::bench_check(&root, &args[2..]),
             Some("grade") => bench_grade::bench_grade(&root, &args[2..]),
             Some("web") => bench_web::bench_web(&root, &args[2..]),
-            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--timeout SECS] [--workers N] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
+            _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
