@@ -208,7 +208,8 @@ impl std::fmt::Debug for Elems {
 
 /// Bring level `depth` of the values `values` into the cache: the slice itself at depth 0,
 /// the allocations it points to at depth 1, theirs at depth 2, and so on (at most 48 slices
-/// are followed per level). The levels above are read, so they should be in the cache already:
+/// are followed per level; of each allocation, the first two lines: its header and its first
+/// values). The levels above are read, so they should be in the cache already:
 /// an explorer warms the state it expands in k steps at depth 3 - k, so that each level has
 /// been asked of memory a whole expansion before it is read (the states of a breadth-first
 /// queue were built long before and are out of the caches). A hint only: nothing changes,
@@ -248,16 +249,15 @@ pub fn warm(values: &[Value], depth: u32) {
     }
     for vs in &level[..n] {
         for v in vs.iter() {
-            match v {
-                Value::Seq(e) => prefetch(e.0.addr()),
-                Value::Set(s) => prefetch(s.0.0.addr()),
-                Value::Fcn(f) => {
-                    // The header and the first values; the rest on the next line.
-                    prefetch(f.addr());
-                    prefetch(f.addr().wrapping_add(64));
-                }
-                _ => {}
-            }
+            // The header and the first values, the rest of which are on the next line.
+            let at = match v {
+                Value::Seq(e) => e.0.addr(),
+                Value::Set(s) => s.0.0.addr(),
+                Value::Fcn(f) => f.addr(),
+                _ => continue,
+            };
+            prefetch(at);
+            prefetch(at.wrapping_add(64));
         }
     }
 }
