@@ -1112,6 +1112,9 @@ impl<'a> Model<'a> {
     /// expanded): a constraint that reads only variables whose values `state` shares with
     /// `parent` holds in `state` as it held in `parent`.
     pub fn in_model_after(&self, parent: &State, state: &State) -> Result<bool, ModelError> {
+        if self.constraints.is_empty() {
+            return Ok(true);
+        }
         let reads = self.constraint_reads.get_or_init(|| self.constraints.iter().map(|e| self.ev.state_reads(e)).collect());
         let changed = changed_vars(parent, state);
         for (e, r) in self.constraints.iter().zip(reads) {

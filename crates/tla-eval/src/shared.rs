@@ -234,7 +234,6 @@ impl<T> Counted<T> {
     pub(crate) fn as_ptr(a: &Counted<T>) -> *const T {
         &a.inner().value
     }
-
 }
 
 impl<T> std::ops::Deref for Counted<T> {

@@ -993,6 +993,8 @@ impl<'a> ConstEval<'a> {
             if skips {
                 return Ok(Dom { set, without: Some(x) });
             }
+            // `S \ {x}` built from the values already computed, as `bin` builds it.
+            return Ok(Dom { set: super::fast_pair(Fast::Diff, set, Value::set(vec![x])?)?, without: None });
         }
         Ok(Dom { set: self.run(s, env, st, base)?, without: None })
     }

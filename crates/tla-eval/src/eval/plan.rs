@@ -601,9 +601,7 @@ impl<'a> ConstEval<'a> {
             }
         }
     }
-}
 
-impl<'a> ConstEval<'a> {
     /// `d.f...` of the disjunct `n` (see `let_lead`), computed as its LET computes `d`, when
     /// that gives a string or an integer without error.
     fn let_key(&self, n: &Node<'a>, st: &mut Vec<Value>) -> Option<Scalar> {
