@@ -14,7 +14,7 @@
 //! are printed and written to target/bench/web.md. A benchmark: nothing is asserted but that both
 //! sides agree on the state counts.
 
-use crate::serve::{build_web, serve_forever};
+use crate::serve::{build_web, serve_forever, WebBuild};
 use crate::tools::{self, Need, CHROMIUM};
 use crate::util::{build_release_sysmo, capture, median, step};
 use flate2::write::GzEncoder;
@@ -116,7 +116,7 @@ pub fn bench_web(root: &Path, args: &[String]) -> Result<bool, String> {
     }
     let tb = tools::ensure_all(root, Need { web: true, browser: true, tla_tools: false })?;
     let dist = if build {
-        build_web(root, &tb.path)?
+        build_web(root, &tb.path, WebBuild::Release, None)?
     } else if root.join("dist/index.html").exists() {
         step("--no-build: measuring the existing dist/");
         root.join("dist")

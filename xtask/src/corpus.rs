@@ -16,10 +16,12 @@
 //! taken off the list (except one listed only as too slow, which may finish in time on a quiet
 //! machine); any unlisted difference fails. The parse stage is never excused.
 
-use crate::util::{build_release_sysmo, step};
+use crate::runner::{run_jobs, Done, Job};
+use crate::util::{build_sysmo, step};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long one `sysmo parse` process may run on one model before it counts as hung.
@@ -402,7 +404,27 @@ pub fn apply_known(check: Outcome, known: Option<&str>) -> Outcome {
     }
 }
 
-pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
+/// The rows of a corpus run, filled in by its jobs as they end (with their place in the index).
+pub type Rows = Arc<Mutex<Vec<(usize, ModelRow)>>>;
+
+/// A corpus run ready to go: the models, the `sysmo` that checks them, the known differences.
+pub struct Plan {
+    dir: PathBuf,
+    models: Vec<String>,
+    known: Vec<(String, String)>,
+    sysmo: PathBuf,
+    commands: Vec<String>,
+}
+
+/// The corpus run's verdict: its table (as printed) and its counts.
+pub struct Report {
+    pub table: String,
+    pub passed: usize,
+    pub failed: usize,
+}
+
+/// Reads the corpus index and the known differences, and asks `sysmo` what it can do.
+pub fn plan(root: &Path, dir: &Path, sysmo: &Path) -> Result<Plan, String> {
     let models = read_index(dir)?;
     let known = read_known(&std::fs::read_to_string(root.join(KNOWN_FILE)).unwrap_or_default());
     for (m, _) in &known {
@@ -410,45 +432,85 @@ pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
             return Err(format!("{KNOWN_FILE} names `{m}`, which is not in the corpus index"));
         }
     }
-    let sysmo = build_release_sysmo(root)?;
-    let commands = sysmo_commands(&sysmo);
-    step(&format!("corpus {}: {} models", dir.display(), models.len()));
-    let mut rows = Vec::new();
-    for model in &models {
-        let model_dir = dir.join(model);
-        let files = tla_files(&model_dir);
-        let expected = std::fs::read_to_string(model_dir.join("expected.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| Expected::from_json(&v));
-        let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
-        let t = Instant::now();
-        let (check, ours) = if parse == Outcome::Pass {
-            check_stage(&sysmo, &commands, &model_dir, expected.as_ref())
-        } else {
-            (Outcome::NotRun, None)
-        };
-        let check_seconds = t.elapsed().as_secs_f64();
-        let check = apply_known(check, known.iter().find(|(m, _)| m == model).map(|(_, r)| r.as_str()));
-        let row = ModelRow { model: model.clone(), files: files.len(), parse, check, expected, ours, first_diagnostic, check_seconds };
-        step(&format!("{model}: {} in {check_seconds:.1} s", outcome_text(&row.check)));
-        rows.push(row);
+    Ok(Plan { dir: dir.to_path_buf(), models, known, sysmo: sysmo.to_path_buf(), commands: sysmo_commands(sysmo) })
+}
+
+impl Plan {
+    /// One job per model: its parse stage, then its check stage compared with TLC's.
+    pub fn jobs(&self, rows: &Rows) -> Vec<Job> {
+        let mut jobs = vec![];
+        for (i, model) in self.models.iter().enumerate() {
+            let (model, rows) = (model.clone(), rows.clone());
+            let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
+            let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());
+            jobs.push(Job {
+                suite: "corpus",
+                name: format!("corpus {model}"),
+                work: Box::new(move || {
+                    let files = tla_files(&model_dir);
+                    let expected = std::fs::read_to_string(model_dir.join("expected.json"))
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                        .and_then(|v| Expected::from_json(&v));
+                    let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
+                    let t = Instant::now();
+                    let (check, ours) = if parse == Outcome::Pass {
+                        check_stage(&sysmo, &commands, &model_dir, expected.as_ref())
+                    } else {
+                        (Outcome::NotRun, None)
+                    };
+                    let check_seconds = t.elapsed().as_secs_f64();
+                    let check = apply_known(check, known.as_deref());
+                    let row = ModelRow { model, files: files.len(), parse, check, expected, ours, first_diagnostic, check_seconds };
+                    let done = Done {
+                        ok: row.passed() || row.skipped(),
+                        line: if row.parse == Outcome::Pass { outcome_text(&row.check) } else { format!("parse {}", outcome_text(&row.parse)) },
+                        output: String::new(),
+                    };
+                    rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
+                    done
+                }),
+            });
+        }
+        jobs
     }
-    print_table(&rows);
-    let passed = rows.iter().filter(|r| r.passed()).count();
-    let skipped = rows.iter().filter(|r| r.skipped()).count();
-    let failed = rows.len() - passed - skipped;
-    let total: f64 = rows.iter().map(|r| r.check_seconds).sum();
-    println!("corpus: model checking took {total:.1} s in all ({} models)", rows.len());
-    let known_count = rows.iter().filter(|r| r.parse == Outcome::Pass && matches!(r.check, Outcome::Known(_))).count();
-    if known_count > 0 {
-        println!("{known_count} model(s) differ from TLC as recorded in {KNOWN_FILE} (counted as skipped)");
+
+    /// The table of the rows, in the index's order, with the counts.
+    pub fn report(&self, rows: &Rows) -> Report {
+        let mut rows = std::mem::take(&mut *rows.lock().unwrap_or_else(|e| e.into_inner()));
+        rows.sort_by_key(|(i, _)| *i);
+        let rows: Vec<ModelRow> = rows.into_iter().map(|(_, r)| r).collect();
+        let mut table = table_text(&rows);
+        let passed = rows.iter().filter(|r| r.passed()).count();
+        let skipped = rows.iter().filter(|r| r.skipped()).count();
+        let failed = self.models.len() - passed - skipped;
+        let total: f64 = rows.iter().map(|r| r.check_seconds).sum();
+        table.push_str(&format!("corpus: model checking took {total:.1} s in all ({} models)\n", rows.len()));
+        let known_count = rows.iter().filter(|r| r.parse == Outcome::Pass && matches!(r.check, Outcome::Known(_))).count();
+        if known_count > 0 {
+            table.push_str(&format!("{known_count} model(s) differ from TLC as recorded in {KNOWN_FILE} (counted as skipped)\n"));
+        }
+        if skipped > known_count {
+            table.push_str(&format!(
+                "{} model(s) skipped: their expected answer needs liveness, which this run did not check\n",
+                skipped - known_count
+            ));
+        }
+        table.push_str(&format!("corpus: {passed} passed, {failed} failed, {skipped} skipped\n"));
+        Report { table, passed, failed }
     }
-    if skipped > known_count {
-        println!("{} model(s) skipped: their expected answer needs liveness, which this run did not check", skipped - known_count);
-    }
-    println!("{passed} passed, {failed} failed, {skipped} skipped");
-    Ok((passed, failed))
+}
+
+/// Every model of `dir` with `sysmo` (the one the test build makes), on two workers.
+pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
+    let sysmo = build_sysmo(root)?;
+    let plan = plan(root, dir, &sysmo)?;
+    step(&format!("corpus {}: {} models", dir.display(), plan.models.len()));
+    let rows = Rows::default();
+    run_jobs(plan.jobs(&rows), 2, &|f| step(&format!("{}: {} in {:.1} s", f.name, f.done.line, f.secs)));
+    let report = plan.report(&rows);
+    print!("{}", report.table);
+    Ok((report.passed, report.failed))
 }
 
 fn outcome_text(o: &Outcome) -> String {
@@ -461,10 +523,10 @@ fn outcome_text(o: &Outcome) -> String {
     }
 }
 
-fn print_table(rows: &[ModelRow]) {
+fn table_text(rows: &[ModelRow]) -> String {
     let w = rows.iter().map(|r| r.model.len()).max().unwrap_or(5).max(5);
-    println!(
-        "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7}  first diagnostic",
+    let mut out = format!(
+        "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7}  first diagnostic\n",
         "model", "files", "expected (TLC)", "ours", "verdict", "time s"
     );
     for r in rows {
@@ -473,8 +535,8 @@ fn print_table(rows: &[ModelRow]) {
         } else {
             outcome_text(&r.check)
         };
-        println!(
-            "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7.1}  {}",
+        out.push_str(&format!(
+            "{:<w$}  {:>5}  {:<28}  {:<28}  {:<44}  {:>7.1}  {}\n",
             r.model,
             r.files,
             r.expected.as_ref().map(Expected::short).unwrap_or_else(|| "-".into()),
@@ -482,8 +544,9 @@ fn print_table(rows: &[ModelRow]) {
             truncate(&verdict, 44),
             r.check_seconds,
             truncate(&r.first_diagnostic, 90),
-        );
+        ));
     }
+    out
 }
 
 pub fn corpus_command(root: &Path, dir: Option<&str>) -> Result<bool, String> {

@@ -16,6 +16,7 @@ mod bench_check;
 mod bench_grade;
 mod bench_web;
 mod corpus;
+mod runner;
 mod sany;
 mod bench_module;
 mod serve;

@@ -1,26 +1,41 @@
 //! A small static file server for the built web app (127.0.0.1 only), and `cargo xtask serve`.
 
 use crate::tools::{self, Need};
+use crate::runner::run_process;
 use crate::util::{first_cause, run_tee, step};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
-/// `cargo xtask serve [--port N]`: install, build (release, offline), serve until interrupted.
+/// Which build of the web app.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WebBuild {
+    /// `trunk build --release`: the `release` profile (thin LTO) and wasm-opt; what the browser
+    /// tests test and what is published.
+    Release,
+    /// `trunk build` with the `web-dev` profile (index.html's `data-cargo-profile-dev`): no LTO,
+    /// no wasm-opt, incremental, the engine still optimised. For the edit loop of `serve`.
+    Quick,
+}
+
+/// `cargo xtask serve [--release] [--port N]`: install, build (offline), serve until interrupted.
 pub fn serve_command(root: &Path, args: &[String]) -> Result<bool, String> {
     let mut port = 8080u16;
+    let mut build = WebBuild::Quick;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--port" => {
                 port = it.next().and_then(|p| p.parse().ok()).ok_or("--port needs a number")?;
             }
-            other => return Err(format!("unknown option `{other}` for serve")),
+            "--release" => build = WebBuild::Release,
+            other => return Err(format!("unknown option `{other}` for serve (options: --release, --port N)")),
         }
     }
     let tb = tools::ensure_all(root, Need { web: true, browser: false, tla_tools: false })?;
-    let dist = build_web(root, &tb.path)?;
+    let dist = build_web(root, &tb.path, build, None)?;
     let listener = TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     step(&format!("serving {} on http://127.0.0.1:{port}/ (Ctrl-C to stop)", dist.display()));
@@ -28,26 +43,37 @@ pub fn serve_command(root: &Path, args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
-/// `trunk build --release --offline` at the repository root; returns the dist folder.
-pub fn build_web(root: &Path, path: &std::ffi::OsString) -> Result<PathBuf, String> {
-    let build = || {
-        run_tee(
-            Command::new("trunk")
-                .args(["build", "--release", "--offline"])
-                .current_dir(root)
-                .env("PATH", path)
-                .env("TRUNK_OFFLINE", "true")
-                .env("NO_COLOR", "true"),
-        )
+/// Builds the app with Trunk (offline) at the repository root and returns the dist folder.
+/// Trunk's output goes to the console, or to `log` when given.
+pub fn build_web(root: &Path, path: &std::ffi::OsString, build: WebBuild, log: Option<&Path>) -> Result<PathBuf, String> {
+    let mut args = vec!["build", "--offline"];
+    if build == WebBuild::Release {
+        args.push("--release");
+    }
+    let run = || {
+        let mut cmd = Command::new("trunk");
+        cmd.args(&args).current_dir(root).env("PATH", path).env("TRUNK_OFFLINE", "true").env("NO_COLOR", "true");
+        match log {
+            None => run_tee(&mut cmd),
+            Some(log) => {
+                step(&format!("$ trunk {} (output in {})", args.join(" "), log.display()));
+                let end = run_process(&mut cmd, Duration::from_secs(30 * 60))?;
+                let text = end.output();
+                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+                    let _ = f.write_all(text.as_bytes());
+                }
+                Ok((end.success(), text))
+            }
+        }
     };
-    let (ok, text) = build()?;
+    let (ok, text) = run()?;
     if !ok {
         // Once more, so that a passing trouble of the machine does not fail the build; the
         // cause of the first failure is shown either way.
         step(&format!("`trunk build` failed ({}); trying once more", first_cause(&text)));
-        let (ok, text) = build()?;
+        let (ok, text) = run()?;
         if !ok {
-            return Err(format!("`trunk build --release --offline` failed: {}", first_cause(&text)));
+            return Err(format!("`trunk {}` failed: {}", args.join(" "), first_cause(&text)));
         }
     }
     let dist = root.join("dist");

@@ -92,10 +92,18 @@ pub fn median(values: &[f64]) -> f64 {
     if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
 }
 
-/// Build the release `sysmo` binary and return its path.
+/// Build the release `sysmo` binary and return its path (for benchmarks).
 pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
     run_checked(Command::new(cargo()).current_dir(root).args(["build", "--release", "-p", "sysmo-cli"]))?;
     let exe = root.join("target/release/sysmo");
+    if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
+}
+
+/// Build `sysmo` as the test suite does (the dev profile: the engine optimised, debug assertions
+/// on), so that the corpus harness and the tests share one build, and return its path.
+pub fn build_sysmo(root: &Path) -> Result<PathBuf, String> {
+    run_checked(Command::new(cargo()).current_dir(root).args(["build", "-p", "sysmo-cli"]))?;
+    let exe = root.join("target/debug/sysmo");
     if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
 }
 

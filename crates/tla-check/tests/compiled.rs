@@ -128,10 +128,9 @@ fn run() {
     if let Ok(rd) = std::fs::read_dir(&corpus) {
         let mut models: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
         models.sort();
-        let budget = if cfg!(debug_assertions) { 300 } else { 5_000 };
         for d in models {
             for (tla, cfg) in pairs(&d) {
-                compare(&[d.clone()], &tla, &cfg, budget, &mut failures);
+                compare(&[d.clone()], &tla, &cfg, 5_000, &mut failures);
             }
         }
     } else {
