@@ -53,9 +53,23 @@ pub fn ensure_all(root: &Path, need: Need) -> Result<Toolbox, String> {
     if need.web {
         ensure_wasm_target()?;
         ensure_crates_fetched(root)?;
-        ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, &["--locked"], &path)?;
-        // wasm-bindgen-cli's own lockfile asks for a crate version the registry lacks: no --locked.
-        ensure_cargo_tool("wasm-bindgen-cli", "wasm-bindgen", WASM_BINDGEN_VERSION, &[], &path)?;
+        // No registry ships these two built: they are compiled, side by side (each install has
+        // long stretches on one core). Trunk's own release profile links with fat LTO in one
+        // codegen unit, minutes on one core for a tool whose speed does not matter here: it is
+        // built without. wasm-bindgen-cli's own lockfile asks for a crate version the registry
+        // lacks: no --locked.
+        let trunk = || {
+            let no_lto = [("CARGO_PROFILE_RELEASE_LTO", "false"), ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")];
+            ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, &["--locked"], &no_lto, &path)
+        };
+        let bindgen = || ensure_cargo_tool("wasm-bindgen-cli", "wasm-bindgen", WASM_BINDGEN_VERSION, &[], &[], &path);
+        let (t, b) = std::thread::scope(|s| {
+            let t = s.spawn(trunk);
+            let b = bindgen();
+            (t.join().unwrap_or_else(|_| Err("the trunk install panicked".into())), b)
+        });
+        t?;
+        b?;
         ensure_npm_packages(root, &path)?;
     }
     if need.browser {
@@ -116,6 +130,7 @@ fn ensure_cargo_tool(
     binary: &str,
     version: &str,
     extra: &[&str],
+    env: &[(&str, &str)],
     path: &OsString,
 ) -> Result<(), String> {
     let want = format!("{binary} {version}");
@@ -139,7 +154,7 @@ fn ensure_cargo_tool(
                         found.as_deref().unwrap_or("missing")
                     ));
                     let mut cmd = Command::new(util::cargo());
-                    cmd.args(["install", krate, "--version", version]).args(extra);
+                    cmd.args(["install", krate, "--version", version]).args(extra).envs(env.iter().copied());
                     return run_checked(&mut cmd);
                 }
                 step(&format!("{binary}: a `cargo install {krate}` is running (pid {pids:?}); waiting for it"));
