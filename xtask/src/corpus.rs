@@ -16,7 +16,7 @@
 //! taken off the list (except one listed only as too slow, which may finish in time on a quiet
 //! machine); any unlisted difference fails. The parse stage is never excused.
 
-use crate::runner::{run_jobs, Done, Job};
+use crate::runner::{run_jobs, run_process, Done, Job};
 use crate::util::{build_sysmo, step};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -216,34 +216,10 @@ pub fn read_index(dir: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Run a command with a time limit; returns (exit code or None when killed, stdout, timed out).
+/// Runs a command with a time limit; returns (exit code or None when killed, stdout, timed out).
 fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<(Option<i32>, String, bool), String> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run sysmo: {e}"))?;
-    let mut stdout = child.stdout.take().ok_or("no stdout")?;
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let start = Instant::now();
-    let (code, timed_out) = loop {
-        match child.try_wait().map_err(|e| e.to_string())? {
-            Some(status) => break (status.code(), false),
-            None if start.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break (None, true);
-            }
-            None => std::thread::sleep(Duration::from_millis(10)),
-        }
-    };
-    let out = reader.join().unwrap_or_default();
-    Ok((code, out, timed_out))
+    let end = run_process(cmd, limit).map_err(|e| format!("cannot run sysmo: {e}"))?;
+    Ok((end.code, end.stdout, end.timed_out))
 }
 
 fn tla_files(model_dir: &Path) -> Vec<String> {

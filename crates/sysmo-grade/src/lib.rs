@@ -208,14 +208,7 @@ pub fn grade_with_progress(
         grade_stages(task, model, &hooks)
     };
     // The stages that a gate skipped (or an error cut short) end here.
-    let st = &report.stages;
-    let ends = [
-        ("syntax", st.syntax.score, st.syntax.status),
-        ("runtime", st.runtime.score, st.runtime.status),
-        ("conformance", st.conformance.score, st.conformance.status),
-        ("invariants", st.invariants.score, st.invariants.status),
-    ];
-    for (stage, score, status) in ends.into_iter().skip(told) {
+    for (stage, score, status) in report.stages.scores().into_iter().skip(told) {
         progress(&Progress::done(stage, score, status.as_str()));
     }
     report

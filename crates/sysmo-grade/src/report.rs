@@ -55,6 +55,18 @@ pub struct Stages {
     pub invariants: InvariantsStage,
 }
 
+impl Stages {
+    /// Each stage's name, score and status, in the order they run.
+    pub fn scores(&self) -> [(&'static str, f64, Status); 4] {
+        [
+            ("syntax", self.syntax.score, self.syntax.status),
+            ("runtime", self.runtime.score, self.runtime.status),
+            ("conformance", self.conformance.score, self.conformance.status),
+            ("invariants", self.invariants.score, self.invariants.status),
+        ]
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Definitions {
     pub total: usize,

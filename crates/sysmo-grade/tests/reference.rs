@@ -19,14 +19,9 @@ fn reference_scores_one(id: &str) {
     let cfg = t.file(&format!("reference/{}.cfg", spec.module));
     let name = format!("tasks/{}/reference/{}.tla", t.id, spec.module);
     let r = grade(&input, &ModelInput { name: &name, text: tla, cfg, mapping: None }, &never);
-    let st = &r.stages;
-    let scores = [
-        ("syntax", st.syntax.score, st.syntax.status),
-        ("runtime", st.runtime.score, st.runtime.status),
-        ("conformance", st.conformance.score, st.conformance.status),
-        ("invariants", st.invariants.score, st.invariants.status),
-    ];
-    let failures: Vec<String> = scores
+    let failures: Vec<String> = r
+        .stages
+        .scores()
         .iter()
         .filter(|(_, score, status)| *score != 1.0 || *status != Status::Ran)
         .map(|(stage, score, status)| format!("{id}: {stage} = {score} ({})", status.as_str()))
