@@ -413,10 +413,21 @@ pub fn plan(root: &Path, dir: &Path, sysmo: &Path) -> Result<Plan, String> {
 }
 
 impl Plan {
-    /// One job per model: its parse stage, then its check stage compared with TLC's.
+    /// One job per model: its parse stage, then its check stage compared with TLC's. The
+    /// largest models (TLC's states generated) come first, so that two workers end together.
     pub fn jobs(&self, rows: &Rows) -> Vec<Job> {
         let mut jobs = vec![];
-        for (i, model) in self.models.iter().enumerate() {
+        let size = |model: &str| {
+            std::fs::read_to_string(self.dir.join(model).join("expected.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .and_then(|v| Expected::from_json(&v))
+                .and_then(|e| e.states_generated)
+                .unwrap_or(0)
+        };
+        let mut order: Vec<(usize, &String)> = self.models.iter().enumerate().collect();
+        order.sort_by_key(|(_, m)| std::cmp::Reverse(size(m)));
+        for (i, model) in order {
             let (model, rows) = (model.clone(), rows.clone());
             let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
             let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());

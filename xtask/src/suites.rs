@@ -154,7 +154,7 @@ fn list_tests(bin: &TestBinary) -> Result<Vec<String>, String> {
 }
 
 /// One job per test: the binary run with `--exact NAME` in its package's folder, as cargo runs it.
-fn test_jobs(bins: &[TestBinary], history: &History) -> Result<Vec<Job>, String> {
+fn test_jobs(bins: &[TestBinary]) -> Result<Vec<Job>, String> {
     let mut jobs = vec![];
     for bin in bins {
         for test in list_tests(bin)? {
@@ -190,7 +190,6 @@ fn test_jobs(bins: &[TestBinary], history: &History) -> Result<Vec<Job>, String>
             });
         }
     }
-    history.order(&mut jobs);
     Ok(jobs)
 }
 
@@ -217,7 +216,11 @@ impl History {
         self.0.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
     }
     /// Slowest first; jobs never timed keep their order, after those slower than a second.
+    /// Without a history, the order is left as it is.
     fn order(&self, jobs: &mut [Job]) {
+        if self.0.is_empty() {
+            return;
+        }
         jobs.sort_by(|a, b| {
             let (sa, sb) = (self.secs(&a.name).unwrap_or(1.0), self.secs(&b.name).unwrap_or(1.0));
             sb.total_cmp(&sa)
@@ -480,7 +483,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         let corpus_rows = corpus::Rows::default();
         if wanted("workspace") {
             match &native {
-                Some(b) => match test_jobs(&b.tests, &history) {
+                Some(b) => match test_jobs(&b.tests) {
                     Ok(j) => jobs.extend(j),
                     Err(e) => listing_error = Some(e),
                 },
@@ -498,6 +501,9 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
                 None => Err("not run: `sysmo` was not built".into()),
             });
         }
+        // With no timings of an earlier run (a clean clone), the tests go first and the corpus
+        // models after them, largest first (see corpus::Plan::jobs).
+        history.order(&mut jobs);
         if !jobs.is_empty() {
             say(&format!(
                 "[xtask] ===== jobs: {workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
@@ -569,7 +575,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
     History::save(root, &timed.iter().collect::<Vec<_>>());
 
     let total = started.elapsed();
-    print_summary(&results, &timed, total);
+    say(&summary_text(&results, &timed, total));
     let passed = results.iter().filter(|r| r.verdict.is_ok()).count();
     let failed = results.len() - passed;
     println!("{passed} passed, {failed} failed");
@@ -585,7 +591,7 @@ fn verdict_line(name: &str, verdict: &Result<String, String>, secs: f64) -> Stri
 
 /// The time table: each suite's verdict and wall time, the slowest ten jobs, the total, and a
 /// warning when the run went over [`BUDGET`].
-fn print_summary(results: &[SuiteResult], jobs: &[Finished], total: Duration) {
+fn summary_text(results: &[SuiteResult], jobs: &[Finished], total: Duration) -> String {
     let mut s = String::new();
     s.push_str(&format!("\n{:<14} {:<7} {:>11}  detail\n", "suite", "result", "wall"));
     for r in results {
@@ -614,7 +620,7 @@ fn print_summary(results: &[SuiteResult], jobs: &[Finished], total: Duration) {
             BUDGET.as_secs() / 60
         ));
     }
-    say(&s);
+    s
 }
 
 #[cfg(test)]
@@ -631,6 +637,34 @@ mod tests {
         let ignored = "test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 9 filtered out; finished in 0.00s\n";
         assert_eq!(count_ignored(ignored), 1);
         assert_eq!(count_ignored(out), 0);
+    }
+
+    #[test]
+    fn the_time_table_lists_the_slowest_jobs_and_warns_past_the_budget() {
+        let suite = |name, verdict: Result<&str, &str>, secs| SuiteResult {
+            name,
+            verdict: verdict.map(str::to_string).map_err(str::to_string),
+            secs,
+        };
+        let results = [suite("workspace", Ok("3 tests passed"), 70.0), suite("corpus", Err("1 failed\nmore"), 5.0)];
+        let jobs: Vec<Finished> = (0..12)
+            .map(|i| Finished {
+                suite: "workspace",
+                name: format!("t{i}"),
+                done: Done { ok: true, line: String::new(), output: String::new() },
+                started: Instant::now(),
+                secs: i as f64,
+            })
+            .collect();
+        let quick = summary_text(&results, &jobs, Duration::from_secs(400));
+        assert!(quick.contains("workspace      passed   1 min 10 s  3 tests passed"), "{quick}");
+        assert!(quick.contains("corpus         FAILED        5.0 s  1 failed\n"), "{quick}");
+        let listed: Vec<&str> = quick.lines().filter(|l| l.starts_with("  ") && l.contains(" workspace ")).collect();
+        assert_eq!(listed.len(), 10, "{quick}");
+        assert!(listed[0].ends_with(" t11") && listed[9].ends_with(" t2"), "{quick}");
+        assert!(quick.contains("total 6 min 40 s") && !quick.contains("warning"), "{quick}");
+        let slow = summary_text(&results, &jobs, BUDGET + Duration::from_secs(1));
+        assert!(slow.contains("warning: this run took 25 min 01 s, over the 25-minute budget"), "{slow}");
     }
 
     #[test]
