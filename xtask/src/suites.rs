@@ -494,10 +494,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         let mut corpus_setup: Option<Result<corpus::Plan, String>> = None;
         if run_corpus {
             corpus_setup = Some(match native.as_ref().and_then(|b| b.sysmo.clone()) {
-                Some(sysmo) => corpus::plan(root, &corpus_dir, &sysmo).map(|plan| {
-                    jobs.extend(plan.jobs(&corpus_rows));
-                    plan
-                }),
+                Some(sysmo) => corpus::plan(root, &corpus_dir, &sysmo).inspect(|plan| jobs.extend(plan.jobs(&corpus_rows))),
                 None => Err("not run: `sysmo` was not built".into()),
             });
         }
@@ -519,7 +516,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
                 say(&format!("[xtask] {} FAILED in {}: {}\n{}", f.name, duration_text(f.secs), f.done.line, tail(&f.done.output, 80)));
             } else if f.secs >= SLOW {
                 say(&format!("[xtask] {} {} in {} ({n}/{total})", f.name, f.done.line, duration_text(f.secs)));
-            } else if n % 100 == 0 {
+            } else if n.is_multiple_of(100) {
                 say(&format!("[xtask] {n}/{total} jobs done"));
             }
         });
