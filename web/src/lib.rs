@@ -7,6 +7,8 @@
 //! [`grading`] for the worker's messages and the scorecard. `src/app.rs` renders them;
 //! `src/main.rs` mounts the page and `src/worker.rs` is the grading worker.
 
+#![forbid(unsafe_code)]
+
 pub mod catalog;
 pub mod check_bench;
 pub mod code_editor;

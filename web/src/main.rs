@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 fn main() {
     yew::Renderer::<web::App>::new().render();
 }

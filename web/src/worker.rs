@@ -3,6 +3,8 @@
 //! (`web::check_bench`) runs the model checker alone and answers with its counts and time. The page terminates
 //! and restarts the worker to cancel a run.
 
+#![forbid(unsafe_code)]
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use wasm_bindgen::closure::Closure;

@@ -24,7 +24,7 @@ pub fn bench_parse(root: &Path, args: &[String]) -> Result<bool, String> {
             other => return Err(format!("unknown option `{other}` for bench parse")),
         }
     }
-    let tb = tools::ensure_all(root, Need { web: false, browser: false, tla_tools: true })?;
+    let tb = tools::ensure_all(root, Need { tla_tools: true, ..Need::none() })?;
     let jar = tb.tla_tools_jar.ok_or("no tla2tools.jar")?;
     let sysmo = build_release_sysmo(root)?;
 

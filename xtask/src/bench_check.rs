@@ -58,6 +58,7 @@ struct Rusage {
     rest: [i64; 13],
 }
 
+#[allow(unsafe_code)]
 unsafe extern "C" {
     fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
 }
@@ -65,6 +66,7 @@ unsafe extern "C" {
 const WNOHANG: i32 = 1;
 
 /// Reap `pid` (blocking or not); `Some((status, rusage))` once it has exited.
+#[allow(unsafe_code)]
 fn reap(pid: u32, block: bool) -> Result<Option<(i32, Rusage)>, String> {
     let mut status = 0i32;
     let mut ru = Rusage::default();
@@ -297,7 +299,7 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     let o = parse_args(root, args)?;
     let workers = o.workers.to_string();
     let jar = if o.tlc {
-        let tb = tools::ensure_all(root, Need { web: false, browser: false, tla_tools: true })?;
+        let tb = tools::ensure_all(root, Need { tla_tools: true, ..Need::none() })?;
         Some(tb.tla_tools_jar.ok_or("no tla2tools.jar")?)
     } else {
         None

@@ -114,7 +114,7 @@ pub fn bench_web(root: &Path, args: &[String]) -> Result<bool, String> {
             other => return Err(format!("unknown option `{other}` for bench web")),
         }
     }
-    let tb = tools::ensure_all(root, Need { web: true, browser: true, tla_tools: false })?;
+    let tb = tools::ensure_all(root, Need { web: true, browser: true, ..Need::none() })?;
     let dist = if build {
         build_web(root, &tb.path, WebBuild::Release, None)?
     } else if root.join("dist/index.html").exists() {

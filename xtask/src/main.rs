@@ -11,6 +11,9 @@
 //! - `bench web`: the web app's transfer size, time to a usable gallery, and the checker's
 //!   throughput in the grading worker against native.
 
+// Unsafe code only to read a child's resource usage (`bench_check::reap`).
+#![deny(unsafe_code)]
+
 mod bench;
 mod bench_check;
 mod bench_grade;
@@ -31,7 +34,7 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
   serve            build the web app (release, offline) and serve it on http://127.0.0.1:8080
-  test [SUITE...]  run every test suite, or only the named ones (workspace, wasm, browser, corpus)
+  test [SUITE...]  run every test suite, or only the named ones (workspace, miri, wasm, browser, corpus)
   corpus [DIR]     parse every model of a corpus (default ../shared/corpus)
   bench parse      time `sysmo parse` against SANY on a generated 20,000-line module
   bench check      sysmo check against TLC on corpus models (states/s, wall, peak memory;

@@ -34,7 +34,7 @@ pub fn serve_command(root: &Path, args: &[String]) -> Result<bool, String> {
             other => return Err(format!("unknown option `{other}` for serve (options: --release, --port N)")),
         }
     }
-    let tb = tools::ensure_all(root, Need { web: true, browser: false, tla_tools: false })?;
+    let tb = tools::ensure_all(root, Need { web: true, ..Need::none() })?;
     let dist = build_web(root, &tb.path, build, None)?;
     let listener = TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;

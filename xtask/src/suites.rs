@@ -19,7 +19,7 @@
 use crate::corpus;
 use crate::runner::{duration_text, run_jobs, run_process, Done, Finished, Job};
 use crate::serve::{build_web, serve_forever, WebBuild};
-use crate::tools::{self, Need, Toolbox, CHROMEDRIVER, CHROMIUM};
+use crate::tools::{self, Need, Toolbox, CHROMEDRIVER, CHROMIUM, MIRI_TOOLCHAIN};
 use crate::util::{cargo, first_cause};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
@@ -191,6 +191,37 @@ fn test_jobs(bins: &[TestBinary]) -> Result<Vec<Job>, String> {
         }
     }
     Ok(jobs)
+}
+
+/// The unsafe module's tests (`tla_eval::shared`: values' reference counts, prefetching) under
+/// Miri, which reports undefined behaviour and data races. Miri builds in `target/miri`, beside
+/// the other builds.
+fn miri_job(root: &Path) -> Job {
+    let root = root.to_path_buf();
+    Job {
+        suite: "miri",
+        name: "tla-eval shared:: under Miri".into(),
+        work: Box::new(move || {
+            let mut cmd = Command::new("rustup");
+            cmd.args(["run", MIRI_TOOLCHAIN, "cargo", "miri", "test", "-p", "tla-eval", "--lib", "shared::"])
+                .current_dir(&root)
+                // The stable toolchain that runs xtask must not leak into nightly's cargo.
+                .env_remove("CARGO")
+                .env_remove("RUSTC")
+                .env_remove("RUSTDOC")
+                .env_remove("RUSTUP_TOOLCHAIN");
+            match run_process(&mut cmd, JOB_LIMIT) {
+                Err(e) => Done { ok: false, line: e, output: String::new() },
+                Ok(end) => {
+                    let output = end.output();
+                    match count_passed(&output) {
+                        Some((p, 0)) if end.success() && p > 0 => Done { ok: true, line: format!("{p} tests passed under Miri"), output },
+                        other => Done { ok: false, line: format!("{other:?} (exit {:?}): {}", end.code, first_cause(&output)), output },
+                    }
+                }
+            }
+        }),
+    }
 }
 
 /// Wall times of the last run's jobs (`target/xtask/job-times.tsv`), to start the slowest first.
@@ -408,7 +439,7 @@ fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Resu
 }
 
 /// Suites `cargo xtask test` runs, by short name; `cargo xtask test wasm browser` runs a subset.
-pub const SUITES: [&str; 4] = ["workspace", "wasm", "browser", "corpus"];
+pub const SUITES: [&str; 5] = ["workspace", "miri", "wasm", "browser", "corpus"];
 
 pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
     if let Some(bad) = only.iter().find(|s| !SUITES.contains(&s.as_str())) {
@@ -423,7 +454,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
 
     say("[xtask] ===== setup");
     let t = Instant::now();
-    let toolbox = tools::ensure_all(root, Need { web: wanted("wasm") || wanted("browser"), browser: wanted("browser"), tla_tools: false });
+    let toolbox = tools::ensure_all(root, Need { web: wanted("wasm") || wanted("browser"), browser: wanted("browser"), miri: wanted("miri"), tla_tools: false });
     results.push(SuiteResult {
         name: "setup",
         verdict: toolbox.as_ref().map(|_| "tools present".to_string()).map_err(Clone::clone),
@@ -491,6 +522,9 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             }
         }
         let workspace_jobs = jobs.len();
+        if wanted("miri") {
+            jobs.insert(0, miri_job(root));
+        }
         let mut corpus_setup: Option<Result<corpus::Plan, String>> = None;
         if run_corpus {
             corpus_setup = Some(match native.as_ref().and_then(|b| b.sysmo.clone()) {
@@ -503,7 +537,8 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         history.order(&mut jobs);
         if !jobs.is_empty() {
             say(&format!(
-                "[xtask] ===== jobs: {workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
+                "[xtask] ===== jobs: {}{workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
+                if wanted("miri") { "Miri, " } else { "" },
                 if run_corpus { ", then the corpus models" } else { "" }
             ));
         }
@@ -549,6 +584,16 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             let secs = suite_wall("workspace");
             say(&verdict_line("workspace", &verdict, secs));
             results.push(SuiteResult { name: "workspace", verdict, secs });
+        }
+        if wanted("miri") {
+            let verdict = match finished.iter().find(|f| f.suite == "miri") {
+                Some(f) if f.done.ok => Ok(f.done.line.clone()),
+                Some(f) => Err(f.done.line.clone()),
+                None => Err("not run".into()),
+            };
+            let secs = suite_wall("miri");
+            say(&verdict_line("miri", &verdict, secs));
+            results.push(SuiteResult { name: "miri", verdict, secs });
         }
         if let Some(setup) = corpus_setup {
             let verdict = setup.and_then(|plan| {
@@ -598,7 +643,7 @@ fn summary_text(results: &[SuiteResult], jobs: &[Finished], total: Duration) -> 
         };
         s.push_str(&format!("{:<14} {verdict:<7} {:>11}  {detail}\n", r.name, duration_text(r.secs)));
     }
-    s.push_str("(the workspace, corpus, wasm and browser suites run side by side after the native build)\n");
+    s.push_str("(after the native build, the miri, workspace and corpus jobs run beside the wasm and browser suites)\n");
     let mut slow: Vec<&Finished> = jobs.iter().collect();
     slow.sort_by(|a, b| b.secs.total_cmp(&a.secs));
     if !slow.is_empty() {

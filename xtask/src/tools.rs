@@ -21,12 +21,17 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub struct Need {
     pub web: bool,
     pub browser: bool,
+    /// Miri (nightly's `miri` and `rust-src` components), for the unsafe module's tests.
+    pub miri: bool,
     pub tla_tools: bool,
 }
 
 impl Need {
     pub fn everything() -> Need {
-        Need { web: true, browser: true, tla_tools: true }
+        Need { web: true, browser: true, miri: true, tla_tools: true }
+    }
+    pub fn none() -> Need {
+        Need { web: false, browser: false, miri: false, tla_tools: false }
     }
 }
 
@@ -74,6 +79,9 @@ pub fn ensure_all(root: &Path, need: Need) -> Result<Toolbox, String> {
     }
     if need.browser {
         ensure_chromium()?;
+    }
+    if need.miri {
+        ensure_miri()?;
     }
     let tla_tools_jar = if need.tla_tools { Some(ensure_tla_tools(root)?) } else { None };
     Ok(Toolbox { path, tla_tools_jar })
@@ -214,6 +222,29 @@ fn ensure_npm_packages(root: &Path, path: &OsString) -> Result<(), String> {
             "wasm-opt on PATH reports {other:?}, want version {BINARYEN_MAJOR} (from web/node_modules/.bin)"
         )),
     }
+}
+
+/// The toolchain Miri runs on: the machine's nightly (rustup installs one when there is none).
+pub const MIRI_TOOLCHAIN: &str = "nightly";
+
+/// Miri and the standard library's sources (which Miri builds its sysroot from) on the nightly
+/// toolchain, from rustup as the wasm32 target is.
+fn ensure_miri() -> Result<(), String> {
+    let out = capture(Command::new("rustup").args(["component", "list", "--installed", "--toolchain", MIRI_TOOLCHAIN]))?;
+    if !out.status.success() {
+        step("nightly toolchain: missing, installing it with miri and rust-src");
+        return run_checked(Command::new("rustup").args([
+            "toolchain", "install", MIRI_TOOLCHAIN, "--profile", "minimal", "--component", "miri,rust-src",
+        ]));
+    }
+    let installed = String::from_utf8_lossy(&out.stdout);
+    let has = |c: &str| installed.lines().any(|l| l.trim() == c || l.starts_with(&format!("{c}-")));
+    if has("miri") && has("rust-src") {
+        step("miri and rust-src on the nightly toolchain: present");
+        return Ok(());
+    }
+    step("miri or rust-src on the nightly toolchain: missing, adding them with rustup");
+    run_checked(Command::new("rustup").args(["component", "add", "--toolchain", MIRI_TOOLCHAIN, "miri", "rust-src"]))
 }
 
 fn ensure_chromium() -> Result<(), String> {

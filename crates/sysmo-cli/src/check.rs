@@ -360,7 +360,10 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         return explore_single(tla, opts);
     }
     // SAFETY: no other thread holds a value yet; the workers start below, after this.
-    unsafe { tla_eval::single_thread(false) };
+    #[allow(unsafe_code)]
+    unsafe {
+        tla_eval::single_thread(false)
+    };
     let out = std::sync::Mutex::new(Vec::new());
     // As in TLC, what the ASSUMEs set with TLCSet is every worker's.
     let registers = tla.model.registers();

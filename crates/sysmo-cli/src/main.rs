@@ -3,6 +3,10 @@
 //! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
 //! the library crates, which do no I/O.
 
+// Unsafe code only for the allocator (mimalloc) and to make values' counts atomic before
+// workers start (`check::explore_tla`).
+#![deny(unsafe_code)]
+
 mod args;
 mod grade;
 mod tasks;
@@ -25,6 +29,7 @@ struct Mi;
 
 const MI_MIN_ALIGN: usize = 16;
 
+#[allow(unsafe_code)]
 unsafe impl std::alloc::GlobalAlloc for Mi {
     #[inline]
     unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
@@ -142,6 +147,7 @@ Usage:
 /// zeroed when it is asked for again: an exploration frees and allocates values at every state
 /// (LamportMutex: 1,200-1,700 page faults and 0.22-0.36 s of system time; 221 faults and
 /// 0.12-0.23 s without). Keeping freed memory costs about 12 MiB more at the peak there.
+#[allow(unsafe_code)]
 fn keep_freed_memory() {
     unsafe extern "C" {
         fn mi_option_get(option: std::ffi::c_int) -> std::ffi::c_long;
@@ -168,7 +174,10 @@ fn main() -> ExitCode {
     if matches!(cmd.as_str(), "check" | "simulate") {
         // SAFETY: one thread touches values in these commands, but for `check --workers N`,
         // which makes counts atomic again before it starts its workers (`explore_tla`).
-        unsafe { tla_eval::single_thread(true) };
+        #[allow(unsafe_code)]
+        unsafe {
+            tla_eval::single_thread(true)
+        };
         keep_freed_memory();
     }
     match cmd.as_str() {

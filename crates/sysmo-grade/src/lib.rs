@@ -18,6 +18,8 @@
 //! task, so a model gets the same report on every machine; a caller's `should_stop` callback
 //! (checked between slices of work) is only a safety net, and the report says when it fired.
 
+#![forbid(unsafe_code)]
+
 mod actions;
 pub mod itf;
 pub mod progress;

@@ -4,6 +4,8 @@
 //!
 //! No I/O at run time; builds for `wasm32-unknown-unknown`.
 
+#![forbid(unsafe_code)]
+
 pub mod prompt;
 
 /// One task folder and its traces.

@@ -9,6 +9,8 @@
 //! report progress and cancel between slices. The one exception is [`parallel`], built only
 //! with the `parallel` feature (native front ends), which explores with several threads.
 
+#![forbid(unsafe_code)]
+
 mod explore;
 pub mod fpset;
 pub mod liveness;

@@ -81,6 +81,9 @@
 //! The explorer (tla-check) stores the fingerprint of each canonical state, a parent index and
 //! the action index; counterexamples are rebuilt by re-running the enumeration.
 
+// Unsafe code only in `shared` (values' reference counts and prefetching), tested under Miri.
+#![deny(unsafe_code)]
+
 pub mod arith;
 mod display;
 pub mod error;
@@ -91,6 +94,7 @@ mod fxhash;
 mod ptrcache;
 pub mod intern;
 pub mod set;
+#[allow(unsafe_code)]
 pub mod shared;
 pub use shared::single_thread;
 pub mod stdnames;

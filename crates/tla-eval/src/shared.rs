@@ -315,6 +315,25 @@ mod tests {
     }
 
     #[test]
+    fn values_cloned_and_dropped_on_several_threads_are_freed_once() {
+        // Counts are atomic unless `single_thread(true)` was called, which no test does (tests
+        // of one binary share the process). Under Miri this checks the orderings of the count.
+        let v = Shared::from_iter_exact([Value::Int(1), Value::Seq(crate::value::Elems::from(vec![Value::Int(2)]))].into_iter());
+        let c = Counted::new(vec![Value::Int(3)]);
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                let (v, c) = (v.clone(), c.clone());
+                s.spawn(move || {
+                    let more: Vec<(Shared, Counted<Vec<Value>>)> = (0..4).map(|_| (v.clone(), c.clone())).collect();
+                    assert!(matches!(more[3].0[0], Value::Int(1)) && more[3].1.len() == 1);
+                });
+            }
+        });
+        assert_eq!(v.inner().count.load(Ordering::Relaxed), 1);
+        assert_eq!(c.inner().count.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
     fn a_function_holds_its_domain_until_its_last_drop() {
         use crate::intern::Str;
         let rec = |v: i32| Value::record(vec![(Str::unranked("a"), Value::Int(v)), (Str::unranked("b"), Value::Int(v + 1))]).expect("a record");

@@ -4,6 +4,8 @@
 //!
 //! No I/O: other modules come through a [`ModuleLoader`] that the caller provides.
 
+#![forbid(unsafe_code)]
+
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 

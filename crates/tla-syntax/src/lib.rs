@@ -17,6 +17,8 @@
 //! is split into its top-level units and each is parsed on its own, so one bad definition
 //! yields one [`ast::Unit::Error`] and a diagnostic, and the other units are still there.
 
+#![forbid(unsafe_code)]
+
 // The code pest_derive generates without pest's `std` feature names `crate::alloc`.
 extern crate alloc;
 

@@ -19,6 +19,8 @@
 //! Architecture invariant: no I/O, clock or threads (the crate builds for the web); every
 //! malformed input is an [`trace::InputError`] with a code and a line, never a panic.
 
+#![forbid(unsafe_code)]
+
 pub mod explain;
 pub mod mapping;
 pub mod replay;

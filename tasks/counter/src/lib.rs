@@ -4,6 +4,8 @@
 //! Observable state (pinned names): `counter`, `tmp` (thread -> local copy), `pc` (thread ->
 //! "read" | "add" | "write" | "done", the next step). Actions: `Read(t)`, `Add(t)`, `Write(t)`.
 
+#![forbid(unsafe_code)]
+
 use task_probe::rt::sync::atomic::{AtomicUsize, Ordering};
 use task_probe::{Observed, Probe, per_thread};
 

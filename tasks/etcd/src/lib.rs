@@ -2,6 +2,8 @@
 //! etcd raft v3.5's `raft.go`, and a deterministic simulated cluster of three nodes around it
 //! ([`cluster`]). [`workload`] runs the cluster through its scenarios and records the traces.
 
+#![forbid(unsafe_code)]
+
 pub mod cluster;
 pub mod raft;
 pub mod workload;

@@ -2,6 +2,8 @@
 //!
 //! Observable state (pinned names): `hr`. Action: `Tick`.
 
+#![forbid(unsafe_code)]
+
 use task_probe::rt::sync::atomic::{AtomicUsize, Ordering};
 use task_probe::{Observed, Probe};
 

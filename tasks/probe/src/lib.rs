@@ -10,6 +10,8 @@
 //! Output is NDJSON (see `docs/trace-format.md`): a header line, an `init` line, one `step` line
 //! per observed step. Keys of nested objects are written sorted, so equal traces are equal bytes.
 
+#![forbid(unsafe_code)]
+
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
 

@@ -2,6 +2,8 @@
 //! `cargo xtask traces`: `traces/<dir>/<file>.ndjson` under the repository root, byte for byte the
 //! same on every run.
 
+#![forbid(unsafe_code)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
