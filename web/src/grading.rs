@@ -7,6 +7,8 @@
 
 use serde_json::{json, Value as Json};
 use std::cell::Cell;
+use sysmo_grade::report::{Report, Status};
+use tla_syntax::diag::Severity;
 
 use crate::catalog::tla_text;
 
@@ -52,8 +54,8 @@ pub enum WorkerMessage {
     /// Where a stage of the grader stands: `sysmo_grade::Progress` as JSON, at every slice of
     /// work and when the stage ends (read by [`crate::progress::Board`]).
     Stage { run: u64, progress: Json },
-    /// The grade report (`sysmo-grade/1` JSON).
-    Report { run: u64, report: Json },
+    /// The grade report (sysmo-grade's own type, `sysmo-grade/1` JSON on the wire).
+    Report { run: u64, report: Box<Report> },
     /// The request could not be graded (unknown task, bad message).
     Failed { run: u64, message: String },
 }
@@ -66,7 +68,7 @@ impl WorkerMessage {
                 json!({ "kind": "progress", "run": run, "stage": stage, "slices": slices, "syntax": syntax })
             }
             WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress }),
-            WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report }),
+            WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report.to_json() }),
             WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
         }
         .to_string()
@@ -84,21 +86,25 @@ impl WorkerMessage {
                 syntax: v.get("syntax").and_then(Json::as_f64),
             }),
             Some("stage") => Ok(WorkerMessage::Stage { run, progress: v.get("progress").cloned().unwrap_or(Json::Null) }),
-            Some("report") => Ok(WorkerMessage::Report { run, report: v.get("report").cloned().unwrap_or(Json::Null) }),
+            Some("report") => {
+                let report = serde_json::from_value::<Report>(v.get("report").cloned().unwrap_or(Json::Null))
+                    .map_err(|e| format!("the worker's report does not read as {}: {e}", sysmo_grade::report::SCHEMA))?;
+                Ok(WorkerMessage::Report { run, report: Box::new(report) })
+            }
             Some("failed") => Ok(WorkerMessage::Failed { run, message: v.get("message").and_then(Json::as_str).unwrap_or("").to_string() }),
             other => Err(format!("unknown message kind {other:?}")),
         }
     }
 }
 
-/// Grade `model` against the embedded task `task_id`: the report as JSON. `should_stop` is
-/// passed to the grader (called between slices of work).
-pub fn grade_task(task_id: &str, model: &str, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
+/// Grade `model` against the embedded task `task_id`. `should_stop` is passed to the grader
+/// (called between slices of work).
+pub fn grade_task(task_id: &str, model: &str, should_stop: &dyn Fn() -> bool) -> Result<Report, String> {
     grade_task_with(task_id, model, None, None, should_stop)
 }
 
 /// [`grade_task`] with the user's configuration and mapping in place of the task's.
-pub fn grade_task_with(task_id: &str, model: &str, cfg: Option<&str>, mapping: Option<&str>, should_stop: &dyn Fn() -> bool) -> Result<Json, String> {
+pub fn grade_task_with(task_id: &str, model: &str, cfg: Option<&str>, mapping: Option<&str>, should_stop: &dyn Fn() -> bool) -> Result<Report, String> {
     grade_task_with_progress(task_id, model, cfg, mapping, should_stop, &mut |_| {})
 }
 
@@ -110,13 +116,13 @@ pub fn grade_task_with_progress(
     mapping: Option<&str>,
     should_stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(&sysmo_grade::Progress),
-) -> Result<Json, String> {
+) -> Result<Report, String> {
     let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
     let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
     let input = sysmo_grade::TaskInput::from_folder(task.files, &traces);
     let name = format!("{}.tla", sysmo_grade::module_name(model).unwrap_or_else(|| "model".into()));
     let model = sysmo_grade::ModelInput { name: &name, text: model, cfg, mapping };
-    Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress).to_json())
+    Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))
 }
 
 /// The worker's answer to one request: posts progress through `post` while it works, and
@@ -150,7 +156,7 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         }
     };
     match grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage) {
-        Ok(report) => WorkerMessage::Report { run, report },
+        Ok(report) => WorkerMessage::Report { run, report: Box::new(report) },
         Err(message) => WorkerMessage::Failed { run, message },
     }
 }
@@ -222,7 +228,7 @@ pub struct InvariantRow {
     pub counterexample: Option<Counterexample>,
 }
 
-/// What the scorecard shows, read from a report's JSON.
+/// What the scorecard shows, read from a report.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Scorecard {
     pub task: String,
@@ -245,16 +251,8 @@ fn s(v: &Json, k: &str) -> String {
     v.get(k).and_then(Json::as_str).unwrap_or("").to_string()
 }
 
-fn f(v: &Json, k: &str) -> f64 {
-    v.get(k).and_then(Json::as_f64).unwrap_or(0.0)
-}
-
 fn u(v: &Json, k: &str) -> u64 {
     v.get(k).and_then(Json::as_u64).unwrap_or(0)
-}
-
-fn opt(v: &Json, k: &str) -> Option<String> {
-    v.get(k).and_then(Json::as_str).map(str::to_string)
 }
 
 fn list<'a>(v: &'a Json, k: &str) -> &'a [Json] {
@@ -309,114 +307,112 @@ fn failure_text(f: &Json) -> String {
 }
 
 impl Scorecard {
-    pub fn from_report(r: &Json) -> Scorecard {
-        let stages = r.get("stages").cloned().unwrap_or(Json::Null);
-        let sy = stages.get("syntax").cloned().unwrap_or(Json::Null);
-        let rt = stages.get("runtime").cloned().unwrap_or(Json::Null);
-        let cf = stages.get("conformance").cloned().unwrap_or(Json::Null);
-        let iv = stages.get("invariants").cloned().unwrap_or(Json::Null);
-        let defs = sy.get("definitions").cloned().unwrap_or(Json::Null);
-        let diagnostics: Vec<String> = list(&sy, "diagnostics")
+    /// The scorecard of a report (sysmo-grade's own type, as the worker sent it).
+    pub fn from_report(r: &Report) -> Scorecard {
+        let (sy, rt, cf, iv) = (&r.stages.syntax, &r.stages.runtime, &r.stages.conformance, &r.stages.invariants);
+        let diagnostics: Vec<String> =
+            sy.diagnostics.iter().map(|d| format!("{}:{} {} {}", d.line, d.column, d.code, d.message)).collect();
+        let coverage: Vec<CoverageRow> = rt
+            .actions
             .iter()
-            .map(|d| format!("{}:{} {} {}", u(d, "line"), u(d, "column"), s(d, "code"), s(d, "message")))
+            .map(|a| CoverageRow { action: a.action.clone(), produced: a.produced, counted: a.counted, before_error: a.before_error })
             .collect();
-        let coverage: Vec<CoverageRow> = list(&rt, "actions")
-            .iter()
-            .map(|a| CoverageRow {
-                action: s(a, "action"),
-                produced: a.get("produced").and_then(Json::as_bool).unwrap_or(false) || u(a, "produced") > 0 || u(a, "generated") > 0,
-                counted: a.get("counted").and_then(Json::as_bool).unwrap_or(false),
-                before_error: a.get("before_error").and_then(Json::as_bool).unwrap_or(false),
-            })
-            .collect();
-        let gate_json = rt.get("gate").filter(|g| !g.is_null());
-        let gate = gate_json.map(|g| {
-            let passed = g.get("passed").and_then(Json::as_bool).unwrap_or(false);
+        let gate = rt.gate.as_ref().map(|g| {
             let mut line = format!(
                 "gate {} ({}, {} distinct states, depth {})",
-                if passed { "passed" } else { "failed" },
-                s(g, "result"),
-                u(g, "distinct_states"),
-                u(g, "depth")
+                if g.passed { "passed" } else { "failed" },
+                g.result,
+                g.distinct_states,
+                g.depth
             );
-            if let Some(m) = opt(g, "message") {
+            if let Some(m) = &g.message {
                 line += &format!(": {m}");
             }
             line
         });
-        let gate_counterexample = gate_json.and_then(|g| g.get("counterexample")).filter(|c| !c.is_null()).map(counterexample);
+        let gate_counterexample = rt.gate.as_ref().and_then(|g| g.counterexample.as_ref()).filter(|c| !c.is_null()).map(counterexample);
         let simulation_errors = rt
-            .get("simulation")
-            .map(|sim| {
-                list(sim, "errors")
-                    .iter()
-                    .map(|e| format!("run {}: {} after {}", u(e, "run"), s(e, "message"), opt(e, "last_action").unwrap_or_else(|| "the initial state".into())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let conformance: Vec<ConformanceRow> = list(&cf, "actions")
+            .simulation
+            .iter()
+            .flat_map(|sim| &sim.errors)
+            .map(|e| format!("run {}: {} after {}", e.run, e.message, e.last_action.as_deref().unwrap_or("the initial state")))
+            .collect();
+        let conformance: Vec<ConformanceRow> = cf
+            .actions
             .iter()
             .map(|a| ConformanceRow {
-                action: s(a, "action"),
-                windows: u(a, "windows"),
-                passed: u(a, "passed"),
-                ok: u(a, "verdict") == 1,
-                first_failure: a.get("first_failure").filter(|x| !x.is_null()).map(failure_text),
+                action: a.action.clone(),
+                windows: a.windows as u64,
+                passed: a.passed as u64,
+                ok: a.verdict == 1,
+                first_failure: a.first_failure.as_ref().filter(|x| !x.is_null()).map(failure_text),
             })
             .collect();
-        let invariants: Vec<InvariantRow> = list(&iv, "invariants")
+        let invariants: Vec<InvariantRow> = iv
+            .invariants
             .iter()
             .map(|i| InvariantRow {
-                name: s(i, "name"),
-                kind: s(i, "kind"),
-                expect: s(i, "expect"),
-                verdict: s(i, "verdict"),
-                result: s(i, "result"),
-                message: opt(i, "message"),
-                counterexample: i.get("counterexample").filter(|c| !c.is_null()).map(counterexample),
+                name: i.name.clone(),
+                kind: i.kind.to_string(),
+                expect: i.expect.to_string(),
+                verdict: i.verdict.to_string(),
+                result: i.result.clone(),
+                message: i.message.clone(),
+                counterexample: i.counterexample.as_ref().filter(|c| !c.is_null()).map(counterexample),
             })
             .collect();
-        let errors = list(&sy, "diagnostics").iter().filter(|d| s(d, "severity") == "error").count();
-        let stage = |key: &str, v: &Json, summary: String| StageCard {
+        let errors = sy.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        let stage = |key: &str, score: f64, status: Status, reason: &Option<String>, summary: String| StageCard {
             key: key.to_string(),
-            score: f(v, "score"),
-            status: s(v, "status"),
-            reason: opt(v, "reason"),
+            score,
+            status: status.as_str().to_string(),
+            reason: reason.clone(),
             summary,
         };
+        let or_reason = |empty: bool, reason: &Option<String>, summary: String| {
+            if empty { reason.clone().unwrap_or_default() } else { summary }
+        };
         let stages = vec![
-            stage("syntax", &sy, format!("{} of {} definitions parse; {} error(s)", u(&defs, "parsed"), u(&defs, "total"), errors)),
+            stage(
+                "syntax",
+                sy.score,
+                sy.status,
+                &None,
+                format!("{} of {} definitions parse; {} error(s)", sy.definitions.parsed, sy.definitions.total, errors),
+            ),
             stage(
                 "runtime",
-                &rt,
-                if coverage.is_empty() {
-                    opt(&rt, "reason").unwrap_or_default()
-                } else {
-                    format!("{} of {} actions covered", coverage.iter().filter(|c| c.counted).count(), coverage.len())
-                },
+                rt.score,
+                rt.status,
+                &rt.reason,
+                or_reason(
+                    coverage.is_empty(),
+                    &rt.reason,
+                    format!("{} of {} actions covered", coverage.iter().filter(|c| c.counted).count(), coverage.len()),
+                ),
             ),
             stage(
                 "conformance",
-                &cf,
-                if conformance.is_empty() {
-                    opt(&cf, "reason").unwrap_or_default()
-                } else {
-                    format!("{} of {} actions conform", conformance.iter().filter(|c| c.ok).count(), conformance.len())
-                },
+                cf.score,
+                cf.status,
+                &cf.reason,
+                or_reason(
+                    conformance.is_empty(),
+                    &cf.reason,
+                    format!("{} of {} actions conform", conformance.iter().filter(|c| c.ok).count(), conformance.len()),
+                ),
             ),
             stage(
                 "invariants",
-                &iv,
-                if invariants.is_empty() {
-                    opt(&iv, "reason").unwrap_or_default()
-                } else {
-                    format!("{} of {} pass", u(&iv, "passed"), u(&iv, "checked"))
-                },
+                iv.score,
+                iv.status,
+                &iv.reason,
+                or_reason(invariants.is_empty(), &iv.reason, format!("{} of {} pass", iv.passed, iv.checked)),
             ),
         ];
         Scorecard {
-            task: s(r, "task"),
-            overall: f(r, "overall"),
+            task: r.task.clone(),
+            overall: r.overall,
             stages,
             diagnostics,
             gate,
@@ -426,14 +422,14 @@ impl Scorecard {
             conformance,
             windows: format!(
                 "windows {}/{} ({:.1}%); whole traces {}/{}",
-                u(&cf, "windows_passed"),
-                u(&cf, "windows"),
-                100.0 * f(&cf, "window_pass_rate"),
-                u(&cf, "whole_traces_passed"),
-                u(&cf, "traces")
+                cf.windows_passed,
+                cf.windows,
+                100.0 * cf.window_pass_rate,
+                cf.whole_traces_passed,
+                cf.traces
             ),
             invariants,
-            stopped: opt(r, "stopped"),
+            stopped: r.stopped.clone(),
         }
     }
 }

@@ -168,7 +168,7 @@ fn worker_messages_round_trip() {
         WorkerMessage::Ready,
         WorkerMessage::Progress { run: 1, stage: "checking".into(), slices: 4, syntax: Some(0.5) },
         WorkerMessage::Stage { run: 2, progress: serde_json::json!({"stage": "runtime", "state": "running", "states": 4000}) },
-        WorkerMessage::Report { run: 2, report: serde_json::json!({"overall": 1.0}) },
+        WorkerMessage::Report { run: 2, report: Box::new(gated_report()) },
         WorkerMessage::Failed { run: 3, message: "no task".into() },
     ] {
         assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
@@ -177,6 +177,26 @@ fn worker_messages_round_trip() {
     let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
     assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
     assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
+}
+
+/// The report of a model whose syntax gates the other stages: every field of a report, quick
+/// to make.
+fn gated_report() -> sysmo_grade::report::Report {
+    web::grading::grade_task("spin", &broken_spin(), &|| false).unwrap()
+}
+
+/// `patch` laid over `base`: objects merge key by key, anything else replaces.
+fn merged(base: serde_json::Value, patch: serde_json::Value) -> serde_json::Value {
+    match (base, patch) {
+        (serde_json::Value::Object(mut b), serde_json::Value::Object(p)) => {
+            for (k, v) in p {
+                let old = b.remove(&k).unwrap_or(serde_json::Value::Null);
+                b.insert(k, merged(old, v));
+            }
+            serde_json::Value::Object(b)
+        }
+        (_, p) => p,
+    }
 }
 
 /// A spin model with one broken definition (a definition sign inside EXCEPT).
@@ -242,12 +262,14 @@ fn the_spin_reference_model_scores_one_in_every_stage() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_violated_invariant_shows_its_counterexample_as_states() {
-    // A report as sysmo-grade writes it (schema sysmo-grade/1), trimmed to what the card reads.
-    let report = serde_json::json!({
+    // A report as sysmo-grade writes it (schema sysmo-grade/1): what the card reads laid over
+    // a whole report.
+    let patch = serde_json::json!({
         "task": "spin", "overall": 0.75,
         "stages": {
             "syntax": {"score": 1.0, "status": "ran", "definitions": {"total": 8, "parsed": 8}, "diagnostics": []},
-            "runtime": {"score": 1.0, "status": "ran", "gate": {"passed": true, "result": "success", "distinct_states": 10, "depth": 4},
+            "runtime": {"score": 1.0, "status": "ran", "gate": {"passed": true, "result": "success", "distinct_states": 10, "depth": 4,
+                                 "states_generated": 12, "max_states": 100000, "max_depth": 100},
                         "actions": [{"action": "Unlock", "produced": true, "before_error": false, "counted": true}]},
             "conformance": {"score": 1.0, "status": "ran", "windows": 2, "windows_passed": 1, "window_pass_rate": 0.5, "traces": 1, "whole_traces_passed": 0,
                             "actions": [{"action": "Unlock", "windows": 2, "passed": 1, "verdict": 0,
@@ -255,12 +277,14 @@ fn a_violated_invariant_shows_its_counterexample_as_states() {
                                                            "first_false_conjunct": {"text": "pc[t] = \"cs\"", "operands": [{"expr": "pc[t]", "value": "\"idle\""}]},
                                                            "differences": [{"field": "locked", "observed": "FALSE", "model": "TRUE"}]}}]},
             "invariants": {"score": 0.0, "status": "ran", "checked": 1, "passed": 0, "invariants": [
-                {"name": "MutualExclusion", "kind": "invariant", "expect": "hold", "verdict": "fail", "result": "violated",
+                {"name": "MutualExclusion", "kind": "invariant", "expect": "hold", "verdict": "fail", "result": "violated", "distinct_states": 2,
                  "counterexample": {"#meta": {"description": "MutualExclusion violated"}, "vars": ["locked", "pc"], "states": [
                     {"#meta": {"index": 0}, "locked": false, "pc": {"#map": [[0, "idle"]]}},
                     {"#meta": {"index": 1, "action": "TryLock"}, "locked": true, "pc": {"#map": [[0, "cs"]]}}]}}]}
         }
     });
+    let report = merged(serde_json::to_value(gated_report()).unwrap(), patch);
+    let report: sysmo_grade::report::Report = serde_json::from_value(report).expect("a whole report");
     let card = Scorecard::from_report(&report);
     assert_eq!(card.stages.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants"]);
     let f = card.conformance[0].first_failure.as_deref().unwrap();

@@ -118,7 +118,7 @@ impl ModuleLoader for OneModule {
 }
 
 fn stage_skipped_runtime(reason: &str) -> RuntimeStage {
-    RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions_from: "", actions: vec![], simulation: None }
+    RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions_from: "".into(), actions: vec![], simulation: None }
 }
 
 fn conformance_empty(status: Status, reason: String) -> ConformanceStage {
@@ -240,7 +240,7 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
         let overall = (syntax.score + runtime.score + conformance.score + invariants.score) / 4.0;
         Report {
-            schema: SCHEMA,
+            schema: SCHEMA.into(),
             task: task_id.clone(),
             model: model.name.to_string(),
             overall,
@@ -322,7 +322,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
     if let Err(e) = m.check_assumptions() {
         gate.result = error_kind(&e).into();
         gate.message = Some(error_message(&loaded.sources, &e));
-        return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions_from: "", actions: vec![], simulation: None };
+        return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions_from: "".into(), actions: vec![], simulation: None };
     }
 
     // The gate: exhaustive, deadlock off, within the task's budget.
@@ -488,7 +488,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
     };
     let score = if rows.is_empty() { 0.0 } else { rows.iter().filter(|r| r.counted).count() as f64 / rows.len() as f64 };
     let actions_from = if by_name { "next_disjuncts" } else { "model_split" };
-    RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions_from, actions: rows, simulation: Some(summary) }
+    RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions_from: actions_from.into(), actions: rows, simulation: Some(summary) }
 }
 
 fn conformance_stage(
@@ -637,9 +637,9 @@ fn invariants_stage(
         .iter()
         .map(|c| InvariantResult {
             name: c.ident.name.clone(),
-            kind: if c.invariant { "invariant" } else { "property" },
-            expect: if c.must_hold { "hold" } else { "violate" },
-            verdict: "error",
+            kind: if c.invariant { "invariant" } else { "property" }.into(),
+            expect: if c.must_hold { "hold" } else { "violate" }.into(),
+            verdict: "error".into(),
             result: "error".into(),
             message: analysis_error.clone(),
             distinct_states: 0,
@@ -653,7 +653,7 @@ fn invariants_stage(
     for (c, row) in checks.iter().zip(rows.iter_mut()) {
         if row.result != "error" {
             let violated = row.result == "violated";
-            row.verdict = if violated != c.must_hold { "pass" } else { "fail" };
+            row.verdict = if violated != c.must_hold { "pass" } else { "fail" }.into();
         }
     }
     at.phase.clear();
@@ -722,7 +722,7 @@ fn check_all(
             // One property violated: it is decided; the rest run again.
             Some(pos) => {
                 let k = open.remove(pos);
-                rows[k] = InvariantResult { name: rows[k].name.clone(), kind: rows[k].kind, expect: rows[k].expect, ..run.row };
+                rows[k] = InvariantResult { name: rows[k].name.clone(), kind: rows[k].kind.clone(), expect: rows[k].expect.clone(), ..run.row };
             }
             // No violation (or the time limit): the run decides every property left.
             None if run.row.result != "error" && name.is_none() => {

@@ -1,15 +1,19 @@
 //! The grade report (`docs/grade-report.md`, schema `sysmo-grade/1`). Everything in it is a
 //! function of the task and the model, except `elapsed` (filled in by a front end that has a
 //! clock) and `stopped` (set only when the caller's wall-clock safety net was hit).
+//!
+//! These types are the report's one definition: the grader builds them, `--json` and the web
+//! worker serialise them, and the web page deserialises the worker's message into them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use tla_syntax::diag::JsonDiagnostic;
 
 pub const SCHEMA: &str = "sysmo-grade/1";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The stage ran.
@@ -30,9 +34,9 @@ impl Status {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    pub schema: &'static str,
+    pub schema: Cow<'static, str>,
     pub task: String,
     pub model: String,
     /// Mean of the four stage scores.
@@ -47,7 +51,7 @@ pub struct Report {
     pub elapsed: Option<BTreeMap<String, f64>>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stages {
     pub syntax: SyntaxStage,
     pub runtime: RuntimeStage,
@@ -67,13 +71,13 @@ impl Stages {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Definitions {
     pub total: usize,
     pub parsed: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SyntaxStage {
     pub score: f64,
     pub status: Status,
@@ -83,7 +87,7 @@ pub struct SyntaxStage {
 }
 
 /// The exhaustive run of the runtime gate.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Gate {
     pub passed: bool,
     /// `success`, `budget_exhausted`, `safety_violation`, `action_property_violation`,
@@ -99,7 +103,7 @@ pub struct Gate {
     pub counterexample: Option<Json>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionCoverage {
     pub action: String,
     /// It produced a successor in some state a simulated behaviour visited.
@@ -110,7 +114,7 @@ pub struct ActionCoverage {
     pub counted: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimulationSummary {
     pub runs: u64,
     pub behaviours_per_run: u64,
@@ -122,7 +126,7 @@ pub struct SimulationSummary {
     pub errors: Vec<SimulationError>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimulationError {
     pub run: u64,
     pub behaviour: u64,
@@ -131,7 +135,7 @@ pub struct SimulationError {
     pub last_action: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuntimeStage {
     pub score: f64,
     pub status: Status,
@@ -141,12 +145,12 @@ pub struct RuntimeStage {
     /// `next_disjuncts`: the actions are Next's disjuncts named after the operators they apply
     /// (through `\E` and definitions); `model_split`: the checker's own split of Next (used when
     /// some disjunct names no operator).
-    pub actions_from: &'static str,
+    pub actions_from: Cow<'static, str>,
     pub actions: Vec<ActionCoverage>,
     pub simulation: Option<SimulationSummary>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionVerdict {
     pub action: String,
     pub windows: usize,
@@ -158,7 +162,7 @@ pub struct ActionVerdict {
     pub first_failure: Option<Json>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConformanceStage {
     /// Mean over target actions with windows of the per-action verdicts.
     pub score: f64,
@@ -176,7 +180,7 @@ pub struct ConformanceStage {
     pub per_trace: Vec<TraceLine>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceLine {
     pub file: String,
     pub windows: usize,
@@ -184,15 +188,15 @@ pub struct TraceLine {
     pub whole: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InvariantResult {
     pub name: String,
     /// `invariant` (INVARIANT) or `property` (PROPERTY: action property or liveness).
-    pub kind: &'static str,
+    pub kind: Cow<'static, str>,
     /// `hold` (invariants.cfg) or `violate` (violations.cfg: a faithful model must violate it).
-    pub expect: &'static str,
+    pub expect: Cow<'static, str>,
     /// `pass` or `fail` (against `expect`), or `error` (could not be checked).
-    pub verdict: &'static str,
+    pub verdict: Cow<'static, str>,
     /// `holds`, `budget_exhausted` (no violation within the budget), `violated`, `error`.
     pub result: String,
     pub message: Option<String>,
@@ -201,7 +205,7 @@ pub struct InvariantResult {
     pub counterexample: Option<Json>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InvariantsStage {
     /// passed / checked.
     pub score: f64,

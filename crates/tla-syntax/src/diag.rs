@@ -4,9 +4,9 @@
 //! Every code is listed in `docs/diagnostics.md`.
 
 use crate::span::{SourceMap, Span};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -53,7 +53,7 @@ impl Diagnostic {
 }
 
 /// The JSON shape of one diagnostic, as `sysmo parse --json` and the web editor use it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct JsonDiagnostic {
     pub code: String,
     pub severity: Severity,
