@@ -3,23 +3,11 @@
 //! tables, and a starter module with the pinned names. Plain data, tested natively and in wasm.
 
 use serde_json::Value as Json;
+use sysmo_task_format::TaskToml;
 use sysmo_tasks::TaskFiles;
-use toml::Value;
 
-/// A pinned action: its name, parameters and what it means.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PinnedAction {
-    pub name: String,
-    pub params: Vec<String>,
-    pub meaning: String,
-}
-
-impl PinnedAction {
-    /// `Name(p, q)`, or `Name` without parameters.
-    pub fn head(&self) -> String {
-        if self.params.is_empty() { self.name.clone() } else { format!("{}({})", self.name, self.params.join(", ")) }
-    }
-}
+/// A pinned action: its name, parameters and what it means (task.toml's own type).
+pub use sysmo_task_format::PinnedAction;
 
 /// A task as the gallery and the Description tab show it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,80 +38,31 @@ pub struct TaskInfo {
     pub check_constants: Vec<(String, String)>,
 }
 
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    let mut cur = v;
-    for k in path {
-        cur = cur.get(k)?;
-    }
-    cur.as_str()
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
-}
-
-fn pairs(v: Option<&Value>) -> Vec<(String, String)> {
-    v.and_then(Value::as_table)
-        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_string).unwrap_or_else(|| cfg_value(v)))).collect())
-        .unwrap_or_default()
-}
-
-/// A task.toml value in .cfg form (`{0, 1, 2}`, `"a"`, `TRUE`).
-fn cfg_value(v: &Value) -> String {
-    match v {
-        Value::Integer(i) => i.to_string(),
-        Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(a) => format!("{{{}}}", a.iter().map(cfg_value).collect::<Vec<_>>().join(", ")),
-        other => format!("{other:?}"),
-    }
-}
-
-/// Read a task's `task.toml` and count its embedded code and traces.
+/// Read a task's `task.toml` (its one schema, [`TaskToml`]) and count its embedded code and
+/// traces.
 pub fn task_info(t: &TaskFiles) -> Result<TaskInfo, String> {
-    let v: Value = toml::from_str(t.task_toml()).map_err(|e| format!("{}: task.toml: {e}", t.id))?;
-    let original = v.get("original");
-    let lines = original.and_then(|o| o.get("lines")).and_then(Value::as_integer);
-    let approx_lines = original.and_then(|o| o.get("approx_lines")).and_then(Value::as_integer);
-    let pinned = v.get("pinned");
-    let actions = pinned
-        .and_then(|p| p.get("actions"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|x| PinnedAction {
-                    name: x.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
-                    params: strings(x.get("params")),
-                    meaning: x.get("meaning").and_then(Value::as_str).unwrap_or("").to_string(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let v = TaskToml::parse(t.task_toml()).map_err(|e| format!("{}: {e}", t.id))?;
+    let lines = v.original_lines();
     Ok(TaskInfo {
         id: t.id.to_string(),
-        title: str_at(&v, &["title"]).unwrap_or(t.id).to_string(),
-        tutorial: v.get("tutorial").and_then(Value::as_bool).unwrap_or(false),
-        system: str_at(&v, &["original", "system"]).unwrap_or("").to_string(),
-        file: str_at(&v, &["original", "file"]).unwrap_or("").to_string(),
-        language: str_at(&v, &["original", "language"]).unwrap_or("").to_string(),
-        original_lines: lines.or(approx_lines),
-        approx: lines.is_none() && approx_lines.is_some(),
+        title: if v.title.is_empty() { t.id.to_string() } else { v.title.clone() },
+        tutorial: v.tutorial,
+        original_lines: lines.and_then(|(n, _)| i64::try_from(n).ok()),
+        approx: lines.is_some_and(|(_, rounded)| rounded),
         code_lines: t.code.iter().map(|(_, text)| text.lines().count()).sum(),
         code_files: t.code.len(),
         traces: t.traces.len(),
-        summary: str_at(&v, &["description", "summary"]).unwrap_or("").trim().to_string(),
-        must_capture: strings(v.get("description").and_then(|d| d.get("must_capture"))),
-        leave_out: strings(v.get("description").and_then(|d| d.get("leave_out"))),
-        module: str_at(&v, &["pinned", "module"]).unwrap_or(t.id).to_string(),
-        constants: pairs(pinned.and_then(|p| p.get("constants"))),
-        variables: pairs(pinned.and_then(|p| p.get("variables"))),
-        actions,
-        check_constants: v
-            .get("check")
-            .and_then(|c| c.get("constants"))
-            .and_then(Value::as_table)
-            .map(|t| t.iter().map(|(k, v)| (k.clone(), cfg_value(v))).collect())
-            .unwrap_or_default(),
+        summary: v.description.summary.trim().to_string(),
+        check_constants: v.check.constants_cfg(),
+        system: v.original.system,
+        file: v.original.file,
+        language: v.original.language,
+        must_capture: v.description.must_capture,
+        leave_out: v.description.leave_out,
+        module: v.pinned.module,
+        constants: v.pinned.constants.into_iter().collect(),
+        variables: v.pinned.variables.into_iter().collect(),
+        actions: v.pinned.actions,
     })
 }
 

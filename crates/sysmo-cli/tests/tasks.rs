@@ -45,18 +45,19 @@ fn names(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn module_of(task: &str) -> String {
+fn task_toml(task: &str) -> sysmo_task_format::TaskToml {
     let text = std::fs::read_to_string(repo().join("tasks").join(task).join("task.toml")).unwrap();
-    let t: toml::Table = toml::from_str(&text).unwrap();
-    t["pinned"]["module"].as_str().unwrap().to_string()
+    sysmo_task_format::TaskToml::parse(&text).unwrap()
+}
+
+fn module_of(task: &str) -> String {
+    task_toml(task).pinned.module
 }
 
 /// The task's `[check] max_states` and `max_depth`.
 fn budget(task: &str) -> (i64, i64) {
-    let text = std::fs::read_to_string(repo().join("tasks").join(task).join("task.toml")).unwrap();
-    let t: toml::Table = toml::from_str(&text).unwrap();
-    let check = t["check"].as_table().expect("[check]");
-    (check["max_states"].as_integer().expect("max_states"), check["max_depth"].as_integer().expect("max_depth"))
+    let check = task_toml(task).check;
+    (check.max_states as i64, i64::from(check.max_depth))
 }
 
 struct Verdict {

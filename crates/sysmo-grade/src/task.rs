@@ -1,21 +1,11 @@
 //! A task's `task.toml`, as far as the grader needs it: the pinned module, the constants to
 //! check with, the budgets and the simulation settings.
 
-use toml::{Table, Value};
+use sysmo_task_format::TaskToml;
 
-/// The seeded simulations of the runtime stage: `count` runs, each of `behaviours` behaviours of
-/// at most `depth` states; run `i` is seeded with `seed + i`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Simulation {
-    pub count: u64,
-    pub behaviours: u64,
-    pub depth: u32,
-    pub seed: u64,
-}
+pub use sysmo_task_format::{SimulationSettings as Simulation, DEFAULT_BEHAVIOURS};
 
-/// SysMoBench's number of behaviours per simulation run, when the task does not say.
-pub const DEFAULT_BEHAVIOURS: u64 = 50;
-
+/// What the grader reads of a task.toml ([`TaskToml`], the one schema).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskSpec {
     pub id: String,
@@ -31,64 +21,25 @@ pub struct TaskSpec {
     pub simulation: Simulation,
 }
 
-fn cfg_value(v: &Value) -> Result<String, String> {
-    Ok(match v {
-        Value::Integer(i) => i.to_string(),
-        Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(items) => {
-            let parts = items.iter().map(cfg_value).collect::<Result<Vec<_>, _>>()?;
-            format!("{{{}}}", parts.join(", "))
+impl From<TaskToml> for TaskSpec {
+    fn from(t: TaskToml) -> TaskSpec {
+        TaskSpec {
+            constants: t.check.constants_cfg(),
+            actions: t.pinned.actions.into_iter().map(|a| a.name).collect(),
+            id: t.id,
+            title: t.title,
+            module: t.pinned.module,
+            max_states: t.check.max_states,
+            max_depth: t.check.max_depth,
+            simulation: t.check.simulation,
         }
-        other => return Err(format!("a constant's value must be an integer, a boolean, a string or a list, not a {}", other.type_str())),
-    })
-}
-
-fn uint(t: &Table, key: &str, default: u64) -> Result<u64, String> {
-    match t.get(key) {
-        None => Ok(default),
-        Some(Value::Integer(i)) if *i >= 0 => Ok(*i as u64),
-        Some(v) => Err(format!("{key} must be a non-negative integer, not a {}", v.type_str())),
     }
 }
 
 impl TaskSpec {
     /// Read a task.toml. Errors name the key that is missing or malformed.
     pub fn parse(text: &str) -> Result<TaskSpec, String> {
-        let t: Table = toml::from_str(text).map_err(|e| format!("task.toml: {e}"))?;
-        let s = |tab: &Table, k: &str| tab.get(k).and_then(Value::as_str).map(str::to_string);
-        let empty = Table::new();
-        let pinned = t.get("pinned").and_then(Value::as_table).unwrap_or(&empty);
-        let check = t.get("check").and_then(Value::as_table).unwrap_or(&empty);
-        let module = s(pinned, "module").ok_or("task.toml: [pinned] has no module")?;
-        let actions = pinned
-            .get("actions")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|x| x.get("name").and_then(Value::as_str)).map(str::to_string).collect())
-            .unwrap_or_default();
-        let mut constants = vec![];
-        if let Some(c) = check.get("constants").and_then(Value::as_table) {
-            for (k, v) in c {
-                constants.push((k.clone(), cfg_value(v).map_err(|e| format!("task.toml: [check].constants.{k}: {e}"))?));
-            }
-        }
-        let sim = check.get("simulation").and_then(Value::as_table).unwrap_or(&empty);
-        let simulation = Simulation {
-            count: uint(sim, "count", 20)?,
-            behaviours: uint(sim, "behaviours", DEFAULT_BEHAVIOURS)?,
-            depth: u32::try_from(uint(sim, "depth", 50)?).map_err(|_| "simulation depth is too large")?,
-            seed: uint(sim, "seed", 0)?,
-        };
-        Ok(TaskSpec {
-            id: s(&t, "id").ok_or("task.toml has no id")?,
-            title: s(&t, "title").unwrap_or_default(),
-            module,
-            actions,
-            constants,
-            max_states: uint(check, "max_states", 100_000)?,
-            max_depth: u32::try_from(uint(check, "max_depth", 100)?).map_err(|_| "max_depth is too large")?,
-            simulation,
-        })
+        TaskToml::parse(text).map(TaskSpec::from)
     }
 
     /// The .cfg a model without one is checked with: the task's constants, and
@@ -129,7 +80,8 @@ mod tests {
         assert_eq!(t.simulation, Simulation { count: 3, behaviours: DEFAULT_BEHAVIOURS, depth: 7, seed: 9 });
         assert_eq!(t.default_cfg(true), "CONSTANTS\n    N = {0, 1}\n    S = \"a\"\nSPECIFICATION Spec\n");
         assert_eq!(t.default_cfg(false), "CONSTANTS\n    N = {0, 1}\n    S = \"a\"\nINIT Init\nNEXT Next\n");
-        assert!(TaskSpec::parse("id = \"x\"\n").unwrap_err().contains("module"));
+        assert!(TaskSpec::parse("id = \"x\"\n").unwrap_err().contains("pinned"));
+        assert!(TaskSpec::parse("id = \"x\"\n[pinned]\n").unwrap_err().contains("module"));
         assert!(TaskSpec::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[check]\nconstants = { N = { a = 1 } }\n").is_err());
     }
 }

@@ -10,48 +10,15 @@
 //!
 //! [`prompt`] is a pure function of the `task.toml` text and the code files.
 
-use toml::Value;
-
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    let mut cur = v;
-    for k in path {
-        cur = cur.get(k)?;
-    }
-    cur.as_str()
-}
-
-fn list_at(v: &Value, path: &[&str]) -> Vec<String> {
-    let mut cur = v;
-    for k in path {
-        match cur.get(k) {
-            Some(x) => cur = x,
-            None => return vec![],
-        }
-    }
-    cur.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
-}
-
-/// A `.cfg` value written from a task.toml value: integers, strings, booleans, sets of them.
-fn cfg_value(v: &Value) -> Result<String, String> {
-    Ok(match v {
-        Value::Integer(i) => i.to_string(),
-        Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(a) => {
-            let items: Result<Vec<String>, String> = a.iter().map(cfg_value).collect();
-            format!("{{{}}}", items?.join(", "))
-        }
-        other => return Err(format!("constant value {other:?} has no .cfg form")),
-    })
-}
+use sysmo_task_format::TaskToml;
 
 /// The prompt for a task, from its `task.toml` text and the code files (path, text) that ran.
 pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, String> {
-    let t: Value = toml::from_str(task_toml).map_err(|e| format!("task.toml: {e}"))?;
-    let id = str_at(&t, &["id"]).ok_or("task.toml has no id")?;
-    let title = str_at(&t, &["title"]).unwrap_or(id);
-    let module = str_at(&t, &["pinned", "module"]).ok_or("task.toml has no [pinned] module")?;
-    let summary = str_at(&t, &["description", "summary"]).unwrap_or("").trim();
+    let t = TaskToml::parse(task_toml)?;
+    let id = t.id.as_str();
+    let title = if t.title.is_empty() { id } else { t.title.as_str() };
+    let module = t.pinned.module.as_str();
+    let summary = t.description.summary.trim();
     let mut p = String::new();
     let mut line = |s: &str| {
         p.push_str(s);
@@ -68,15 +35,11 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("");
     line(summary);
     line("");
-    let system = str_at(&t, &["original", "system"]).unwrap_or("unknown");
-    let file = str_at(&t, &["original", "file"]).unwrap_or("unknown");
-    let language = str_at(&t, &["original", "language"]).unwrap_or("unknown language");
-    let lines = t
-        .get("original")
-        .and_then(|o| o.get("lines").or_else(|| o.get("approx_lines")))
-        .and_then(Value::as_integer)
-        .map(|n| format!(", about {n} lines"))
-        .unwrap_or_default();
+    let or = |s: &'static str, v: &str| if v.is_empty() { s.to_string() } else { v.to_string() };
+    let system = or("unknown", &t.original.system);
+    let file = or("unknown", &t.original.file);
+    let language = or("unknown language", &t.original.language);
+    let lines = t.original_lines().map(|(n, _)| format!(", about {n} lines")).unwrap_or_default();
     line(&format!("Original system: {system}; file {file} ({language}{lines})."));
     line("");
 
@@ -99,21 +62,21 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
 
     line("## What the model must capture");
     line("");
-    let must = list_at(&t, &["description", "must_capture"]);
+    let must = &t.description.must_capture;
     if must.is_empty() {
         line("- the behaviour described above, step by step as the code takes its steps");
     }
-    for m in &must {
+    for m in must {
         line(&format!("- {m}"));
     }
     line("");
     line("## What to leave out");
     line("");
-    let leave = list_at(&t, &["description", "leave_out"]);
+    let leave = &t.description.leave_out;
     if leave.is_empty() {
         line("- anything the pinned variables cannot express");
     }
-    for m in &leave {
+    for m in leave {
         line(&format!("- {m}"));
     }
     line("");
@@ -122,33 +85,32 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("");
     line(&format!("Module: `{module}`"));
     line("");
-    let pinned = t.get("pinned").ok_or("task.toml has no [pinned] table")?;
-    let consts = pinned.get("constants").and_then(Value::as_table);
+    let consts = &t.pinned.constants;
     line("Constants:");
-    match consts {
-        Some(c) if !c.is_empty() => {
-            for (k, v) in c {
-                line(&format!("- `{k}`: {}", v.as_str().unwrap_or("")));
-            }
-        }
-        _ => line("- none"),
+    if consts.is_empty() {
+        line("- none");
+    }
+    for (k, v) in consts {
+        line(&format!("- `{k}`: {v}"));
     }
     line("");
     line("Variables (name: type or values; no other variables):");
-    let vars = pinned.get("variables").and_then(Value::as_table).ok_or("task.toml has no pinned variables")?;
+    let vars = &t.pinned.variables;
+    if vars.is_empty() {
+        return Err("task.toml has no pinned variables".into());
+    }
     for (k, v) in vars {
-        line(&format!("- `{k}`: {}", v.as_str().unwrap_or("")));
+        line(&format!("- `{k}`: {v}"));
     }
     line("");
     line("Actions (one operator each, with exactly these parameters; the traces name them):");
-    let actions = pinned.get("actions").and_then(Value::as_array).ok_or("task.toml has no pinned actions")?;
+    if t.pinned.actions.is_empty() {
+        return Err("task.toml has no pinned actions".into());
+    }
     let mut action_heads = Vec::new();
-    for a in actions {
-        let name = a.get("name").and_then(Value::as_str).ok_or("a pinned action has no name")?;
-        let params: Vec<&str> =
-            a.get("params").and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        let head = if params.is_empty() { name.to_string() } else { format!("{name}({})", params.join(", ")) };
-        line(&format!("- `{head}`: {}", a.get("meaning").and_then(Value::as_str).unwrap_or("")));
+    for a in &t.pinned.actions {
+        let head = a.head();
+        line(&format!("- `{head}`: {}", a.meaning));
         action_heads.push(head);
     }
     line("");
@@ -157,8 +119,8 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("");
     let var_names: Vec<&str> = vars.keys().map(String::as_str).collect();
     line(&format!("1. `{module}.tla`: one module, `---- MODULE {module} ----`, that defines"));
-    if let Some(c) = consts.filter(|c| !c.is_empty()) {
-        let names: Vec<&str> = c.keys().map(String::as_str).collect();
+    if !consts.is_empty() {
+        let names: Vec<&str> = consts.keys().map(String::as_str).collect();
         line(&format!("   - `CONSTANT {}` and `VARIABLES {}`;", names.join(", "), var_names.join(", ")));
     } else {
         line(&format!("   - `VARIABLES {}` (no constants);", var_names.join(", ")));
@@ -179,22 +141,16 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("");
     line("```");
     line("SPECIFICATION Spec");
-    let check_consts = t.get("check").and_then(|c| c.get("constants")).and_then(Value::as_table);
-    if let Some(c) = check_consts {
-        for (k, v) in c {
-            line(&format!("CONSTANT {k} = {}", cfg_value(v)?));
-        }
+    for (k, v) in t.check.constants_cfg() {
+        line(&format!("CONSTANT {k} = {v}"));
     }
     line("```");
-    if let Some(c) = t.get("check") {
-        let states = c.get("max_states").and_then(Value::as_integer);
-        let depth = c.get("max_depth").and_then(Value::as_integer);
-        if let (Some(s), Some(d)) = (states, depth) {
-            line("");
-            line(&format!("The model's reachable states are explored up to {s} states and depth {d}: keep its state"));
-            line("space within that.");
-        }
-    }
+    line("");
+    line(&format!(
+        "The model's reachable states are explored up to {} states and depth {}: keep its state",
+        t.check.max_states, t.check.max_depth
+    ));
+    line("space within that.");
     line("");
     line("Answer with the two files, each in its own code block headed by its file name.");
     Ok(p)

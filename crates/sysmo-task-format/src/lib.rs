@@ -1,0 +1,260 @@
+//! A task's definition, `task.toml`: its one schema ([`TaskToml`]), read by the grader (the
+//! module, actions, constants and budgets it grades with), by the prompt and by the web app's
+//! task pages, and the one way its constants become `.cfg` text ([`ConstantValue::cfg_text`]).
+//!
+//! Reading is strict: a key the schema does not know is an error naming it, so that a typo in
+//! a task.toml is found when the task is loaded, not when a default is silently used.
+//!
+//! This crate holds no task: the built-in tasks are `sysmo-tasks`, which embeds them.
+
+#![forbid(unsafe_code)]
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A `task.toml`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskToml {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    /// A tutorial task (shown apart in the gallery).
+    #[serde(default)]
+    pub tutorial: bool,
+    /// Folders of the traces the task's code produced, from the repository root.
+    #[serde(default)]
+    pub traces: Vec<String>,
+    /// Folders of the traces its bug switch produced.
+    #[serde(default)]
+    pub bug_traces: Vec<String>,
+    #[serde(default)]
+    pub original: Original,
+    #[serde(default)]
+    pub description: Description,
+    pub pinned: Pinned,
+    #[serde(default)]
+    pub check: Check,
+    pub bug: Option<Bug>,
+}
+
+/// The system the task follows.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Original {
+    #[serde(default)]
+    pub system: String,
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub language: String,
+    /// Lines of the original file, counted exactly ...
+    pub lines: Option<u64>,
+    /// ... or rounded.
+    pub approx_lines: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Description {
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub must_capture: Vec<String>,
+    #[serde(default)]
+    pub leave_out: Vec<String>,
+}
+
+/// The names a model must use.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pinned {
+    pub module: String,
+    /// Each constant with what it means.
+    #[serde(default)]
+    pub constants: BTreeMap<String, String>,
+    /// Each variable with its type or values.
+    #[serde(default)]
+    pub variables: BTreeMap<String, String>,
+    /// The observed fields of the traces, where they are not the variables themselves.
+    #[serde(default)]
+    pub observed: BTreeMap<String, String>,
+    #[serde(default)]
+    pub actions: Vec<PinnedAction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinnedAction {
+    pub name: String,
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub meaning: String,
+}
+
+impl PinnedAction {
+    /// `Name(p, q)`, or `Name` without parameters.
+    pub fn head(&self) -> String {
+        if self.params.is_empty() { self.name.clone() } else { format!("{}({})", self.name, self.params.join(", ")) }
+    }
+}
+
+/// How models of the task are checked and graded.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    #[serde(default)]
+    pub constants: BTreeMap<String, ConstantValue>,
+    #[serde(default = "default_max_states")]
+    pub max_states: u64,
+    #[serde(default = "default_max_depth")]
+    pub max_depth: u32,
+    #[serde(default)]
+    pub simulation: SimulationSettings,
+}
+
+fn default_max_states() -> u64 {
+    100_000
+}
+
+fn default_max_depth() -> u32 {
+    100
+}
+
+impl Default for Check {
+    fn default() -> Check {
+        Check {
+            constants: BTreeMap::new(),
+            max_states: default_max_states(),
+            max_depth: default_max_depth(),
+            simulation: SimulationSettings::default(),
+        }
+    }
+}
+
+impl Check {
+    /// Each constant with its value as `.cfg` text, in name order.
+    pub fn constants_cfg(&self) -> Vec<(String, String)> {
+        self.constants.iter().map(|(k, v)| (k.clone(), v.cfg_text())).collect()
+    }
+}
+
+/// The seeded simulations of the runtime stage: `count` runs of `behaviours` behaviours of at
+/// most `depth` states; run `i` is seeded with `seed + i`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSettings {
+    #[serde(default = "default_count")]
+    pub count: u64,
+    #[serde(default = "default_behaviours")]
+    pub behaviours: u64,
+    #[serde(default = "default_depth")]
+    pub depth: u32,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// SysMoBench's number of behaviours per simulation run, when the task does not say.
+pub const DEFAULT_BEHAVIOURS: u64 = 50;
+
+fn default_count() -> u64 {
+    20
+}
+
+fn default_behaviours() -> u64 {
+    DEFAULT_BEHAVIOURS
+}
+
+fn default_depth() -> u32 {
+    50
+}
+
+impl Default for SimulationSettings {
+    fn default() -> SimulationSettings {
+        SimulationSettings { count: default_count(), behaviours: default_behaviours(), depth: default_depth(), seed: 0 }
+    }
+}
+
+/// The bug switch of the task's system, and what it does.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bug {
+    pub name: String,
+    pub switch: String,
+    #[serde(default)]
+    pub summary: String,
+}
+
+/// A constant's value: an integer, a boolean, a string, or a set (a TOML array) of them.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum ConstantValue {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Set(Vec<ConstantValue>),
+}
+
+impl ConstantValue {
+    /// The value as a `.cfg` writes it: `3`, `TRUE`, `"a"`, `{0, 1, 2}`.
+    pub fn cfg_text(&self) -> String {
+        match self {
+            ConstantValue::Int(i) => i.to_string(),
+            ConstantValue::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+            ConstantValue::Str(s) => format!("{s:?}"),
+            ConstantValue::Set(items) => format!("{{{}}}", items.iter().map(ConstantValue::cfg_text).collect::<Vec<_>>().join(", ")),
+        }
+    }
+}
+
+impl TaskToml {
+    /// Reads a task.toml; an error says where and what (TOML's own message, with the key).
+    pub fn parse(text: &str) -> Result<TaskToml, String> {
+        toml::from_str(text).map_err(|e| format!("task.toml: {}", e.to_string().trim_end()))
+    }
+
+    /// The original file's size as the task page writes it: (lines, whether rounded).
+    pub fn original_lines(&self) -> Option<(u64, bool)> {
+        match (self.original.lines, self.original.approx_lines) {
+            (Some(n), _) => Some((n, false)),
+            (None, Some(n)) => Some((n, true)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_task_with_defaults_for_what_it_leaves_out() {
+        let t = TaskToml::parse(
+            "id = \"x\"\n[pinned]\nmodule = \"m\"\nactions = [{ name = \"A\", params = [\"t\"] }, { name = \"B\" }]\n\
+             [check]\nconstants = { N = [0, 1], S = \"a\", B = true, K = 3 }\nmax_states = 10\n\
+             simulation = { count = 3, depth = 7, seed = 9 }\n",
+        )
+        .unwrap();
+        assert_eq!(t.pinned.module, "m");
+        assert_eq!(t.pinned.actions.iter().map(PinnedAction::head).collect::<Vec<_>>(), ["A(t)", "B"]);
+        assert_eq!(
+            t.check.constants_cfg(),
+            [("B", "TRUE"), ("K", "3"), ("N", "{0, 1}"), ("S", "\"a\"")].map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+        assert_eq!((t.check.max_states, t.check.max_depth), (10, 100));
+        assert_eq!(t.check.simulation, SimulationSettings { count: 3, behaviours: DEFAULT_BEHAVIOURS, depth: 7, seed: 9 });
+        assert_eq!((t.title.as_str(), t.tutorial, t.original_lines()), ("", false, None));
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let no_module = TaskToml::parse("id = \"x\"\n[pinned]\n").unwrap_err();
+        assert!(no_module.contains("module"), "{no_module}");
+        let typo = TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[check]\nmax_state = 5\n").unwrap_err();
+        assert!(typo.contains("max_state"), "{typo}");
+        let table = TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[check]\nconstants = { N = { a = 1 } }\n").unwrap_err();
+        assert!(table.contains("constants"), "{table}");
+        assert!(TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[check]\nmax_depth = -1\n").is_err());
+    }
+}
