@@ -101,16 +101,13 @@ pub fn check_model(req: &CheckRequest, now: &dyn Fn() -> f64) -> CheckReply {
         reply.elapsed_ms = now() - started;
         return reply;
     }
-    let cfg_file = sources.add("check.cfg", req.cfg.as_str());
-    let cfg = tla_syntax::cfg::parse_cfg(cfg_file, &req.cfg);
-    let mut cfg_diags = cfg.diagnostics.clone();
-    cfg_diags.extend(tla_sema::check_against_config(&analysis, &cfg.config));
+    let (config, cfg_diags) = tla_sema::read_config(&mut sources, &analysis, "check.cfg".into(), &req.cfg);
     if let Some(m) = first_error(&sources, &cfg_diags) {
         reply.message = Some(m);
         reply.elapsed_ms = now() - started;
         return reply;
     }
-    let m = match model::load(&analysis, &cfg.config) {
+    let m = match model::load(&analysis, &config) {
         Ok(m) => m,
         Err(diags) => {
             reply.message = first_error(&sources, &diags).or(Some("the model cannot be built".into()));

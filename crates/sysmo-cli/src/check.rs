@@ -863,15 +863,13 @@ pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<(FileResult, Co
         message: format!("cannot read the configuration {}: {e}", cfg_path.display()),
         sources: None,
     })?;
-    let file = fr.sources.add(cfg_path.display().to_string(), cfg_text.clone());
-    let out = tla_syntax::cfg::parse_cfg(file, &cfg_text);
-    let mut diagnostics: Vec<Diagnostic> = out.diagnostics.into_iter().filter(|d| d.is_error()).collect();
-    diagnostics.extend(tla_sema::check_against_config(&fr.analysis, &out.config).into_iter().filter(|d| d.is_error()));
+    let (config, mut diagnostics) = tla_sema::read_config(&mut fr.sources, &fr.analysis, cfg_path.display().to_string(), &cfg_text);
+    diagnostics.retain(Diagnostic::is_error);
     if !diagnostics.is_empty() {
         let message = format!("{} has errors", cfg_path.display());
         return Err(Stop { kind: ResultKind::ConfigError, diagnostics, message, sources: Some(fr.sources) });
     }
-    Ok((fr, out.config))
+    Ok((fr, config))
 }
 
 /// Build the model; errors of the .cfg's names exit 151, evaluation errors 75.

@@ -264,11 +264,9 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     // The configuration: the model's own, or the task's constants.
     let has_spec = analysis.symbol("Spec").is_some_and(|s| s.arity == 0);
     let cfg_text = model.cfg.map(str::to_string).unwrap_or_else(|| spec.default_cfg(has_spec));
-    let cfg_file = sources.add(format!("{name}.cfg"), cfg_text.clone());
-    let cfg_out = tla_syntax::cfg::parse_cfg(cfg_file, &cfg_text);
-    let mut cfg_errors: Vec<String> = cfg_out.diagnostics.iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)).collect();
-    cfg_errors.extend(tla_sema::check_against_config(&analysis, &cfg_out.config).iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)));
-    let loaded = Loaded { sources, analysis, config: cfg_out.config, cfg_text };
+    let (config, cfg_diagnostics) = tla_sema::read_config(&mut sources, &analysis, format!("{name}.cfg"), &cfg_text);
+    let cfg_errors: Vec<String> = cfg_diagnostics.iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)).collect();
+    let loaded = Loaded { sources, analysis, config, cfg_text };
     if !cfg_errors.is_empty() {
         let msg = format!("the configuration has errors: {}", cfg_errors.join("; "));
         let runtime = RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) };

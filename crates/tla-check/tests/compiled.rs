@@ -33,8 +33,7 @@ fn explore(dirs: &[PathBuf], tla: &Path, cfg: &Path, compiling: bool, budget: u6
     if analysis.has_errors() {
         return None;
     }
-    let cfg_file = sources.add("M.cfg".to_string(), cfg_text.clone());
-    let cfg = tla_syntax::cfg::parse_cfg(cfg_file, &cfg_text).config;
+    let (cfg, _) = tla_sema::read_config(&mut sources, &analysis, "M.cfg".to_string(), &cfg_text);
     let mut model = load(&analysis, &cfg).ok()?;
     model.set_compiling(compiling);
     match model.check_assumptions() {

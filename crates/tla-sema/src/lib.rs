@@ -331,6 +331,18 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
     }
 }
 
+/// Read a `.cfg` for an analysed module: adds it to `sources` as `name`, parses it, and checks
+/// it against the module ([`check_against_config`]). Returns the configuration and every
+/// diagnostic of both steps (the .cfg's own first). The CLI, the grader, the replayer and the
+/// web app all read a model's configuration through this.
+pub fn read_config(sources: &mut SourceMap, analysis: &Analysis, name: String, text: &str) -> (Config, Vec<Diagnostic>) {
+    let file = sources.add(name, text.to_string());
+    let out = tla_syntax::cfg::parse_cfg(file, text);
+    let mut diagnostics = out.diagnostics;
+    diagnostics.extend(check_against_config(analysis, &out.config));
+    (out.config, diagnostics)
+}
+
 /// Check a TLC configuration against the analysed root module: every name it uses exists with
 /// the arity and level TLC needs (INIT state-level, NEXT action-level, INVARIANT state-level,
 /// CONSTANTS declared and all given a value, ...). Diagnostics point into the .cfg file.

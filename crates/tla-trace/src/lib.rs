@@ -49,9 +49,8 @@ impl ModelText {
         let root = sources.add(name.to_string(), text.to_string());
         let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
         let mut errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
-        let cfg_file = sources.add(format!("{}.cfg", name.trim_end_matches(".tla")), cfg.to_string());
-        let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
-        errors.extend(out.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)));
-        if errors.is_empty() { Ok(ModelText { sources, analysis, config: out.config }) } else { Err(errors) }
+        let (config, cfg_diagnostics) = tla_sema::read_config(&mut sources, &analysis, format!("{}.cfg", name.trim_end_matches(".tla")), cfg);
+        errors.extend(cfg_diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)));
+        if errors.is_empty() { Ok(ModelText { sources, analysis, config }) } else { Err(errors) }
     }
 }

@@ -11,8 +11,9 @@ pub fn with_model<R>(text: &str, cfg: &str, f: impl FnOnce(&mut Model) -> R) -> 
     let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
     let errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let cfg_file = sources.add("M.cfg".to_string(), cfg.to_string());
-    let out = tla_syntax::cfg::parse_cfg(cfg_file, cfg);
-    let mut m = model::load(&analysis, &out.config).unwrap_or_else(|e| panic!("model does not load: {:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let (config, cfg_diagnostics) = tla_sema::read_config(&mut sources, &analysis, "M.cfg".to_string(), cfg);
+    let cfg_errors: Vec<String> = cfg_diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+    assert!(cfg_errors.is_empty(), "{cfg_errors:?}");
+    let mut m = model::load(&analysis, &config).unwrap_or_else(|e| panic!("model does not load: {:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
     f(&mut m)
 }
