@@ -23,6 +23,37 @@
 //! A state with no successor at all, every
 //! action evaluated, is a deadlock (a step back to the same state is a successor). States get indices in BFS order, so
 //! each BFS level is a contiguous range of indices and the depth of a state needs no storage.
+//!
+//! # Beside TLC's order
+//!
+//! - **Memory.** The explorer waits on memory as little as it can: it asks for the seen-set
+//!   slots of a state's successors before it looks any up, and brings the states it expands in
+//!   the next four steps into the cache a level of their values deeper each step
+//!   ([`Spec::warm`], `tla_eval::value::warm`).
+//! - **Fingerprints.** A state whose value cannot be fingerprinted (a variable holding `Nat`)
+//!   is an evaluation error in that state, as in TLC ([`Spec::take_fingerprint_error`]).
+//! - **TLC's run state.** Explorers set the level `TLCGet("level")` answers
+//!   ([`Spec::set_level`]): the level of the state being expanded, 0 for the initial states.
+//!   TLC's registers (`TLCSet(i, v)`, `TLCGet(i)`) belong to the evaluator and keep their values
+//!   from state to state in the order of evaluation, which is TLC's; each worker of
+//!   [`crate::parallel`] starts from the registers the ASSUMEs set, and `sysmo check` explores
+//!   with one worker when a definition sets a register (`Model::writes_registers`).
+//!   `TLCSet("exit", TRUE)` stops a run as TLC does ([`Spec::exit_requested`]): the state being
+//!   expanded (or the initial states) is finished, then the run ends with success; temporal
+//!   properties are then reported unchecked, the explored part not being the whole graph.
+//! - **Work TLC does again, saved without changing an answer.** A successor found already
+//!   stored skips CONSTRAINT when its fingerprint is the state itself (no VIEW, no symmetry: it
+//!   satisfied CONSTRAINT when stored); an invariant's conjuncts (through definitions without
+//!   parameters) are read in a successor only when one of the variables they may read
+//!   (`ConstEval::state_reads`, through every definition they call; never for `TLCGet` and the
+//!   like) holds another allocation than in the parent, which satisfied them
+//!   ([`Spec::violated_invariant_after`]).
+//! - **Coverage.** Successors are enumerated by Next's top-level disjuncts, in TLC's order, and
+//!   counted under TLC's actions inside them (`ConstEval::split_action`): the disjuncts where an
+//!   action begins are marked by address, and entering one, in a plan's disjunction or in the
+//!   interpreter's, sets the number of the action the successors found below it come from;
+//!   inside an action taken whole, marks are not followed (a definition split where its
+//!   argument is constant and applied whole where it reads the state).
 
 use crate::fpset::{FpSet, Insert};
 

@@ -19,6 +19,13 @@
 //!
 //! Architecture invariant: nothing here does I/O, reads a clock, starts a thread or recurses
 //! over the graph; the graph phase runs in slices of state expansions.
+//!
+//! One exploration for safety and liveness: the checker is the explorer's
+//! [`crate::GraphSink`], storing edges and atom bits while the safety run goes, and then takes
+//! over its fingerprint set ([`LivenessChecker::adopt`]) for the analysis of every temporal
+//! property on that one graph. Fairness on the whole next-state relation (`WF_vars(Next)`) is
+//! read off the successors already computed, not evaluated again. The sink is single-threaded:
+//! `sysmo check` with temporal properties explores with one worker.
 
 mod formula;
 mod scc;

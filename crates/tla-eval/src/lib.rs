@@ -21,8 +21,8 @@
 //!
 //! [`eval::ConstEval`] interprets the AST directly: names are strings looked up in a persistent
 //! environment, then in the modules' definitions, then among the standard operators. It is the
-//! reference semantics, used for ASSUME, `.cfg` constants and tests. Until the lowering below
-//! exists, the model checker runs it too, with three memos that never change an answer (each
+//! reference semantics, used for ASSUME, `.cfg` constants and tests, and wherever the faster
+//! paths below do not reach. It runs with three memos that never change an answer (each
 //! keyed by the address of an AST node or definition, and used only outside instances, where a
 //! node means the same thing at every evaluation because scoping is lexical):
 //! - constant subexpressions (`0..N-1`, `[P -> SUBSET S]`, string literals, calls of constant
@@ -43,11 +43,15 @@
 //! index in the state, constants and constant subexpressions values, calls of definitions
 //! with value parameters calls of their compiled bodies. What it does not compile it leaves
 //! to the interpreter, node by node; when a compiled expression fails, the interpreter
-//! evaluates it again and its answer (and error) stands. The actions themselves are still
-//! enumerated by the interpreter (`eval/action.rs`); tla-check's `compiled` test explores
-//! every model of the project and of the corpus both ways and compares the outcomes.
+//! evaluates it again and its answer (and error) stands. The actions of Next are compiled too,
+//! into plans (`eval/plan.rs`): the walk the interpreter (`eval/action.rs`) makes at every
+//! state is made once per action, names bound to slots, guards and assignments compiled; what
+//! a plan does not cover stays with the interpreter, node by node. tla-check's `compiled` test
+//! explores every model of the project and of the corpus both ways and compares the outcomes.
 //!
-//! The planned lowering of whole actions, with the same semantics:
+//! What is still to come is the lowering of the whole program onto names that tla-sema has
+//! resolved (today the evaluator resolves names itself, by string, before it caches them), with
+//! the same semantics:
 //!
 //! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
 //!    `.cfg` (Init, Next, invariants, constraints, properties) is lowered into a compact IR: a
