@@ -51,9 +51,9 @@ pub enum WorkerMessage {
     /// `slices` counts the slices of work done so far (a slice is a bounded number of states
     /// or simulation steps); `syntax` is the syntax score once known.
     Progress { run: u64, stage: String, slices: u64, syntax: Option<f64> },
-    /// Where a stage of the grader stands: `sysmo_grade::Progress` as JSON, at every slice of
-    /// work and when the stage ends (read by [`crate::progress::Board`]).
-    Stage { run: u64, progress: Json },
+    /// Where a stage of the grader stands, at every slice of work and when the stage ends
+    /// (read by [`crate::progress::Board`]).
+    Stage { run: u64, progress: sysmo_grade::Progress },
     /// The grade report (sysmo-grade's own type, `sysmo-grade/1` JSON on the wire).
     Report { run: u64, report: Box<Report> },
     /// The request could not be graded (unknown task, bad message).
@@ -67,7 +67,7 @@ impl WorkerMessage {
             WorkerMessage::Progress { run, stage, slices, syntax } => {
                 json!({ "kind": "progress", "run": run, "stage": stage, "slices": slices, "syntax": syntax })
             }
-            WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress }),
+            WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress.to_json() }),
             WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report.to_json() }),
             WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
         }
@@ -85,7 +85,11 @@ impl WorkerMessage {
                 slices: v.get("slices").and_then(Json::as_u64).unwrap_or(0),
                 syntax: v.get("syntax").and_then(Json::as_f64),
             }),
-            Some("stage") => Ok(WorkerMessage::Stage { run, progress: v.get("progress").cloned().unwrap_or(Json::Null) }),
+            Some("stage") => {
+                let progress = serde_json::from_value(v.get("progress").cloned().unwrap_or(Json::Null))
+                    .map_err(|e| format!("the worker's progress report does not read: {e}"))?;
+                Ok(WorkerMessage::Stage { run, progress })
+            }
             Some("report") => {
                 let report = serde_json::from_value::<Report>(v.get("report").cloned().unwrap_or(Json::Null))
                     .map_err(|e| format!("the worker's report does not read as {}: {e}", sysmo_grade::report::SCHEMA))?;
@@ -152,7 +156,7 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     };
     let mut stage = |p: &sysmo_grade::Progress| {
         if let Ok(mut post) = post_cell.try_borrow_mut() {
-            (*post)(WorkerMessage::Stage { run, progress: p.to_json() });
+            (*post)(WorkerMessage::Stage { run, progress: p.clone() });
         }
     };
     match grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage) {

@@ -167,7 +167,7 @@ fn worker_messages_round_trip() {
     for m in [
         WorkerMessage::Ready,
         WorkerMessage::Progress { run: 1, stage: "checking".into(), slices: 4, syntax: Some(0.5) },
-        WorkerMessage::Stage { run: 2, progress: serde_json::json!({"stage": "runtime", "state": "running", "states": 4000}) },
+        WorkerMessage::Stage { run: 2, progress: gate_progress() },
         WorkerMessage::Report { run: 2, report: Box::new(gated_report()) },
         WorkerMessage::Failed { run: 3, message: "no task".into() },
     ] {
@@ -177,6 +177,19 @@ fn worker_messages_round_trip() {
     let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
     assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
     assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
+}
+
+/// A progress report of the runtime gate, as the grader sends one.
+fn gate_progress() -> sysmo_grade::Progress {
+    let mut last = None;
+    let reference = sysmo_tasks::task("spin").unwrap().folder("reference").into_iter().find(|(n, _)| *n == "spin.tla").unwrap().1;
+    web::grading::grade_task_with_progress("spin", reference, None, None, &|| true, &mut |p| {
+        if last.is_none() && p.phase == "gate" {
+            last = Some(p.clone());
+        }
+    })
+    .unwrap();
+    last.expect("a report of the gate")
 }
 
 /// The report of a model whose syntax gates the other stages: every field of a report, quick

@@ -211,7 +211,7 @@ pub fn grade_with_progress(
     };
     // The stages that a gate skipped (or an error cut short) end here.
     for (stage, score, status) in report.stages.scores().into_iter().skip(told) {
-        progress(&Progress::done(stage, score, status.as_str()));
+        progress(&Progress::done(stage, score, status));
     }
     report
 }
@@ -236,7 +236,7 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
         definitions: Definitions { total: analysis.score.total, parsed: analysis.score.parsed },
         diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(&sources, d)).collect(),
     };
-    hooks.tell(&Progress::done("syntax", syntax.score, syntax.status.as_str()));
+    hooks.tell(&Progress::done("syntax", syntax.score, syntax.status));
     let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
         let overall = (syntax.score + runtime.score + conformance.score + invariants.score) / 4.0;
         Report {
@@ -276,7 +276,7 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
 
     // 2. Runtime.
     let runtime = runtime_stage(&spec, &loaded, &name, hooks, &mut stopped);
-    hooks.tell(&Progress::done("runtime", runtime.score, runtime.status.as_str()));
+    hooks.tell(&Progress::done("runtime", runtime.score, runtime.status));
     let gate_ok = runtime.gate.as_ref().is_some_and(|g| g.passed);
     if !gate_ok || runtime.score == 0.0 {
         let why = if !gate_ok { "the runtime gate failed" } else { "no action was covered" }.to_string();
@@ -285,14 +285,14 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
 
     // 3. Conformance.
     let conformance = conformance_stage(&spec, task, model, &loaded, hooks, &mut stopped);
-    hooks.tell(&Progress::done("conformance", conformance.score, conformance.status.as_str()));
+    hooks.tell(&Progress::done("conformance", conformance.score, conformance.status));
 
     // 4. Invariants.
     // The gate explored the same state space: whether it explored all of it tells whether the
     // properties' runs will (see `explore_checks`).
     let whole_space = runtime.gate.as_ref().is_some_and(|g| g.result == "success");
     let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, whole_space, hooks, &mut stopped);
-    hooks.tell(&Progress::done("invariants", invariants.score, invariants.status.as_str()));
+    hooks.tell(&Progress::done("invariants", invariants.score, invariants.status));
     finish(syntax, runtime, conformance, invariants, stopped)
 }
 

@@ -6,26 +6,33 @@
 //! those it will run, the traces' steps replayed against all of them, and the properties
 //! checked against all of them.
 
-use serde_json::{json, Value as Json};
+use crate::report::Status;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use std::borrow::Cow;
 use std::cell::RefCell;
 
-/// Where a stage stands.
-#[derive(Clone, Debug, PartialEq)]
+/// Where a stage stands (in JSON, `"state": "running"`, or `"state": "done"` with `score` and
+/// `status` beside it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
 pub enum StageState {
     /// Work is under way; more reports follow.
     Running,
-    /// The stage is over: its score and status (`ran`, `skipped`, `error`) as in the report.
-    Done { score: f64, status: &'static str },
+    /// The stage is over: its score and status, as in the report.
+    Done { score: f64, status: Status },
 }
 
-/// One progress report.
-#[derive(Clone, Debug, PartialEq)]
+/// One progress report. Its JSON (serde) is what the web app's worker forwards to the page,
+/// which reads it back into this type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// `syntax`, `runtime`, `conformance` or `invariants`.
-    pub stage: &'static str,
+    pub stage: Cow<'static, str>,
     /// What the stage is doing: `gate` or `simulation` (runtime), the trace file being
     /// replayed (conformance), the property being checked (invariants); empty when done.
     pub phase: String,
+    #[serde(flatten)]
     pub state: StageState,
     /// States generated (explored) by the exhaustive run under way: the runtime gate, or the
     /// current property's check.
@@ -54,7 +61,7 @@ pub struct Progress {
 impl Progress {
     pub(crate) fn new(stage: &'static str, phase: impl Into<String>) -> Progress {
         Progress {
-            stage,
+            stage: stage.into(),
             phase: phase.into(),
             state: StageState::Running,
             states: 0,
@@ -73,7 +80,7 @@ impl Progress {
         }
     }
 
-    pub(crate) fn done(stage: &'static str, score: f64, status: &'static str) -> Progress {
+    pub(crate) fn done(stage: &'static str, score: f64, status: Status) -> Progress {
         Progress { phase: String::new(), state: StageState::Done { score, status }, ..Progress::new(stage, "") }
     }
 
@@ -85,7 +92,7 @@ impl Progress {
             return Some(1.0);
         }
         let part = |a: u64, b: u64| (b > 0).then(|| (a as f64 / b as f64).clamp(0.0, 1.0));
-        match (self.stage, self.phase.as_str()) {
+        match (self.stage.as_ref(), self.phase.as_str()) {
             ("runtime", "gate") => part(self.distinct, self.max_states),
             ("runtime", _) => part(self.behaviours, self.behaviours_total),
             ("conformance", _) => part(self.steps, self.steps_total),
@@ -95,18 +102,7 @@ impl Progress {
     }
 
     pub fn to_json(&self) -> Json {
-        let (state, score, status) = match &self.state {
-            StageState::Running => ("running", None, None),
-            StageState::Done { score, status } => ("done", Some(*score), Some(*status)),
-        };
-        json!({
-            "stage": self.stage, "phase": self.phase, "state": state, "score": score, "status": status,
-            "states": self.states, "distinct": self.distinct, "depth": self.depth, "max_states": self.max_states,
-            "behaviours": self.behaviours, "behaviours_total": self.behaviours_total,
-            "traces": self.traces, "traces_total": self.traces_total, "windows": self.windows,
-            "steps": self.steps, "steps_total": self.steps_total,
-            "checked": self.checked, "checks_total": self.checks_total,
-        })
+        serde_json::to_value(self).unwrap_or(Json::Null)
     }
 }
 

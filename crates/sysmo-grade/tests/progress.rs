@@ -17,10 +17,10 @@ fn run(task: &TaskInput<'_>, model: &ModelInput<'_>, stop: &dyn Fn(&[Progress]) 
     (r, seen.into_inner())
 }
 
-fn done_stages(ps: &[Progress]) -> Vec<(&'static str, f64, &'static str)> {
+fn done_stages(ps: &[Progress]) -> Vec<(&str, f64, &'static str)> {
     ps.iter()
         .filter_map(|p| match p.state {
-            StageState::Done { score, status } => Some((p.stage, score, status)),
+            StageState::Done { score, status } => Some((p.stage.as_ref(), score, status.as_str())),
             StageState::Running => None,
         })
         .collect()
