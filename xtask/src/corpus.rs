@@ -417,17 +417,20 @@ impl Plan {
     /// largest models (TLC's states generated) come first, so that two workers end together.
     pub fn jobs(&self, rows: &Rows) -> Vec<Job> {
         let mut jobs = vec![];
-        let size = |model: &str| {
-            std::fs::read_to_string(self.dir.join(model).join("expected.json"))
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .and_then(|v| Expected::from_json(&v))
-                .and_then(|e| e.states_generated)
-                .unwrap_or(0)
-        };
-        let mut order: Vec<(usize, &String)> = self.models.iter().enumerate().collect();
-        order.sort_by_key(|(_, m)| std::cmp::Reverse(size(m)));
-        for (i, model) in order {
+        let mut order: Vec<(usize, &String, Option<Expected>)> = self
+            .models
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let expected = std::fs::read_to_string(self.dir.join(m).join("expected.json"))
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                    .and_then(|v| Expected::from_json(&v));
+                (i, m, expected)
+            })
+            .collect();
+        order.sort_by_key(|(_, _, e)| std::cmp::Reverse(e.as_ref().and_then(|e| e.states_generated).unwrap_or(0)));
+        for (i, model, expected) in order {
             let (model, rows) = (model.clone(), rows.clone());
             let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
             let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());
@@ -436,10 +439,6 @@ impl Plan {
                 name: format!("corpus {model}"),
                 work: Box::new(move || {
                     let files = tla_files(&model_dir);
-                    let expected = std::fs::read_to_string(model_dir.join("expected.json"))
-                        .ok()
-                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                        .and_then(|v| Expected::from_json(&v));
                     let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
                     let t = Instant::now();
                     let (check, ours) = if parse == Outcome::Pass {

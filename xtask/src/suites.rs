@@ -22,6 +22,7 @@ use crate::serve::{build_web, serve_forever, WebBuild};
 use crate::tools::{self, Need, Toolbox, CHROMEDRIVER, CHROMIUM, MIRI_TOOLCHAIN};
 use crate::util::{cargo, first_cause};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -226,7 +227,7 @@ fn miri_job(root: &Path) -> Job {
 
 /// Wall times of the last run's jobs (`target/xtask/job-times.tsv`), to start the slowest first.
 /// A clean clone has none, and runs the jobs in the order they were listed.
-struct History(Vec<(String, f64)>);
+struct History(HashMap<String, f64>);
 
 impl History {
     fn path(root: &Path) -> PathBuf {
@@ -243,25 +244,27 @@ impl History {
                 .collect(),
         )
     }
-    fn secs(&self, name: &str) -> Option<f64> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
-    }
     /// Slowest first; jobs never timed keep their order, after those slower than a second.
     /// Without a history, the order is left as it is.
     fn order(&self, jobs: &mut [Job]) {
         if self.0.is_empty() {
             return;
         }
-        jobs.sort_by(|a, b| {
-            let (sa, sb) = (self.secs(&a.name).unwrap_or(1.0), self.secs(&b.name).unwrap_or(1.0));
-            sb.total_cmp(&sa)
-        });
+        let secs = |j: &Job| self.0.get(&j.name).copied().unwrap_or(1.0);
+        jobs.sort_by(|a, b| secs(b).total_cmp(&secs(a)));
     }
     fn save(root: &Path, finished: &[&Finished]) {
         let text: String = finished.iter().map(|f| format!("{:.3}\t{}\n", f.secs, f.name)).collect();
         let _ = std::fs::create_dir_all(root.join("target/xtask"));
         let _ = std::fs::write(Self::path(root), text);
     }
+}
+
+/// Records a step of the web stream (a build, a script) for the time table.
+fn record(jobs: &Mutex<Vec<Finished>>, suite: &'static str, name: String, ok: bool, line: String, started: Instant) {
+    let secs = started.elapsed().as_secs_f64();
+    let done = Done { ok, line, output: String::new() };
+    jobs.lock().unwrap_or_else(|e| e.into_inner()).push(Finished { suite, name, done, started, secs });
 }
 
 /// A suite's verdict: Ok(what it counted) or Err(what failed), with its wall time.
@@ -341,18 +344,11 @@ fn wasm_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<
         Some((p, f)) => Err(format!("{p} passed, {f} failed (exit {:?})\n{}", end.code, tail(&output, 60))),
         None => Err(format!("no wasm test ran: {}\n{}", first_cause(&output), tail(&output, 40))),
     };
-    let secs = started.elapsed().as_secs_f64();
     let line = match &verdict {
         Ok(s) => s.clone(),
         Err(e) => e.lines().next().unwrap_or("").to_string(),
     };
-    jobs.lock().unwrap_or_else(|e| e.into_inner()).push(Finished {
-        suite: "wasm",
-        name: "web/wasm (build and run in node)".into(),
-        done: Done { ok: verdict.is_ok(), line, output: String::new() },
-        started,
-        secs,
-    });
+    record(jobs, "wasm", "web/wasm (build and run in node)".into(), verdict.is_ok(), line, started);
     verdict
 }
 
@@ -361,15 +357,9 @@ fn wasm_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<
 fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<String, String> {
     let started = Instant::now();
     let built = build_web(root, &tb.path, WebBuild::Release, Some(&log_dir(root).join("browser.log")));
-    let secs = started.elapsed().as_secs_f64();
-    jobs.lock().unwrap_or_else(|e| e.into_inner()).push(Finished {
-        suite: "browser",
-        name: "trunk build --release (app and worker)".into(),
-        done: Done { ok: built.is_ok(), line: built.as_ref().err().cloned().unwrap_or_default(), output: String::new() },
-        started,
-        secs,
-    });
-    say(&format!("[xtask] browser: the app built in {}", duration_text(secs)));
+    let failure = built.as_ref().err().cloned().unwrap_or_default();
+    record(jobs, "browser", "trunk build --release (app and worker)".into(), built.is_ok(), failure, started);
+    say(&format!("[xtask] browser: the app built in {}", duration_text(started.elapsed().as_secs_f64())));
     let dist = built?;
     let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind 127.0.0.1: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -423,13 +413,7 @@ fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Resu
             say(&format!("[xtask] browser: {name} FAILED: {line}\n{}", tail(&output, 60)));
             failures.push(format!("{name}: {line}"));
         }
-        jobs.lock().unwrap_or_else(|e| e.into_inner()).push(Finished {
-            suite: "browser",
-            name: format!("web/tests/{name}"),
-            done: Done { ok, line, output: String::new() },
-            started: t,
-            secs,
-        });
+        record(jobs, "browser", format!("web/tests/{name}"), ok, line, t);
     }
     if failures.is_empty() {
         Ok(format!("{total} browser checks passed"))
