@@ -322,8 +322,11 @@ mod tests {
         let krate = format!("made-up-crate-{}", std::process::id());
         assert!(running_cargo_installs(&krate).is_empty());
         // A process that looks like `cargo install <krate>` (argv[0] set with bash's exec -a).
+        // It waits with `read`, a builtin, on a pipe nobody writes to: it starts no child,
+        // which for a moment would carry the same command line.
         let mut child = Command::new("bash")
-            .args(["-c", &format!("exec -a cargo bash -c 'sleep 5; :' install {krate}")])
+            .args(["-c", &format!("exec -a cargo bash -c 'read -t 5; :' install {krate}")])
+            .stdin(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         let mut found = vec![];
