@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|text: &str| {
     let mut sources = tla_syntax::SourceMap::new();
     let root = sources.add("Fuzz.tla", text);
-    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
+    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::Library::new());
     for d in &analysis.diagnostics {
         let file = sources.get(d.span.file);
         assert!(d.span.start <= d.span.end, "span {:?} is reversed: {d:?}", d.span);

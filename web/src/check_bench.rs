@@ -7,9 +7,9 @@
 //! in by the worker, so this module itself reads no clock).
 
 use serde_json::{json, Value as Json};
-use tla_check::model;
+use tla_check::load::Inputs;
 use tla_check::{Explorer, Options, Outcome, Status};
-use tla_sema::NoLoader;
+use tla_sema::Library;
 use tla_syntax::SourceMap;
 
 /// States expanded between two checks of the budget (a slice of work).
@@ -87,30 +87,24 @@ pub fn check_model(req: &CheckRequest, now: &dyn Fn() -> f64) -> CheckReply {
         depth: 0,
         elapsed_ms: 0.0,
     };
-    let mut sources = SourceMap::new();
-    let root = sources.add(crate::file_name_for(&req.model), req.model.as_str());
-    let analysis = tla_sema::analyze(&mut sources, root, &NoLoader);
     let first_error = |sources: &SourceMap, diags: &[tla_syntax::Diagnostic]| {
         diags.iter().find(|d| d.is_error()).map(|d| {
             let j = tla_syntax::diag::to_json(sources, d);
             format!("{}:{}:{} {} {}", j.file, j.line, j.column, j.code, j.message)
         })
     };
-    if let Some(m) = first_error(&sources, &analysis.diagnostics) {
-        reply.message = Some(m);
-        reply.elapsed_ms = now() - started;
-        return reply;
-    }
-    let (config, cfg_diags) = tla_sema::read_config(&mut sources, &analysis, "check.cfg".into(), &req.cfg);
-    if let Some(m) = first_error(&sources, &cfg_diags) {
-        reply.message = Some(m);
-        reply.elapsed_ms = now() - started;
-        return reply;
-    }
-    let m = match model::load(&analysis, &config) {
+    let inputs = match Inputs::read(crate::file_name_for(&req.model), req.model.as_str(), &Library::new(), "check.cfg", &req.cfg) {
+        Ok(inputs) => inputs,
+        Err((failure, sources)) => {
+            reply.message = first_error(&sources, &failure.diagnostics);
+            reply.elapsed_ms = now() - started;
+            return reply;
+        }
+    };
+    let m = match inputs.model() {
         Ok(m) => m,
-        Err(diags) => {
-            reply.message = first_error(&sources, &diags).or(Some("the model cannot be built".into()));
+        Err(failure) => {
+            reply.message = first_error(&inputs.sources, &failure.diagnostics).or(Some("the model cannot be built".into()));
             reply.elapsed_ms = now() - started;
             return reply;
         }

@@ -20,9 +20,10 @@ mod app;
 
 pub use app::App;
 
-use tla_sema::NoLoader;
+use tla_check::load::Analyzed;
+use tla_sema::Library;
 use tla_syntax::diag::to_json;
-use tla_syntax::{Severity, SourceMap};
+use tla_syntax::Severity;
 
 /// The module the editor starts with.
 pub const SAMPLE_MODULE: &str = "\
@@ -82,9 +83,7 @@ pub fn file_name_for(text: &str) -> String {
 
 /// Run the front end on one module's text (no other files: only built-in modules resolve).
 pub fn analyze_text(text: &str) -> EditorView {
-    let mut sources = SourceMap::new();
-    let root = sources.add(file_name_for(text), text);
-    let analysis = tla_sema::analyze(&mut sources, root, &NoLoader);
+    let Analyzed { sources, root, analysis } = Analyzed::new(file_name_for(text), text, &Library::new());
     let diagnostics = analysis
         .diagnostics
         .iter()

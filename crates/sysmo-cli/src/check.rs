@@ -9,6 +9,8 @@ use crate::itf;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 use std::time::Instant;
+use tla_check::liveness::{LiveOptions, LiveOutcome};
+use tla_check::run::{LiveVerdict, Liveness, Run};
 use tla_check::{Budget, Explorer, Options, Outcome, Spec, TraceStep};
 
 /// TLC's exit codes.
@@ -372,7 +374,7 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         opts,
         workers,
         |_| {
-            let m = model::load(tla.analysis, tla.config).ok()?;
+            let m = tla.inputs.model().ok()?;
             m.set_registers(&registers);
             Some(m)
         },
@@ -657,12 +659,12 @@ pub(crate) mod tests {
 // ---------------------------------------------------------------------------------------------
 // The TLA+ front end: files → analysis → .cfg → model → run.
 
-use crate::parse::{analyze_path, FileResult};
+use crate::parse::{directory_of, folder};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tla_check::model::{self, Model, ModelError};
-use tla_syntax::cfg::Config;
+use tla_check::load::{Analyzed, FailureKind, Inputs};
+use tla_check::model::{Model, ModelError};
 use tla_syntax::diag::{render_terminal, to_json};
 use tla_syntax::{Diagnostic, SourceMap, Span};
 
@@ -672,8 +674,7 @@ pub struct Tla<'m> {
     pub sources: &'m SourceMap,
     pub vars: Vec<String>,
     /// What the model was built from: each extra worker builds its own model from them.
-    pub analysis: &'m tla_sema::Analysis,
-    pub config: &'m Config,
+    pub inputs: &'m Inputs,
 }
 
 impl Spec for Tla<'_> {
@@ -752,7 +753,7 @@ impl Describe for Tla<'_> {
             ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => ResultKind::AssertionFailure,
             ModelError::Eval(_) => ResultKind::EvalError,
         };
-        (kind, diagnostic_line(self.sources, &e.to_diagnostic(Span::default())))
+        (kind, tla_syntax::diag::one_line(self.sources, &e.to_diagnostic(Span::default())))
     }
     fn violated_property(&self, e: &ModelError) -> Option<String> {
         match e {
@@ -825,14 +826,6 @@ fn unparenthesized(sources: &SourceMap, mut span: Span) -> Span {
     }
 }
 
-/// `CODE: message (file:line:col)` for one diagnostic.
-pub fn diagnostic_line(sources: &SourceMap, d: &Diagnostic) -> String {
-    let j = to_json(sources, d);
-    let v = serde_json::to_value(&j).unwrap_or_default();
-    let g = |k: &str| v.get(k).map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).unwrap_or_default();
-    format!("{}: {} ({}:{}:{})", g("code"), g("message"), g("file"), g("line"), g("column"))
-}
-
 /// What stopped a run before exploring: its kind, diagnostics and sources.
 pub struct Stop {
     pub kind: ResultKind,
@@ -842,19 +835,21 @@ pub struct Stop {
     pub sources: Option<SourceMap>,
 }
 
-/// Read the spec and its .cfg, analyse them: the inputs a model is built from.
-pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<(FileResult, Config), Stop> {
+/// Read the spec and its .cfg, analyse them: the inputs a model is built from. The modules
+/// the spec uses are read from its directory.
+pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<Inputs, Stop> {
     let text = std::fs::read_to_string(spec).map_err(|e| Stop {
         kind: ResultKind::ParseError,
         diagnostics: vec![],
         message: format!("cannot read {}: {e}", spec.display()),
         sources: None,
     })?;
-    let mut fr = analyze_path(spec, text);
-    if fr.analysis.has_errors() {
-        let diagnostics: Vec<Diagnostic> = fr.analysis.diagnostics.clone();
+    let analyzed = Analyzed::new(spec.display().to_string(), text, &folder(directory_of(spec)));
+    if analyzed.failure().is_some() {
+        // Every diagnostic is shown, warnings included.
+        let diagnostics: Vec<Diagnostic> = analyzed.analysis.diagnostics.clone();
         let message = format!("{} has errors", spec.display());
-        return Err(Stop { kind: ResultKind::ParseError, diagnostics, message, sources: Some(fr.sources) });
+        return Err(Stop { kind: ResultKind::ParseError, diagnostics, message, sources: Some(analyzed.sources) });
     }
     let cfg_path = config.map(Path::to_path_buf).unwrap_or_else(|| spec.with_extension("cfg"));
     let cfg_text = std::fs::read_to_string(&cfg_path).map_err(|e| Stop {
@@ -863,29 +858,30 @@ pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<(FileResult, Co
         message: format!("cannot read the configuration {}: {e}", cfg_path.display()),
         sources: None,
     })?;
-    let (config, mut diagnostics) = tla_sema::read_config(&mut fr.sources, &fr.analysis, cfg_path.display().to_string(), &cfg_text);
-    diagnostics.retain(Diagnostic::is_error);
-    if !diagnostics.is_empty() {
-        let message = format!("{} has errors", cfg_path.display());
-        return Err(Stop { kind: ResultKind::ConfigError, diagnostics, message, sources: Some(fr.sources) });
-    }
-    Ok((fr, config))
+    analyzed.configure(cfg_path.display().to_string(), &cfg_text).map_err(|(failure, sources)| Stop {
+        kind: ResultKind::ConfigError,
+        diagnostics: failure.diagnostics,
+        message: format!("{} has errors", cfg_path.display()),
+        sources: Some(sources),
+    })
 }
 
-/// Build the model; errors of the .cfg's names exit 151, evaluation errors 75.
-pub fn build_model<'a>(fr: &'a FileResult, config: &'a Config) -> Result<Model<'a>, Stop> {
-    model::load(&fr.analysis, config).map_err(|diagnostics| {
-        let config_codes = [model::model_codes::NO_SPEC, model::model_codes::BAD_NAME, model::model_codes::MISSING_CONSTANT, model::model_codes::BAD_FORMULA];
-        let kind = if diagnostics.iter().any(|d| config_codes.contains(&d.code)) {
-            ResultKind::ConfigError
-        } else if diagnostics.iter().any(|d| d.code == model::model_codes::ASSUMPTION) {
-            ResultKind::AssumptionViolation
-        } else {
-            ResultKind::EvalError
-        };
-        let message = diagnostics.first().map(|d| diagnostic_line(&fr.sources, d)).unwrap_or_else(|| "the model cannot be built".into());
-        Stop { kind, diagnostics, message, sources: None }
-    })
+/// The kind of result a failure to load reports.
+pub fn result_kind(kind: FailureKind) -> ResultKind {
+    match kind {
+        FailureKind::Parse => ResultKind::ParseError,
+        FailureKind::Config => ResultKind::ConfigError,
+        FailureKind::Assumption => ResultKind::AssumptionViolation,
+        FailureKind::Assertion => ResultKind::AssertionFailure,
+        FailureKind::Eval => ResultKind::EvalError,
+    }
+}
+
+/// Build the model (and check its ASSUMEs when `assumptions`); errors of the .cfg's names exit
+/// 151, false ASSUMEs 10, evaluation errors 75.
+pub fn build_model(inputs: &Inputs, assumptions: bool) -> Result<Model<'_>, Stop> {
+    let model = if assumptions { inputs.checked_model() } else { inputs.model() };
+    model.map_err(|f| Stop { kind: result_kind(f.kind), message: f.first_line(&inputs.sources), diagnostics: f.diagnostics, sources: None })
 }
 
 /// Print a stop (diagnostics on stderr, or one JSON line) and return its exit code.
@@ -988,47 +984,44 @@ fn stopped_by_spec(tla: &Tla<'_>, r: &mut Report) -> bool {
     true
 }
 
-/// Explore and check every temporal property on the graph of the same run: the liveness
-/// checker is the explorer's graph sink, so the state space is computed once.
+/// Explore and check every temporal property on the graph of the same run
+/// ([`tla_check::run`]). With a budget the graph is not kept on the first exploration (a
+/// budget that runs out leaves the properties unchecked); only when that exploration reaches
+/// the end is the model explored again, keeping it.
 fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states: Option<u64>, started: Instant) -> Report {
     let model = tla.model;
     let props = model.live_properties();
-    let formulas: Vec<_> = props.iter().map(|p| p.formula.clone()).collect();
-    let lopts = tla_check::liveness::LiveOptions { max_states, ..Default::default() };
-    let checker = match tla_check::liveness::LivenessChecker::new_many(model, model.fairness(), &formulas, lopts) {
-        Ok(c) => c,
-        Err(_) => {
-            // Some property cannot be checked: check them one by one, each says for itself.
-            let mut r = report_of(tla, source, explore_single(tla, opts), started, 1);
-            if r.result == ResultKind::Success && !stopped_by_spec(tla, &mut r) {
-                check_liveness(tla, source, &mut r, max_states);
-            }
-            return r;
-        }
+    let from_start = opts.max_states.is_none() && opts.max_depth.is_none();
+    let live = LiveOptions { max_states, ..Default::default() };
+    let finished = Run::new(model, opts, Liveness::OnGraph { from_start, after_depth_cut: false, opts: live }).run_to_end();
+    let explored = Explored {
+        outcome: finished.outcome,
+        distinct: finished.stats.distinct,
+        generated: finished.stats.generated,
+        depth: finished.stats.depth,
+        queued: finished.stats.queued,
+        coverage: finished.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
     };
-    let mut ex = Explorer::with_graph(tla, opts, checker);
-    let outcome = ex.run_to_end();
-    let st = ex.stats();
-    let coverage = ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect();
-    let explored = Explored { outcome, distinct: st.distinct, generated: st.generated, depth: st.depth, queued: st.queued, coverage };
     let mut r = report_of(tla, source, explored, started, 1);
-    if r.result != ResultKind::Success || stopped_by_spec(tla, &mut r) {
-        return r;
-    }
-    let graph = ex.into_graph();
-    let mut checker = graph.sink;
-    checker.adopt(graph.seen, graph.parent, graph.level_starts);
-    match checker.run_to_end() {
-        tla_check::liveness::LiveOutcome::Violated(lasso) => {
-            let name = props.get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
-            report_live(tla, source, &mut r, &name, tla_check::liveness::LiveOutcome::Violated(lasso));
-        }
-        tla_check::liveness::LiveOutcome::Holds => {}
-        other => {
-            if report_live(tla, source, &mut r, "", other).is_some() {
-                r.unchecked_properties = props.iter().map(|p| p.name.clone()).collect();
+    match finished.liveness {
+        LiveVerdict::NotChecked => {
+            if r.result == ResultKind::Success {
+                stopped_by_spec(tla, &mut r);
             }
         }
+        LiveVerdict::Holds => {}
+        LiveVerdict::Violated(lasso) => {
+            let name = props.get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
+            report_live(tla, source, &mut r, &name, LiveOutcome::Violated(lasso));
+        }
+        LiveVerdict::Error { error, trace } => {
+            report_live(tla, source, &mut r, "", LiveOutcome::Error { error, trace });
+        }
+        LiveVerdict::BudgetExhausted | LiveVerdict::ReplayFailed => {
+            r.unchecked_properties = props.iter().map(|p| p.name.clone()).collect();
+        }
+        // Some property cannot be checked: check them one by one, each says for itself.
+        LiveVerdict::Unsupported(_) => check_liveness(tla, source, &mut r, max_states),
     }
     r
 }
@@ -1042,20 +1035,15 @@ pub fn with_checked_model(
     started: Instant,
     run: impl FnOnce(&Tla<'_>) -> u8,
 ) -> ExitCode {
-    let (fr, config) = match read_inputs(spec, config) {
+    let inputs = match read_inputs(spec, config) {
         Ok(x) => x,
         Err(stop) => return report_stop(&stop, None, json, started),
     };
-    let model = match build_model(&fr, &config) {
+    let model = match build_model(&inputs, true) {
         Ok(m) => m,
-        Err(stop) => return report_stop(&stop, Some(&fr.sources), json, started),
+        Err(stop) => return report_stop(&stop, Some(&inputs.sources), json, started),
     };
-    let tla = Tla { model: &model, sources: &fr.sources, vars: model.variables(), analysis: &fr.analysis, config: &config };
-    if let Err(e) = model.check_assumptions() {
-        let (kind, message) = tla.describe_error(&e);
-        let stop = Stop { kind, diagnostics: vec![e.to_diagnostic(Span::default())], message, sources: None };
-        return report_stop(&stop, Some(&fr.sources), json, started);
-    }
+    let tla = Tla { model: &model, sources: &inputs.sources, vars: model.variables(), inputs: &inputs };
     let code = run(&tla);
     // The process ends now: exit without freeing the model and the syntax trees.
     let _ = std::io::stdout().flush();
@@ -1099,19 +1087,6 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
             r.unchecked_properties = model.live_properties().iter().map(|p| p.name.clone()).collect();
         }
         r
-    } else if opts.max_states.is_some() || opts.max_depth.is_some() {
-        // A budget that runs out leaves the temporal properties unchecked (they need the whole
-        // graph), so the graph is not kept on the way: explore without it first, and only when
-        // that run explored everything, explore again keeping the graph.
-        let first = report_of(tla, &source, explore_tla(tla, opts.clone(), workers, &mut printed), started, workers);
-        if first.result != ResultKind::Success {
-            first
-        } else {
-            // The second run prints what the first printed: keep one copy.
-            let _ = model.take_output();
-            printed.clear();
-            explore_with_liveness(tla, &source, opts, args.max_states, started)
-        }
     } else {
         explore_with_liveness(tla, &source, opts, args.max_states, started)
     };

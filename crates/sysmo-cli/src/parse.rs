@@ -7,25 +7,19 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tla_sema::{Analysis, LoadedModule, ModuleLoader};
+use tla_check::load::Analyzed;
+use tla_sema::{Analysis, Library, LoadedModule};
 use tla_syntax::diag::{render_terminal, to_json, JsonDiagnostic};
 use tla_syntax::SourceMap;
 
-/// Finds `<Name>.tla` in one directory (the directory of the file being parsed).
-pub struct DirLoader {
-    pub dir: PathBuf,
-}
-
-impl ModuleLoader for DirLoader {
-    fn load(&self, module_name: &str) -> Option<LoadedModule> {
-        // Module names are identifiers; refuse anything that could walk out of the directory.
-        if module_name.is_empty() || !module_name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            return None;
-        }
-        let path = self.dir.join(format!("{module_name}.tla"));
+/// The modules `<Name>.tla` of one directory (the directory of the file being parsed), read
+/// when asked for. The library asks only for identifiers, so no name walks out of `dir`.
+pub fn folder(dir: PathBuf) -> Library {
+    Library::reading(move |name| {
+        let path = dir.join(format!("{name}.tla"));
         let text = std::fs::read_to_string(&path).ok()?;
         Some(LoadedModule { file_name: path.display().to_string(), text })
-    }
+    })
 }
 
 /// The `--json` report of one file.
@@ -51,16 +45,18 @@ pub struct FileResult {
     pub elapsed: Duration,
 }
 
-pub fn analyze_path(path: &Path, text: String) -> FileResult {
-    let dir = match path.parent() {
+/// The directory a file is in (`.` for a bare file name).
+pub fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let loader = DirLoader { dir };
-    let mut sources = SourceMap::new();
-    let root = sources.add(path.display().to_string(), text);
+    }
+}
+
+pub fn analyze_path(path: &Path, text: String) -> FileResult {
+    let library = folder(directory_of(path));
     let start = Instant::now();
-    let analysis = tla_sema::analyze(&mut sources, root, &loader);
+    let Analyzed { sources, analysis, .. } = Analyzed::new(path.display().to_string(), text, &library);
     let elapsed = start.elapsed();
     FileResult { sources, analysis, elapsed }
 }

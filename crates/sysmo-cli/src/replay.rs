@@ -104,16 +104,16 @@ pub fn run(a: &ReplayArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return input_error(&e),
     };
-    let (fr, config) = match read_inputs(&a.spec, a.config.as_deref()) {
+    let inputs = match read_inputs(&a.spec, a.config.as_deref()) {
         Ok(x) => x,
         Err(stop) => return report_stop(&stop, None, a.json, started),
     };
-    let mut model = match build_model(&fr, &config) {
+    let mut model = match build_model(&inputs, false) {
         Ok(m) => m,
-        Err(stop) => return report_stop(&stop, Some(&fr.sources), a.json, started),
+        Err(stop) => return report_stop(&stop, Some(&inputs.sources), a.json, started),
     };
     let interner = model.interner();
-    let replayer = Replayer::new(&model, interner, &mapping, &exprs, Some(&fr.sources), Options { mode: a.mode, max_states: a.max_states });
+    let replayer = Replayer::new(&model, interner, &mapping, &exprs, Some(&inputs.sources), Options { mode: a.mode, max_states: a.max_states });
     let mut summary = Summary::default();
     let mut reports = Vec::new();
     for path in &a.traces {

@@ -30,11 +30,13 @@ pub mod task;
 use report::*;
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
-use tla_check::liveness::{LiveOptions, LiveOutcome, LiveStatus, LivenessChecker, Step};
-use tla_check::model::{self, Model, ModelError};
+use tla_check::liveness::{LiveOptions, Step};
+use tla_check::run::{LiveVerdict, Liveness, Run, RunStatus};
+use tla_check::load::{self, Analyzed, Inputs};
+use tla_check::model::{Model, ModelError};
 use tla_check::simulate::{SimOptions, SimOutcome, SimStatus, Simulator};
 use tla_check::{Budget, Explorer, Options, Outcome, Status as ExStatus, TraceStep};
-use tla_sema::{LoadedModule, ModuleLoader};
+use tla_sema::Library;
 use tla_syntax::cfg::Config;
 use tla_syntax::{SourceMap, Span};
 use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Replayer, Summary};
@@ -105,18 +107,6 @@ pub fn module_name(text: &str) -> Option<String> {
     None
 }
 
-/// Supplies the model as the module the invariants EXTEND.
-struct OneModule {
-    name: String,
-    text: String,
-}
-
-impl ModuleLoader for OneModule {
-    fn load(&self, module_name: &str) -> Option<LoadedModule> {
-        (module_name == self.name).then(|| LoadedModule { file_name: format!("{}.tla", self.name), text: self.text.clone() })
-    }
-}
-
 fn stage_skipped_runtime(reason: &str) -> RuntimeStage {
     RuntimeStage { score: 0.0, status: Status::Skipped, reason: Some(reason.into()), gate: None, actions_from: "".into(), actions: vec![], simulation: None }
 }
@@ -153,12 +143,7 @@ fn error_kind(e: &ModelError) -> &'static str {
 
 fn error_message(sources: &SourceMap, e: &ModelError) -> String {
     let d = e.to_diagnostic(Span::default());
-    diagnostic_line(sources, &d)
-}
-
-fn diagnostic_line(sources: &SourceMap, d: &tla_syntax::Diagnostic) -> String {
-    let j = tla_syntax::diag::to_json(sources, d);
-    if j.line == 0 { format!("{}: {}", j.code, j.message) } else { format!("{}: {} ({}:{}:{})", j.code, j.message, j.file, j.line, j.column) }
+    tla_syntax::diag::one_line(sources, &d)
 }
 
 /// ITF of a path of the model, each state with the action that led to it (and, in
@@ -177,9 +162,7 @@ fn itf_of(model: &Model<'_>, source: &str, what: &str, trace: &[TraceStep<tla_ev
 
 /// The model analysed with its configuration, ready for the later stages.
 struct Loaded {
-    sources: SourceMap,
-    analysis: tla_sema::Analysis,
-    config: Config,
+    inputs: Inputs,
     cfg_text: String,
 }
 
@@ -226,15 +209,14 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
 
     // 1. Syntax.
     let name = module_name(model.text).unwrap_or_else(|| spec.as_ref().map(|s| s.module.clone()).unwrap_or_else(|_| "Model".into()));
-    let mut sources = SourceMap::new();
-    let root = sources.add(format!("{name}.tla"), model.text.to_string());
-    let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
+    let analyzed = Analyzed::new(format!("{name}.tla"), model.text, &Library::new());
+    let (sources, analysis) = (&analyzed.sources, &analyzed.analysis);
     let syntax = SyntaxStage {
         score: analysis.score.score,
         status: Status::Ran,
         clean: analysis.score.clean,
         definitions: Definitions { total: analysis.score.total, parsed: analysis.score.parsed },
-        diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(&sources, d)).collect(),
+        diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(sources, d)).collect(),
     };
     hooks.tell(&Progress::done("syntax", syntax.score, syntax.status));
     let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
@@ -264,15 +246,17 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     // The configuration: the model's own, or the task's constants.
     let has_spec = analysis.symbol("Spec").is_some_and(|s| s.arity == 0);
     let cfg_text = model.cfg.map(str::to_string).unwrap_or_else(|| spec.default_cfg(has_spec));
-    let (config, cfg_diagnostics) = tla_sema::read_config(&mut sources, &analysis, format!("{name}.cfg"), &cfg_text);
-    let cfg_errors: Vec<String> = cfg_diagnostics.iter().filter(|d| d.is_error()).map(|d| diagnostic_line(&sources, d)).collect();
-    let loaded = Loaded { sources, analysis, config, cfg_text };
-    if !cfg_errors.is_empty() {
-        let msg = format!("the configuration has errors: {}", cfg_errors.join("; "));
-        let runtime = RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) };
-        let why = "the runtime stage could not run".to_string();
-        return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
-    }
+    let inputs = match analyzed.configure(format!("{name}.cfg"), &cfg_text) {
+        Ok(inputs) => inputs,
+        Err((failure, sources)) => {
+            let errors: Vec<String> = failure.diagnostics.iter().map(|d| tla_syntax::diag::one_line(&sources, d)).collect();
+            let msg = format!("the configuration has errors: {}", errors.join("; "));
+            let runtime = RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) };
+            let why = "the runtime stage could not run".to_string();
+            return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
+        }
+    };
+    let loaded = Loaded { inputs, cfg_text };
 
     // 2. Runtime.
     let runtime = runtime_stage(&spec, &loaded, &name, hooks, &mut stopped);
@@ -298,10 +282,10 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
 
 fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>, stopped: &mut Option<String>) -> RuntimeStage {
     let source = format!("{name}.tla");
-    let m = match model::load(&loaded.analysis, &loaded.config) {
+    let m = match loaded.inputs.model() {
         Ok(m) => m,
-        Err(diags) => {
-            let msg = diags.first().map(|d| diagnostic_line(&loaded.sources, d)).unwrap_or_else(|| "the model cannot be built".into());
+        Err(failure) => {
+            let msg = failure.first_line(&loaded.inputs.sources);
             return RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&format!("the model cannot be built: {msg}")) };
         }
     };
@@ -319,7 +303,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
     let actions = m.action_names();
     if let Err(e) = m.check_assumptions() {
         gate.result = error_kind(&e).into();
-        gate.message = Some(error_message(&loaded.sources, &e));
+        gate.message = Some(error_message(&loaded.inputs.sources, &e));
         return RuntimeStage { score: 0.0, status: Status::Ran, reason: None, gate: Some(gate), actions_from: "".into(), actions: vec![], simulation: None };
     }
 
@@ -373,7 +357,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
         }
         Some(Outcome::Error { error, trace }) => {
             gate.result = error_kind(&error).into();
-            let msg = error_message(&loaded.sources, &error);
+            let msg = error_message(&loaded.inputs.sources, &error);
             if !trace.is_empty() {
                 gate.counterexample = Some(itf_of(&m, &source, &msg, &trace));
             }
@@ -433,7 +417,7 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
             }
             SimOutcome::Deadlock { behaviour, trace } => Some((behaviour, "deadlock".into(), "Deadlock reached.".into(), trace)),
             SimOutcome::Error { error, behaviour, trace } => {
-                Some((behaviour, error_kind(&error).to_string(), error_message(&loaded.sources, &error), trace))
+                Some((behaviour, error_kind(&error).to_string(), error_message(&loaded.inputs.sources, &error), trace))
             }
         };
         if let Some((behaviour, result, message, trace)) = failed {
@@ -513,15 +497,15 @@ fn conformance_stage(
         Ok(x) => x,
         Err(e) => return conformance_empty(Status::Error, format!("the mapping cannot be read: {}", e.message)),
     };
-    let mut m = match model::load(&loaded.analysis, &loaded.config) {
+    let mut m = match loaded.inputs.model() {
         Ok(m) => m,
         Err(_) => return conformance_empty(Status::Error, "the model cannot be built".into()),
     };
     let interner_w = m.interner();
     let interner_h = m.interner();
     let budget = usize::try_from(spec.max_states).unwrap_or(usize::MAX);
-    let windows = Replayer::new(&m, interner_w, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Windows, max_states: budget });
-    let whole = Replayer::new(&m, interner_h, &mapping, &exprs, Some(&loaded.sources), tla_trace::Options { mode: Mode::Whole, max_states: budget });
+    let windows = Replayer::new(&m, interner_w, &mapping, &exprs, Some(&loaded.inputs.sources), tla_trace::Options { mode: Mode::Windows, max_states: budget });
+    let whole = Replayer::new(&m, interner_h, &mapping, &exprs, Some(&loaded.inputs.sources), tla_trace::Options { mode: Mode::Whole, max_states: budget });
     let mut w_sum = Summary::default();
     let mut whole_passed = 0;
     let mut first: BTreeMap<String, Json> = BTreeMap::new();
@@ -606,10 +590,9 @@ fn invariants_stage(
     stopped: &mut Option<String>,
 ) -> InvariantsStage {
     let inv_name = module_name(task.invariants_tla).unwrap_or_else(|| format!("{}Invariants", spec.module));
-    let mut sources = SourceMap::new();
-    let root = sources.add(format!("{inv_name}.tla"), task.invariants_tla.to_string());
-    let loader = OneModule { name: name.to_string(), text: input.text.to_string() };
-    let analysis = tla_sema::analyze(&mut sources, root, &loader);
+    // The model is the module the invariants EXTEND.
+    let library = Library::new().with(name, format!("{name}.tla"), input.text);
+    let Analyzed { mut sources, analysis, .. } = Analyzed::new(format!("{inv_name}.tla"), task.invariants_tla, &library);
     // What to check: invariants.cfg (must hold), violations.cfg (must be violated).
     let mut checks: Vec<Check> = vec![];
     for (file, text, must_hold) in [("invariants.cfg", Some(task.invariants_cfg), true), ("violations.cfg", task.violations_cfg, false)] {
@@ -628,7 +611,7 @@ fn invariants_stage(
     base.properties.clear();
     base.check_deadlock = Some(false);
     let analysis_error = analysis.has_errors().then(|| {
-        let errs: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).take(3).map(|d| diagnostic_line(&sources, d)).collect();
+        let errs: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).take(3).map(|d| tla_syntax::diag::one_line(&sources, d)).collect();
         format!("the invariants do not check against this model: {}", errs.join("; "))
     });
     let mut rows: Vec<InvariantResult> = checks
@@ -775,81 +758,60 @@ fn explore_checks(
 ) {
     let row = &mut run.row;
     let source = format!("{}.tla", spec.module);
-    let m = match model::load(analysis, config) {
+    let m = match load::build_checked(analysis, config) {
         Ok(m) => m,
-        Err(diags) => {
-            row.message = Some(diags.first().map(|d| diagnostic_line(sources, d)).unwrap_or_else(|| "the model cannot be built".into()));
+        Err(failure) => {
+            row.message = Some(failure.first_line(sources));
             return;
         }
     };
-    if let Err(e) = m.check_assumptions() {
-        row.message = Some(error_message(sources, &e));
-        return;
-    }
     let invariant_names = m.invariant_names();
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
-    // Temporal properties are checked on the graph of the run (the liveness checker is the
-    // explorer's graph sink). Keeping the graph costs more than exploring (each fairness
-    // condition is evaluated in each state and on each step), and a state budget that runs
-    // out leaves no graph to check: so the graph is kept from the start only when the runtime
-    // gate explored the whole state space; otherwise a run that does reach the end with no
-    // violation is made again with the graph.
-    let formulas: Vec<_> = m.live_properties().iter().map(|p| p.formula.clone()).collect();
-    let lopts = LiveOptions { max_states: Some(spec.max_states), ..Default::default() };
+    // Temporal properties are checked on the graph of the run, kept from the start only when
+    // the runtime gate explored the whole state space (see `tla_check::run`). A depth limit
+    // leaves the graph unfinished; liveness then explores on its own, under the state budget
+    // alone.
+    let liveness = Liveness::OnGraph {
+        from_start: whole_space,
+        after_depth_cut: true,
+        opts: LiveOptions { max_states: Some(spec.max_states), ..Default::default() },
+    };
     let explored = |st: tla_check::Stats| {
         Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, ..at.clone() }
     };
-    let mut keep_graph = whole_space;
-    let (outcome, ex) = loop {
-        let sink = if formulas.is_empty() || !keep_graph {
-            None
-        } else {
-            match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts.clone()) {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    row.message = Some(format!("the property cannot be checked: {e:?}"));
-                    return;
-                }
-            }
+    let mut checking = Run::new(&m, opts, liveness);
+    let finished = loop {
+        let (slice_at, distinct) = match checking.run(SLICE) {
+            RunStatus::Done(f) => break *f,
+            RunStatus::Exploring(st) => (explored(st.clone()), st.distinct),
+            RunStatus::CheckingLiveness(st) => (at.clone(), st.distinct),
         };
-        let mut ex = Explorer::with_graph(&m, opts.clone(), sink);
-        let outcome = loop {
-            match ex.run(SLICE) {
-                ExStatus::Done(o) => break Some(o),
-                ExStatus::Running if hooks.slice(&explored(ex.stats())) => break None,
-                ExStatus::Running => {}
-            }
-        };
-        if !keep_graph && !formulas.is_empty() && matches!(outcome, Some(Outcome::Success)) {
-            keep_graph = true;
-            continue;
-        }
-        break (outcome, ex);
-    };
-    row.distinct_states = ex.stats().distinct;
-    let what = |name: &str| format!("property {name} is violated");
-    let mut exhausted = false;
-    match outcome {
-        None => {
+        if hooks.slice(&slice_at) {
             *stopped = Some("invariants".into());
+            row.distinct_states = distinct;
             row.result = "budget_exhausted".into();
             row.message = Some("stopped by the time limit with no violation found so far".into());
             return;
         }
-        Some(Outcome::InvariantViolated { invariant, trace }) => {
+    };
+    row.distinct_states = finished.stats.distinct;
+    let what = |name: &str| format!("property {name} is violated");
+    let mut exhausted = false;
+    match finished.outcome {
+        Outcome::InvariantViolated { invariant, trace } => {
             let name = invariant_names.get(invariant).cloned().unwrap_or_default();
             row.result = "violated".into();
             row.counterexample = Some(itf_of(&m, &source, &what(&name), &trace));
             run.violated = Some(name);
             return;
         }
-        Some(Outcome::Error { error: ModelError::ActionProperty { name }, trace }) => {
+        Outcome::Error { error: ModelError::ActionProperty { name }, trace } => {
             row.result = "violated".into();
             row.counterexample = Some(itf_of(&m, &source, &what(&name), &trace));
             run.violated = Some(name);
             return;
         }
-        Some(Outcome::Error { error, trace }) => {
+        Outcome::Error { error, trace } => {
             let msg = error_message(sources, &error);
             if !trace.is_empty() {
                 row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
@@ -857,74 +819,46 @@ fn explore_checks(
             row.message = Some(msg);
             return;
         }
-        Some(Outcome::Deadlock { .. }) => {
+        Outcome::Deadlock { .. } => {
             row.message = Some("deadlock reported with deadlock checking off".into());
             return;
         }
-        Some(Outcome::BudgetExhausted(_)) => exhausted = true,
-        Some(Outcome::Success) => {}
+        Outcome::BudgetExhausted(_) => exhausted = true,
+        Outcome::Success => {}
     }
-    let depth_cut = matches!(outcome, Some(Outcome::BudgetExhausted(tla_check::Budget::Depth(_))));
-    let graph = ex.into_graph();
-    let checker = match graph.sink {
-        // The explorer's graph is whole: analyse it.
-        Some(mut c) if !exhausted => {
-            c.adopt(graph.seen, graph.parent, graph.level_starts);
-            Some(c)
+    match finished.liveness {
+        LiveVerdict::NotChecked | LiveVerdict::Holds => {}
+        LiveVerdict::Unsupported(why) => {
+            row.distinct_states = 0;
+            row.message = Some(format!("the property cannot be checked: {why}"));
+            return;
         }
-        // A depth limit leaves the graph unfinished; liveness explores on its own, under the
-        // state budget alone.
-        _ if depth_cut && !formulas.is_empty() => match LivenessChecker::new_many(&m, m.fairness(), &formulas, lopts) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                row.message = Some(format!("the property cannot be checked: {e:?}"));
-                return;
+        LiveVerdict::BudgetExhausted => exhausted = true,
+        LiveVerdict::Violated(lasso) => {
+            let trace: Vec<TraceStep<tla_eval::State>> = lasso
+                .steps
+                .iter()
+                .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
+                .collect();
+            let name = m.live_properties().get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
+            let mut itf = itf_of(&m, &source, &what(&name), &trace);
+            itf["loop"] = json!(lasso.cycle_start);
+            row.result = "violated".into();
+            row.counterexample = Some(itf);
+            run.violated = Some(name);
+            return;
+        }
+        LiveVerdict::Error { error, trace } => {
+            let msg = error_message(sources, &error);
+            if !trace.is_empty() {
+                row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
             }
-        },
-        _ => None,
-    };
-    if let Some(mut checker) = checker {
-        let out = loop {
-            match checker.run(SLICE) {
-                LiveStatus::Done(o) => break o,
-                LiveStatus::Running if hooks.slice(at) => {
-                    *stopped = Some("invariants".into());
-                    row.result = "budget_exhausted".into();
-                    row.message = Some("stopped by the time limit with no violation found so far".into());
-                    return;
-                }
-                LiveStatus::Running => {}
-            }
-        };
-        match out {
-            LiveOutcome::Holds => {}
-            LiveOutcome::BudgetExhausted(_) => exhausted = true,
-            LiveOutcome::Violated(lasso) => {
-                let trace: Vec<TraceStep<tla_eval::State>> = lasso
-                    .steps
-                    .iter()
-                    .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
-                    .collect();
-                let name = m.live_properties().get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
-                let mut itf = itf_of(&m, &source, &what(&name), &trace);
-                itf["loop"] = json!(lasso.cycle_start);
-                row.result = "violated".into();
-                row.counterexample = Some(itf);
-                run.violated = Some(name);
-                return;
-            }
-            LiveOutcome::Error { error, trace } => {
-                let msg = error_message(sources, &error);
-                if !trace.is_empty() {
-                    row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
-                }
-                row.message = Some(msg);
-                return;
-            }
-            LiveOutcome::ReplayFailed => {
-                row.message = Some("the liveness counterexample could not be rebuilt".into());
-                return;
-            }
+            row.message = Some(msg);
+            return;
+        }
+        LiveVerdict::ReplayFailed => {
+            row.message = Some("the liveness counterexample could not be rebuilt".into());
+            return;
         }
     }
     if exhausted {

@@ -14,9 +14,11 @@
 mod explore;
 pub mod fpset;
 pub mod liveness;
+pub mod load;
 pub mod model;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+pub mod run;
 pub mod simulate;
 
 pub use explore::{

@@ -6,19 +6,19 @@
 
 use std::path::{Path, PathBuf};
 
-use tla_check::model::{load, ModelError};
+use tla_check::load::Inputs;
+use tla_check::model::ModelError;
 use tla_check::{Explorer, Options, Outcome};
-use tla_sema::{analyze, LoadedModule, ModuleLoader};
-use tla_syntax::SourceMap;
+use tla_sema::{Library, LoadedModule};
 
-struct DirLoader(Vec<PathBuf>);
-impl ModuleLoader for DirLoader {
-    fn load(&self, name: &str) -> Option<LoadedModule> {
-        self.0.iter().find_map(|d| {
+/// The modules of the first of `dirs` that has them.
+fn folders(dirs: Vec<PathBuf>) -> Library {
+    Library::reading(move |name| {
+        dirs.iter().find_map(|d| {
             let text = std::fs::read_to_string(d.join(format!("{name}.tla"))).ok()?;
             Some(LoadedModule { file_name: format!("{name}.tla"), text })
         })
-    }
+    })
 }
 
 /// Everything an exploration of `module` under `cfg` says, in words; `None` when the model
@@ -26,15 +26,9 @@ impl ModuleLoader for DirLoader {
 fn explore(dirs: &[PathBuf], tla: &Path, cfg: &Path, compiling: bool, budget: u64) -> Option<String> {
     let text = std::fs::read_to_string(tla).ok()?;
     let cfg_text = std::fs::read_to_string(cfg).ok()?;
-    let mut sources = SourceMap::new();
     let name = tla.file_name()?.to_string_lossy().to_string();
-    let root = sources.add(name, text);
-    let analysis = analyze(&mut sources, root, &DirLoader(dirs.to_vec()));
-    if analysis.has_errors() {
-        return None;
-    }
-    let (cfg, _) = tla_sema::read_config(&mut sources, &analysis, "M.cfg".to_string(), &cfg_text);
-    let mut model = load(&analysis, &cfg).ok()?;
+    let inputs = Inputs::read(name, text, &folders(dirs.to_vec()), "M.cfg", &cfg_text).ok()?;
+    let mut model = inputs.model().ok()?;
     model.set_compiling(compiling);
     match model.check_assumptions() {
         Ok(()) => {}

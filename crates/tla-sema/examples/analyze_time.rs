@@ -6,19 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tla_sema::{LoadedModule, ModuleLoader};
+use tla_sema::{Library, LoadedModule};
 
-struct DirLoader(PathBuf);
-
-impl ModuleLoader for DirLoader {
-    fn load(&self, name: &str) -> Option<LoadedModule> {
-        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            return None;
-        }
-        let path = self.0.join(format!("{name}.tla"));
+/// The modules beside the file.
+fn folder(dir: PathBuf) -> Library {
+    Library::reading(move |name| {
+        let path = dir.join(format!("{name}.tla"));
         let text = std::fs::read_to_string(&path).ok()?;
         Some(LoadedModule { file_name: path.display().to_string(), text })
-    }
+    })
 }
 
 fn best_median(mut v: Vec<Duration>) -> (Duration, Duration) {
@@ -35,7 +31,7 @@ fn main() {
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(10).max(1);
     let text = std::fs::read_to_string(&path).expect("readable file");
     let dir = Path::new(&path).parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let loader = DirLoader(dir.to_path_buf());
+    let loader = folder(dir.to_path_buf());
     let (mut parse, mut analyze) = (vec![], vec![]);
     let mut diags = 0;
     for _ in 0..runs {

@@ -2,7 +2,7 @@
 //! checked, at SANY's level. What SANY rejects is an error here; what SANY leaves to TLC is a
 //! warning here.
 //!
-//! No I/O: other modules come through a [`ModuleLoader`] that the caller provides.
+//! No I/O: other modules come from a [`Library`] that the caller fills.
 
 #![forbid(unsafe_code)]
 
@@ -21,22 +21,53 @@ use check::{Checker, ModuleEnv, ModuleSig, Sym, SymKind};
 pub use diagnostics::UNKNOWN_NAME_CODES;
 
 /// A module's text, found by name (beside the root file, in a task folder, in a browser tab).
+#[derive(Clone, Debug)]
 pub struct LoadedModule {
     /// The name to show in diagnostics, e.g. `specs/Foo.tla`.
     pub file_name: String,
     pub text: String,
 }
 
-/// Finds modules that are neither in the root file nor built in.
-pub trait ModuleLoader {
-    fn load(&self, module_name: &str) -> Option<LoadedModule>;
+/// The modules a model may use beyond the root file and the standard modules, found by
+/// name: the one way every front end hands modules to [`analyze`].
+///
+/// - [`Library::new`]: none (a model on its own, as the web editor has it).
+/// - [`Library::with`]: texts held in memory (a task's files, a test's modules).
+/// - [`Library::reading`]: a look-up run on demand (the CLI reads `<Name>.tla` beside the
+///   file). The crate does no I/O itself: the caller's function does.
+///
+/// Texts given with `with` are found first, then the look-up is asked.
+#[derive(Default)]
+pub struct Library {
+    modules: Vec<(String, LoadedModule)>,
+    read: Option<Box<dyn Fn(&str) -> Option<LoadedModule>>>,
 }
 
-/// A loader that finds nothing (only built-in modules and the root file's own modules).
-pub struct NoLoader;
-impl ModuleLoader for NoLoader {
-    fn load(&self, _module_name: &str) -> Option<LoadedModule> {
-        None
+impl Library {
+    /// No module beyond the root file's and the standard ones.
+    pub fn new() -> Library {
+        Library::default()
+    }
+
+    /// Modules found by `read(name)` when asked for.
+    pub fn reading(read: impl Fn(&str) -> Option<LoadedModule> + 'static) -> Library {
+        Library { modules: Vec::new(), read: Some(Box::new(read)) }
+    }
+
+    /// The module `name`, shown as `file_name` in diagnostics, with its text.
+    pub fn with(mut self, name: impl Into<String>, file_name: impl Into<String>, text: impl Into<String>) -> Library {
+        self.modules.push((name.into(), LoadedModule { file_name: file_name.into(), text: text.into() }));
+        self
+    }
+
+    /// The module called `name`, if the library has it. The look-up is asked only for
+    /// identifiers, so a file reader given a module name never walks out of its folder.
+    pub fn find(&self, name: &str) -> Option<LoadedModule> {
+        if let Some((_, m)) = self.modules.iter().find(|(n, _)| n == name) {
+            return Some(m.clone());
+        }
+        let identifier = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        self.read.as_ref().filter(|_| identifier).and_then(|read| read(name))
     }
 }
 
@@ -80,7 +111,7 @@ pub struct SymbolInfo {
 
 /// Everything the front end learned about a root file and the modules it uses.
 pub struct Analysis {
-    /// Every user module loaded (root file's modules and those found by the loader), in
+    /// Every user module loaded (root file's modules and those found in the library), in
     /// dependency order: a module comes after every module it extends or instantiates.
     pub modules: Vec<ast::Module>,
     /// Index in `modules` of the root module (the first module of the root file).
@@ -111,10 +142,10 @@ impl Analysis {
 /// Loads, orders and checks modules; the [`ModuleEnv`] the checker asks for modules.
 struct Env<'a> {
     sources: &'a mut SourceMap,
-    loader: &'a dyn ModuleLoader,
+    library: &'a Library,
     /// User modules parsed but not yet checked, by name.
     available: HashMap<String, ast::Module>,
-    /// Names already asked of the loader.
+    /// Names already asked of the library.
     asked: HashSet<String>,
     sigs: HashMap<String, Rc<ModuleSig>>,
     in_progress: Vec<String>,
@@ -164,7 +195,7 @@ impl ModuleEnv for Env<'_> {
             return Some(self.check_user_module(m));
         }
         if self.asked.insert(name.to_string()) {
-            if let Some(lm) = self.loader.load(name) {
+            if let Some(lm) = self.library.find(name) {
                 let file = self.sources.add(lm.file_name.clone(), lm.text.clone());
                 let out = tla_syntax::parse_file(file, &lm.text);
                 self.diags.extend(out.diagnostics);
@@ -233,8 +264,8 @@ fn is_definition(u: &ast::Unit, sources: &SourceMap) -> bool {
 }
 
 /// Parse and check the file `root` (already added to `sources`); other modules are loaded
-/// through `loader` and added to `sources`.
-pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader) -> Analysis {
+/// from `library` and added to `sources`.
+pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Analysis {
     let text = sources.get(root).text.clone();
     let out = tla_syntax::parse_file(root, &text);
     let parse_diags = out.diagnostics;
@@ -258,7 +289,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, loader: &dyn ModuleLoader)
     }
     let mut env = Env {
         sources,
-        loader,
+        library,
         available,
         asked: HashSet::new(),
         sigs: HashMap::new(),

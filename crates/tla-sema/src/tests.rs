@@ -4,18 +4,12 @@
 use super::*;
 use expect_test::{expect, Expect};
 
-/// Loader over an in-memory list of (module name, text).
-struct Files(Vec<(&'static str, &'static str)>);
-impl ModuleLoader for Files {
-    fn load(&self, name: &str) -> Option<LoadedModule> {
-        self.0.iter().find(|(n, _)| *n == name).map(|(n, t)| LoadedModule { file_name: format!("{n}.tla"), text: t.to_string() })
-    }
-}
 
 fn run(text: &str, files: Vec<(&'static str, &'static str)>) -> (SourceMap, Analysis) {
     let mut sources = SourceMap::new();
     let root = sources.add("M.tla", text);
-    let a = analyze(&mut sources, root, &Files(files));
+    let library = files.into_iter().fold(Library::new(), |l, (n, t)| l.with(n, format!("{n}.tla"), t));
+    let a = analyze(&mut sources, root, &library);
     (sources, a)
 }
 
@@ -519,7 +513,7 @@ fn file_named_unlike_its_module() {
     // SANY rejects this ("module name differs from file name"), and so do we.
     let mut sources = SourceMap::new();
     let root = sources.add("specs/Other.tla", "---- MODULE M ----\n====\n");
-    let a = analyze(&mut sources, root, &NoLoader);
+    let a = analyze(&mut sources, root, &Library::new());
     expect![[r#"
         E0225 Error specs/Other.tla:1:13 module `M` is in a file named `Other.tla`; SANY and TLC require `M.tla`
           hint rename the file to `M.tla` (or the module to match the file) before running SANY or TLC
@@ -527,6 +521,6 @@ fn file_named_unlike_its_module() {
     assert!(!a.score.clean);
     // Every definition still checks on its own: only the file name is wrong.
     let root = sources.add("Other.tla", "---- MODULE M ----\nA == 1\nB == 2\n====\n");
-    let a = analyze(&mut sources, root, &NoLoader);
+    let a = analyze(&mut sources, root, &Library::new());
     assert_eq!((a.score.parsed, a.score.total, a.score.score), (2, 2, 0.5));
 }

@@ -4,16 +4,16 @@
 
 use std::path::{Path, PathBuf};
 
-use tla_sema::{analyze, check_against_config, LoadedModule, ModuleLoader};
+use tla_sema::{analyze, check_against_config, Library, LoadedModule};
 use tla_syntax::SourceMap;
 
-struct Dir(PathBuf);
-impl ModuleLoader for Dir {
-    fn load(&self, name: &str) -> Option<LoadedModule> {
-        let p = self.0.join(format!("{name}.tla"));
+/// The modules beside the root file.
+fn modules_in(dir: PathBuf) -> Library {
+    Library::reading(move |name| {
+        let p = dir.join(format!("{name}.tla"));
         let text = std::fs::read_to_string(&p).ok()?;
         Some(LoadedModule { file_name: p.display().to_string(), text })
-    }
+    })
 }
 
 fn corpus() -> Option<PathBuf> {
@@ -26,7 +26,7 @@ fn errors_of(file: &Path) -> (Vec<String>, Vec<String>) {
     let text = std::fs::read_to_string(file).unwrap();
     let mut sources = SourceMap::new();
     let root = sources.add(file.display().to_string(), text);
-    let a = analyze(&mut sources, root, &Dir(file.parent().unwrap().to_path_buf()));
+    let a = analyze(&mut sources, root, &modules_in(file.parent().unwrap().to_path_buf()));
     let mut errs = vec![];
     let mut warns = vec![];
     for d in &a.diagnostics {
@@ -98,7 +98,7 @@ fn corpus_configs_match_their_modules() {
         let text = std::fs::read_to_string(&root).unwrap();
         let mut sources = SourceMap::new();
         let root_id = sources.add(root.display().to_string(), text);
-        let a = analyze(&mut sources, root_id, &Dir(folder.clone()));
+        let a = analyze(&mut sources, root_id, &modules_in(folder.clone()));
         let cfg_id = sources.add(folder.join(cells[cfg_col]).display().to_string(), cfg_text.clone());
         let cfg = tla_syntax::cfg::parse_cfg(cfg_id, &cfg_text);
         checked += 1;

@@ -17,20 +17,16 @@
 //! `cargo xtask sany` re-runs SANY over both folders and compares with `SANY.tsv`.
 
 use std::path::{Path, PathBuf};
-use tla_sema::{analyze, LoadedModule, ModuleLoader};
+use tla_sema::{analyze, Library, LoadedModule};
 use tla_syntax::{Severity, SourceMap};
 
 /// Finds `<Name>.tla` in one folder, as SANY finds modules beside the root file.
-struct FolderLoader {
-    dir: PathBuf,
-}
-
-impl ModuleLoader for FolderLoader {
-    fn load(&self, module_name: &str) -> Option<LoadedModule> {
-        let file_name = format!("{module_name}.tla");
-        let text = std::fs::read_to_string(self.dir.join(&file_name)).ok()?;
+fn folder(dir: PathBuf) -> Library {
+    Library::reading(move |name| {
+        let file_name = format!("{name}.tla");
+        let text = std::fs::read_to_string(dir.join(&file_name)).ok()?;
         Some(LoadedModule { file_name, text })
-    }
+    })
 }
 
 fn suite_dir() -> PathBuf {
@@ -94,8 +90,7 @@ fn run(dir: &Path, file: &str) -> (String, Vec<Shown>) {
     let text = std::fs::read_to_string(dir.join(file)).expect("module text");
     let mut sources = SourceMap::new();
     let root = sources.add(file, text);
-    let loader = FolderLoader { dir: dir.to_path_buf() };
-    let analysis = analyze(&mut sources, root, &loader);
+    let analysis = analyze(&mut sources, root, &folder(dir.to_path_buf()));
     let mut shown = Vec::new();
     for d in &analysis.diagnostics {
         let f = sources.get(d.span.file);
@@ -248,7 +243,7 @@ fn fuzz_regressions_do_not_panic() {
         let ok = std::panic::catch_unwind(|| {
             let mut sources = SourceMap::new();
             let root = sources.add(name.clone(), text.clone());
-            let a = analyze(&mut sources, root, &tla_sema::NoLoader);
+            let a = analyze(&mut sources, root, &Library::new());
             let _ = tla_syntax::diag::render_terminal(&sources, &a.diagnostics, false);
         });
         if ok.is_err() {

@@ -2,13 +2,13 @@
 //! 0.5 × (top-level definitions that parse and check on their own, unknown names stubbed)
 //! / (all top-level definitions).
 
-use tla_sema::{analyze, NoLoader, SyntaxScore};
+use tla_sema::{analyze, Library, SyntaxScore};
 use tla_syntax::SourceMap;
 
 fn score_of(text: &str) -> SyntaxScore {
     let mut sources = SourceMap::new();
     let root = sources.add("Model.tla", text);
-    analyze(&mut sources, root, &NoLoader).score
+    analyze(&mut sources, root, &Library::new()).score
 }
 
 fn round4(x: f64) -> f64 {

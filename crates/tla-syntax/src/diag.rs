@@ -83,6 +83,13 @@ pub fn to_json(map: &SourceMap, d: &Diagnostic) -> JsonDiagnostic {
     }
 }
 
+/// `CODE: message (file:line:column)`: one diagnostic on one line, for logs, reports and
+/// messages that quote a diagnostic in a sentence.
+pub fn one_line(map: &SourceMap, d: &Diagnostic) -> String {
+    let j = to_json(map, d);
+    format!("{}: {} ({}:{}:{})", j.code, j.message, j.file, j.line, j.column)
+}
+
 /// Render diagnostics for a terminal (no colour when `color` is false).
 pub fn render_terminal(map: &SourceMap, diags: &[Diagnostic], color: bool) -> String {
     use codespan_reporting::diagnostic as cr;

@@ -2,9 +2,10 @@
 //! `cargo run --release -p tla-trace --example bench_replay`
 
 use std::time::Instant;
-use tla_check::model;
+use tla_check::load::Inputs;
+use tla_sema::Library;
 use tla_trace::testing::{lock_trace, HeldAs};
-use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, ModelText, Options, Replayer};
+use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Options, Replayer};
 
 const LOCK: &str = r#"---- MODULE lock ----
 EXTENDS Naturals
@@ -20,8 +21,8 @@ Spec == Init /\ [][Next]_<<held, pc>>
 "#;
 
 fn main() {
-    let mt = ModelText::analyze("lock.tla", LOCK, "SPECIFICATION Spec\nCONSTANT Threads = {0, 1, 2}\n").expect("model");
-    let mut m = model::load(&mt.analysis, &mt.config).expect("load");
+    let mt = Inputs::read("lock.tla", LOCK, &Library::new(), "lock.cfg", "SPECIFICATION Spec\nCONSTANT Threads = {0, 1, 2}\n").map_err(|(f, _)| f).expect("model");
+    let mut m = mt.model().expect("load");
     let interner = m.interner();
     let mapping = Mapping::identity();
     let exprs = MappingExprs::empty();

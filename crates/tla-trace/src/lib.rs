@@ -30,27 +30,3 @@ pub mod trace;
 pub use mapping::Mapping;
 pub use replay::{Divergence, MappingExprs, Mode, Options, Replayer, Summary, TraceReport};
 pub use trace::{parse_trace, InputError, Trace};
-
-use tla_syntax::cfg::Config;
-use tla_syntax::SourceMap;
-
-/// A model analysed from texts (modules it EXTENDS must be standard ones): for tests and the
-/// web front end, which have no file system.
-pub struct ModelText {
-    pub sources: SourceMap,
-    pub analysis: tla_sema::Analysis,
-    pub config: Config,
-}
-
-impl ModelText {
-    /// Analyse `text` (file name `name`) and its `.cfg`; the errors rendered one per line.
-    pub fn analyze(name: &str, text: &str, cfg: &str) -> Result<ModelText, Vec<String>> {
-        let mut sources = SourceMap::new();
-        let root = sources.add(name.to_string(), text.to_string());
-        let analysis = tla_sema::analyze(&mut sources, root, &tla_sema::NoLoader);
-        let mut errors: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
-        let (config, cfg_diagnostics) = tla_sema::read_config(&mut sources, &analysis, format!("{}.cfg", name.trim_end_matches(".tla")), cfg);
-        errors.extend(cfg_diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)));
-        if errors.is_empty() { Ok(ModelText { sources, analysis, config }) } else { Err(errors) }
-    }
-}

@@ -2,8 +2,9 @@
 //! the tasks whose reference model exists), through the task's mapping.json when it has one.
 
 use std::path::Path;
-use tla_check::model;
-use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, ModelText, Options, Replayer};
+use tla_check::load::Inputs;
+use tla_sema::Library;
+use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Options, Replayer};
 
 #[test]
 fn reference_models_conform_to_their_traces() {
@@ -19,7 +20,7 @@ fn reference_models_conform_to_their_traces() {
         let text = std::fs::read_to_string(&tla).expect("model text");
         let cfg = std::fs::read_to_string(tla.with_extension("cfg")).expect("cfg");
         let name = tla.file_name().expect("name").to_string_lossy().to_string();
-        let mt = match ModelText::analyze(&name, &text, &cfg) {
+        let mt = match Inputs::read(name.as_str(), text.as_str(), &Library::new(), name.replace(".tla", ".cfg"), &cfg).map_err(|(f, _)| f) {
             Ok(m) => m,
             Err(e) => {
                 failures.push(format!("{id}: {e:?}"));
@@ -36,7 +37,7 @@ fn reference_models_conform_to_their_traces() {
             }
             Err(_) => (Mapping::identity(), MappingExprs::empty()),
         };
-        let mut m = match model::load(&mt.analysis, &mt.config) {
+        let mut m = match mt.model() {
             Ok(m) => m,
             Err(e) => {
                 failures.push(format!("{id}: {e:?}"));

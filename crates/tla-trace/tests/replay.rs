@@ -2,9 +2,10 @@
 //! every window and whole trace, wrong models fail at the expected line with the expected
 //! explanation, malformed inputs are line-numbered errors.
 
-use tla_check::model;
+use tla_check::load::Inputs;
+use tla_sema::Library;
 use tla_trace::testing::{lock_trace, queue_trace, HeldAs};
-use tla_trace::{parse_trace, InputError, Mapping, MappingExprs, Mode, ModelText, Options, Replayer, TraceReport};
+use tla_trace::{parse_trace, InputError, Mapping, MappingExprs, Mode, Options, Replayer, TraceReport};
 
 const LOCK_OK: &str = r#"---- MODULE lock ----
 EXTENDS Naturals
@@ -46,13 +47,13 @@ const QUEUE_CFG: &str = "SPECIFICATION Spec\n";
 
 fn run(model_text: &str, cfg: &str, trace: &str, mapping: Option<&str>, mode: Mode) -> Result<TraceReport, InputError> {
     let name = model_text.split("MODULE ").nth(1).and_then(|r| r.split_whitespace().next()).expect("module name");
-    let mt = ModelText::analyze(&format!("{name}.tla"), model_text, cfg).unwrap_or_else(|e| panic!("model does not analyse: {e:?}"));
+    let mt = Inputs::read(format!("{name}.tla"), model_text, &Library::new(), format!("{name}.cfg"), cfg).unwrap_or_else(|(e, _)| panic!("model does not analyse: {e:?}"));
     let mapping = match mapping {
         Some(m) => Mapping::parse("map.json", m)?,
         None => Mapping::identity(),
     };
     let exprs = MappingExprs::parse(&mapping, "map.json")?;
-    let mut m = model::load(&mt.analysis, &mt.config).unwrap_or_else(|e| panic!("model does not load: {e:?}"));
+    let mut m = mt.model().unwrap_or_else(|e| panic!("model does not load: {e:?}"));
     let interner = m.interner();
     let r = Replayer::new(&m, interner, &mapping, &exprs, Some(&mt.sources), Options { mode, max_states: 10_000 });
     let t = parse_trace("t.ndjson", trace)?;
