@@ -9,6 +9,7 @@
 //! has produced one, so the cost vanishes once every action has been seen).
 
 use std::cell::RefCell;
+use tla_trace::ActionSteps;
 use tla_check::model::{Model, ModelError};
 use tla_check::{ActionId, Spec};
 use tla_eval::State;
@@ -164,7 +165,7 @@ impl<'m, 'a> Covered<'m, 'a> {
     pub fn actions_of_step(&self, from: &State, to: &State) -> Vec<usize> {
         let fp = self.model.fingerprint(to);
         (0..self.names.len())
-            .filter(|&i| match self.model.successors_by_action(from, &self.names[i], &[]) {
+            .filter(|&i| match ActionSteps::new(self.model).successors_by_action(from, &self.names[i], &[]) {
                 Ok(v) => v.iter().any(|s| self.model.fingerprint(s) == fp),
                 Err(_) => false,
             })
@@ -189,7 +190,7 @@ impl Spec for Covered<'_, '_> {
                 if en[i] {
                     continue;
                 }
-                match self.model.successors_by_action(s, n, &[]) {
+                match ActionSteps::new(self.model).successors_by_action(s, n, &[]) {
                     Ok(v) if !v.is_empty() => en[i] = true,
                     Ok(_) => {}
                     Err(_) => *self.failed.borrow_mut() = true,

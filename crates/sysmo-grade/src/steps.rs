@@ -6,6 +6,7 @@
 use crate::actions;
 use crate::itf;
 use serde_json::{json, Map, Value as Json};
+use tla_trace::ActionSteps;
 use tla_check::model::Model;
 use tla_check::Spec;
 use tla_eval::{State, Value};
@@ -35,7 +36,7 @@ impl<'m, 'a> StepNamer<'m, 'a> {
             .into_iter()
             .map(|name| {
                 let params: Vec<String> = model.action_definition(&name).map(|d| d.params.iter().map(|p| p.name.name.clone()).collect()).unwrap_or_default();
-                let domains: Option<Vec<Vec<Value>>> = model.parameter_domains(&name).into_iter().collect();
+                let domains: Option<Vec<Vec<Value>>> = ActionSteps::new(model).parameter_domains(&name).into_iter().collect();
                 let combos = domains.as_ref().map_or(0, |d| d.iter().map(Vec::len).product::<usize>());
                 let domains = domains.filter(|_| combos <= MAX_COMBINATIONS);
                 Candidate { name, params, domains }
@@ -48,7 +49,7 @@ impl<'m, 'a> StepNamer<'m, 'a> {
     /// action does (or the model names none).
     pub fn name_step(&self, from: &State, to: &State) -> Option<Json> {
         let fp = self.model.fingerprint(to);
-        let reaches = |name: &str, args: &[(String, Value)]| match self.model.successors_by_action(from, name, args) {
+        let reaches = |name: &str, args: &[(String, Value)]| match ActionSteps::new(self.model).successors_by_action(from, name, args) {
             Ok(v) => v.iter().any(|s| self.model.fingerprint(s) == fp),
             Err(_) => false,
         };

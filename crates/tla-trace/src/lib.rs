@@ -24,9 +24,11 @@
 pub mod explain;
 pub mod mapping;
 pub mod replay;
+pub mod steps;
 pub mod testing;
 pub mod trace;
 
 pub use mapping::Mapping;
 pub use replay::{Divergence, MappingExprs, Mode, Options, Replayer, Summary, TraceReport};
+pub use steps::ActionSteps;
 pub use trace::{parse_trace, InputError, Trace};

@@ -14,6 +14,7 @@ use tla_syntax::ast::{Expr, Module, Unit};
 use tla_syntax::{FileId, SourceMap};
 
 use crate::explain::{Conjunct, Explainer};
+use crate::steps::ActionSteps;
 use crate::mapping::{FieldTarget, Mapping, Target};
 use crate::trace::{codes, InputError, Observation, Trace};
 
@@ -553,7 +554,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
             let mut next = Vec::new();
             for s in &frontier {
                 for a in &self.mapping.internal {
-                    for t in self.model.successors_by_action(s, a, &[])? {
+                    for t in ActionSteps::new(self.model).successors_by_action(s, a, &[])? {
                         if seen.insert(fp(&t)) {
                             next.push(t.clone());
                             all.push(t);
@@ -579,7 +580,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
         // The states before step i are at level i + 1 (the first observed state at level 1).
         self.model.set_level(i as u32 + 1);
         for s in &pres {
-            for t in self.model.successors_by_action(s, act, args)? {
+            for t in ActionSteps::new(self.model).successors_by_action(s, act, args)? {
                 total += 1;
                 if self.matches(&p.fields, &t, &p.posts[i])? && seen.insert(fp(&t)) {
                     out.push(t);
@@ -635,7 +636,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
             }
         }
         if kind == "mismatch" {
-            let succs = self.model.successors_by_action(pre, act, args).unwrap_or_default();
+            let succs = ActionSteps::new(self.model).successors_by_action(pre, act, args).unwrap_or_default();
             let mut best: Option<Vec<FieldDiff>> = None;
             for s in &succs {
                 let Ok(proj) = self.project(&p.fields, s) else { continue };

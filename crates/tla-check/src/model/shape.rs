@@ -1,0 +1,235 @@
+//! The shape of a specification: SPECIFICATION split into Init, Next and fairness conjuncts
+//! (through definitions), and what a formula mentions (temporal operators, primes, operators
+//! that must run when used).
+
+use tla_eval::{Bindings, ConstEval};
+use tla_syntax::ast::*;
+
+use crate::liveness::FairnessKind;
+
+pub(super) fn mentions_io(e: &Expr) -> bool {
+    // Print/PrintT/TLCGet/TLCSet/RandomElement must run when used, not once at load time.
+    applies_any(e, &["Print", "PrintT", "TLCGet", "TLCSet", "RandomElement", "Assert"])
+}
+
+/// Whether `e` applies one of the operators `names`.
+pub(super) fn applies_any(e: &Expr, names: &[&str]) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::OpApp { op, .. } = &*x.kind
+            && names.contains(&op.name.as_str()) {
+                found = true;
+            }
+    });
+    found
+}
+
+pub(super) fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    f(e);
+    match &*e.kind {
+        ExprKind::OpApp { args, op } => {
+            op.path.iter().for_each(|p| p.args.iter().for_each(|a| walk(a, f)));
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::FunApp { fun, args } => {
+            walk(fun, f);
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::Field { record, .. } => walk(record, f),
+        ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+            items.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::If { cond, then, els } => {
+            walk(cond, f);
+            walk(then, f);
+            walk(els, f);
+        }
+        ExprKind::Case { arms, other } => {
+            for a in arms {
+                walk(&a.guard, f);
+                walk(&a.body, f);
+            }
+            if let Some(o) = other {
+                walk(o, f);
+            }
+        }
+        ExprKind::Let { defs, body } => {
+            for d in defs {
+                match d {
+                    LetDef::Op(o) => walk(&o.body, f),
+                    LetDef::Fun(fd) => walk(&fd.body, f),
+                    _ => {}
+                }
+            }
+            walk(body, f);
+        }
+        ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+            bounds.iter().filter_map(|b| b.set.as_ref()).for_each(|s| walk(s, f));
+            walk(body, f);
+        }
+        ExprKind::TemporalQuant { body, .. } | ExprKind::Lambda { body, .. } | ExprKind::Label { body, .. } => walk(body, f),
+        ExprKind::Choose { bound, body } | ExprKind::SetFilter { bound, pred: body } => {
+            if let Some(s) = &bound.set {
+                walk(s, f);
+            }
+            walk(body, f);
+        }
+        ExprKind::FunSet { domain, range } => {
+            walk(domain, f);
+            walk(range, f);
+        }
+        ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().for_each(|(_, x)| walk(x, f)),
+        ExprKind::Except { base, updates } => {
+            walk(base, f);
+            for u in updates {
+                for st in &u.path {
+                    if let ExceptStep::Index(xs) = st {
+                        xs.iter().for_each(|x| walk(x, f));
+                    }
+                }
+                walk(&u.value, f);
+            }
+        }
+        ExprKind::BoxAction { action, sub } | ExprKind::AngleAction { action, sub } | ExprKind::Fair { sub, action, .. } => {
+            walk(action, f);
+            walk(sub, f);
+        }
+        _ => {}
+    }
+}
+
+pub(super) struct FairnessConjunct<'a> {
+    pub(super) kind: FairnessKind,
+    pub(super) sub: &'a Expr,
+    pub(super) action: &'a Expr,
+    pub(super) label: String,
+}
+
+#[derive(Default)]
+pub(super) struct SpecParts<'a> {
+    pub(super) init: Vec<(&'a Expr, Bindings<'a>)>,
+    pub(super) next: Option<(&'a Expr, Bindings<'a>)>,
+    pub(super) fair: Vec<(FairnessConjunct<'a>, Bindings<'a>)>,
+}
+
+pub(super) fn unfold<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Option<(&'a Expr, Bindings<'a>)> {
+    ev.unfold_with(e, b)
+}
+
+/// Unfold definitions until the formula is not a name applied to arguments.
+pub(super) fn unfold_all<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> (&'a Expr, Bindings<'a>) {
+    let (mut a, mut ab) = (e, b.clone());
+    for _ in 0..100 {
+        match unfold(ev, a, &ab) {
+            Some((x, xb)) => {
+                a = x;
+                ab = xb;
+            }
+            None => break,
+        }
+    }
+    (a, ab)
+}
+
+pub(super) fn conjuncts<'a>(e: &'a Expr) -> Option<&'a [Expr]> {
+    match &*e.kind {
+        ExprKind::Junction { kind: JunctionKind::And, items, .. } => Some(items),
+        ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "/\\" && args.len() == 2 => Some(args),
+        _ => None,
+    }
+}
+
+pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>, parts: &mut SpecParts<'a>, depth: u32) -> Result<(), String> {
+    if depth > 60 {
+        return Err("the specification is nested too deeply".into());
+    }
+    if let Some(items) = conjuncts(e) {
+        for it in items {
+            spec_parts(ev, it, env, parts, depth + 1)?;
+        }
+        return Ok(());
+    }
+    match &*e.kind {
+        ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "[]" && args.len() == 1 => {
+            let (a, ab) = unfold_all(ev, &args[0], env);
+            if let ExprKind::BoxAction { action, .. } = &*a.kind {
+                parts.next = Some((action, ab));
+                return Ok(());
+            }
+            Err("SPECIFICATION: expected [][Next]_vars".into())
+        }
+        ExprKind::Fair { kind, sub, action } => {
+            let k = if matches!(kind, tla_syntax::ast::Fairness::Weak) { FairnessKind::Weak } else { FairnessKind::Strong };
+            let label = format!("{}F_ {}", if k == FairnessKind::Weak { "W" } else { "S" }, action_label(action));
+            parts.fair.push((FairnessConjunct { kind: k, sub, action, label }, env.clone()));
+            Ok(())
+        }
+        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if is_temporal(ev, body, env, 0) => {
+            for b in ev.bindings_of(bounds, env).map_err(|e| e.to_string())? {
+                spec_parts(ev, body, &b, parts, depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => {
+            if let Some((b, bb)) = unfold(ev, e, env) {
+                // A definition: Init, a fairness conjunct, or a nested spec.
+                if is_temporal(ev, b, &bb, 0) {
+                    return spec_parts(ev, b, &bb, parts, depth + 1);
+                }
+            }
+            parts.init.push((e, env.clone()));
+            Ok(())
+        }
+    }
+}
+
+pub(super) fn action_label(e: &Expr) -> String {
+    match &*e.kind {
+        ExprKind::OpApp { op, .. } => op.name.clone(),
+        _ => "action".into(),
+    }
+}
+
+/// Whether `e` mentions temporal operators (through definitions).
+pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
+    if depth > 20 {
+        return false;
+    }
+    let mut found = false;
+    walk(e, &mut |x| match &*x.kind {
+        ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. } => found = true,
+        ExprKind::OpApp { op, .. } => {
+            if op.path.is_empty() && matches!(op.name.as_str(), "[]" | "<>" | "~>" | "-+->") {
+                found = true;
+            } else if !found
+                && let Some((body, bb)) = unfold(ev, x, b)
+                && is_temporal(ev, body, &bb, depth + 1) {
+                    found = true;
+                }
+        }
+        _ => {}
+    });
+    found
+}
+
+/// Whether `e` is an action-level formula (mentions primes, UNCHANGED or `[A]_v`).
+pub(super) fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
+    if depth > 20 {
+        return false;
+    }
+    let mut found = false;
+    walk(e, &mut |x| match &*x.kind {
+        ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => found = true,
+        ExprKind::OpApp { op, .. } => {
+            if op.path.is_empty() && matches!(op.name.as_str(), "'" | "UNCHANGED") {
+                found = true;
+            } else if !found
+                && let Some((body, bb)) = unfold(ev, x, b)
+                && is_action(ev, body, &bb, depth + 1) {
+                    found = true;
+                }
+        }
+        _ => {}
+    });
+    found
+}
