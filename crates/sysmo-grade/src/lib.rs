@@ -695,7 +695,7 @@ fn check_all(
         at.phase = if open.len() == 1 { checks[open[0]].ident.name.clone() } else { format!("{} properties", open.len()) };
         hooks.tell(at);
         let config = config_of(&open);
-        let mut run = Check1 { row: rows[open[0]].clone(), violated: None };
+        let mut run = PropertyRun { row: rows[open[0]].clone(), violated: None };
         explore_checks(spec, analysis, &config, sources, &mut run, whole_space, hooks, at, stopped);
         let name = run.violated.take();
         let decided = name.as_deref().and_then(|n| open.iter().position(|&k| checks[k].ident.name == n));
@@ -725,7 +725,7 @@ fn check_all(
                         rows[k].message = Some("not checked: the time limit was reached".into());
                         continue;
                     }
-                    let mut one = Check1 { row: rows[k].clone(), violated: None };
+                    let mut one = PropertyRun { row: rows[k].clone(), violated: None };
                     explore_checks(spec, analysis, &config_of(&[k]), sources, &mut one, whole_space, hooks, at, stopped);
                     rows[k] = one.row;
                 }
@@ -739,7 +739,7 @@ fn check_all(
 }
 
 /// What one run found: the row it fills in, and the name of the property it found violated.
-struct Check1 {
+struct PropertyRun {
     row: InvariantResult,
     violated: Option<String>,
 }
@@ -750,7 +750,7 @@ fn explore_checks(
     analysis: &tla_sema::Analysis,
     config: &Config,
     sources: &SourceMap,
-    run: &mut Check1,
+    run: &mut PropertyRun,
     whole_space: bool,
     hooks: &Hooks<'_>,
     at: &Progress,

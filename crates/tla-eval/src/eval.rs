@@ -97,9 +97,9 @@ struct Closure<'a> {
 
 /// A persistent list of local bindings (closures capture it by reference count).
 #[derive(Clone, Default)]
-struct Env<'a>(Option<Rc<Node<'a>>>);
+struct Env<'a>(Option<Rc<EnvLink<'a>>>);
 
-struct Node<'a> {
+struct EnvLink<'a> {
     name: &'a str,
     binding: Binding<'a>,
     next: Env<'a>,
@@ -107,7 +107,7 @@ struct Node<'a> {
 
 impl<'a> Env<'a> {
     fn bind(&self, name: &'a str, binding: Binding<'a>) -> Env<'a> {
-        Env(Some(Rc::new(Node { name, binding, next: self.clone() })))
+        Env(Some(Rc::new(EnvLink { name, binding, next: self.clone() })))
     }
     fn bind_value(&self, name: &'a str, v: Value) -> Env<'a> {
         self.bind(name, Binding::Value(v))
@@ -180,7 +180,7 @@ pub struct ConstEval<'a> {
     /// over the definitions of every module, instances included.
     overrides: HashMap<&'a str, Global<'a>>,
     /// Constant subexpressions by address, with their values once computed (see `konst`).
-    konst: RefCell<HashMap<*const Expr, konst::Konst<'a>>>,
+    konst: RefCell<HashMap<*const Expr, konst::Constness<'a>>>,
     /// Whether each definition's body is constant (by the definition's address).
     konst_defs: RefCell<HashMap<usize, bool>>,
     /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
@@ -237,7 +237,7 @@ pub struct ConstEval<'a> {
 #[derive(Clone, Copy)]
 enum Resolved<'a> {
     Var(usize),
-    Builtin(Fast),
+    Builtin(StdOp),
     /// A definition with parameters, or one whose value is not kept.
     Def(&'a OpDef),
     /// A local, a definition or a constant: looked up as usual.
@@ -246,7 +246,7 @@ enum Resolved<'a> {
 
 /// The most frequent standard operators, dispatched without matching their names.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Fast {
+enum StdOp {
     Eq,
     Neq,
     In,
@@ -280,39 +280,39 @@ enum Fast {
     Named,
 }
 
-impl Fast {
-    fn of(name: &str, args: &[Expr]) -> Fast {
+impl StdOp {
+    fn of(name: &str, args: &[Expr]) -> StdOp {
         match (name, args.len()) {
-            ("=", 2) => Fast::Eq,
-            ("/=", 2) => Fast::Neq,
+            ("=", 2) => StdOp::Eq,
+            ("/=", 2) => StdOp::Neq,
             // `x \in {y \in S : P}` is decided without building the set (see `builtin`).
-            ("\\in", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => Fast::In,
-            ("\\notin", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => Fast::NotIn,
-            ("<", 2) => Fast::Lt,
-            (">", 2) => Fast::Gt,
-            ("<=", 2) => Fast::Le,
-            (">=", 2) => Fast::Ge,
-            ("+", 2) => Fast::Add,
-            ("-", 2) => Fast::Sub,
-            ("~", 1) => Fast::Not,
-            ("*", 2) => Fast::Mul,
-            ("%", 2) => Fast::Mod,
-            ("\\div", 2) => Fast::Div,
-            ("..", 2) => Fast::Range,
-            ("\\cup", 2) => Fast::Cup,
-            ("\\cap", 2) => Fast::Cap,
-            ("\\", 2) => Fast::Diff,
-            ("\\subseteq", 2) => Fast::Subseteq,
-            ("/\\", 2) => Fast::And,
-            ("\\/", 2) => Fast::Or,
-            ("=>", 2) => Fast::Implies,
-            ("Len", 1) => Fast::Len,
-            ("Append", 2) => Fast::Append,
-            ("Head", 1) => Fast::Head,
-            ("Tail", 1) => Fast::Tail,
-            ("Cardinality", 1) => Fast::Cardinality,
-            ("DOMAIN", 1) => Fast::Domain,
-            _ => Fast::Named,
+            ("\\in", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => StdOp::In,
+            ("\\notin", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => StdOp::NotIn,
+            ("<", 2) => StdOp::Lt,
+            (">", 2) => StdOp::Gt,
+            ("<=", 2) => StdOp::Le,
+            (">=", 2) => StdOp::Ge,
+            ("+", 2) => StdOp::Add,
+            ("-", 2) => StdOp::Sub,
+            ("~", 1) => StdOp::Not,
+            ("*", 2) => StdOp::Mul,
+            ("%", 2) => StdOp::Mod,
+            ("\\div", 2) => StdOp::Div,
+            ("..", 2) => StdOp::Range,
+            ("\\cup", 2) => StdOp::Cup,
+            ("\\cap", 2) => StdOp::Cap,
+            ("\\", 2) => StdOp::Diff,
+            ("\\subseteq", 2) => StdOp::Subseteq,
+            ("/\\", 2) => StdOp::And,
+            ("\\/", 2) => StdOp::Or,
+            ("=>", 2) => StdOp::Implies,
+            ("Len", 1) => StdOp::Len,
+            ("Append", 2) => StdOp::Append,
+            ("Head", 1) => StdOp::Head,
+            ("Tail", 1) => StdOp::Tail,
+            ("Cardinality", 1) => StdOp::Cardinality,
+            ("DOMAIN", 1) => StdOp::Domain,
+            _ => StdOp::Named,
         }
     }
 }
@@ -1222,7 +1222,7 @@ impl<'a> ConstEval<'a> {
             let local = |n: &str| n.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(n).is_some();
             match known {
                 Some(Resolved::Var(slot)) if !local(name) => return self.read_var(slot),
-                Some(Resolved::Builtin(Fast::Named)) if !local(name) => return self.builtin(name, args, env, span),
+                Some(Resolved::Builtin(StdOp::Named)) if !local(name) => return self.builtin(name, args, env, span),
                 Some(Resolved::Builtin(f)) if !local(name) => return self.fast_builtin(f, args, env),
                 Some(Resolved::Def(d)) if !local(name) => return self.call_def(d, args, env, name),
                 Some(_) => {}
@@ -1232,7 +1232,7 @@ impl<'a> ConstEval<'a> {
                     } else if let (true, Some(&slot)) = (args.is_empty(), self.vars.get(name)) {
                         Resolved::Var(slot)
                     } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
-                        Resolved::Builtin(Fast::of(name, args))
+                        Resolved::Builtin(StdOp::of(name, args))
                     } else {
                         Resolved::Other
                     };
@@ -1320,18 +1320,18 @@ impl<'a> ConstEval<'a> {
         self.builtin(name, args, env, span)
     }
 
-    /// The operators of [`Fast`] (the same results and errors as `strict_builtin`).
-    fn fast_builtin(&self, f: Fast, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
+    /// The operators of [`StdOp`] (the same results and errors as `strict_builtin`).
+    fn fast_builtin(&self, f: StdOp, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
         match f {
-            Fast::Not => return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?)),
-            Fast::And => return Ok(Value::Bool(self.ev_bool(&args[0], env)? && self.ev_bool(&args[1], env)?)),
-            Fast::Or => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
-            Fast::Implies => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
-            Fast::Len => return Ok(Value::Int(self.ev(&args[0], env)?.seq_len()?)),
-            Fast::Head => return self.ev(&args[0], env)?.head(),
-            Fast::Tail => return self.ev(&args[0], env)?.tail(),
-            Fast::Cardinality => return Ok(Value::Int(self.ev(&args[0], env)?.cardinality()?)),
-            Fast::Domain => return self.ev(&args[0], env)?.domain(),
+            StdOp::Not => return Ok(Value::Bool(!self.ev(&args[0], env)?.as_bool()?)),
+            StdOp::And => return Ok(Value::Bool(self.ev_bool(&args[0], env)? && self.ev_bool(&args[1], env)?)),
+            StdOp::Or => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            StdOp::Implies => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
+            StdOp::Len => return Ok(Value::Int(self.ev(&args[0], env)?.seq_len()?)),
+            StdOp::Head => return self.ev(&args[0], env)?.head(),
+            StdOp::Tail => return self.ev(&args[0], env)?.tail(),
+            StdOp::Cardinality => return Ok(Value::Int(self.ev(&args[0], env)?.cardinality()?)),
+            StdOp::Domain => return self.ev(&args[0], env)?.domain(),
             _ => {}
         }
         let a = self.ev(&args[0], env)?;
@@ -1377,27 +1377,27 @@ pub(super) fn each_value(set: &Value, mut f: impl FnMut(Value) -> VResult<bool>)
     Ok(true)
 }
 
-/// The two-argument operators of [`Fast`] on their values.
-fn fast_pair(f: Fast, a: Value, b: Value) -> VResult<Value> {
+/// The two-argument operators of [`StdOp`] on their values.
+fn fast_pair(f: StdOp, a: Value, b: Value) -> VResult<Value> {
     Ok(match f {
-        Fast::Eq => Value::Bool(a.tlc_eq(&b)?),
-        Fast::Neq => Value::Bool(!a.tlc_eq(&b)?),
-        Fast::In => Value::Bool(b.member(&a)?),
-        Fast::NotIn => Value::Bool(!b.member(&a)?),
-        Fast::Lt => Value::Bool(a.as_int()? < b.as_int()?),
-        Fast::Gt => Value::Bool(a.as_int()? > b.as_int()?),
-        Fast::Le => Value::Bool(a.as_int()? <= b.as_int()?),
-        Fast::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
-        Fast::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
-        Fast::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
-        Fast::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
-        Fast::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
-        Fast::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
-        Fast::Range => Value::interval(a.as_int()?, b.as_int()?),
-        Fast::Cup => return Value::cup(a, b),
-        Fast::Cap => return Value::cap(a, b),
-        Fast::Diff => return Value::diff(a, b),
-        Fast::Subseteq => {
+        StdOp::Eq => Value::Bool(a.tlc_eq(&b)?),
+        StdOp::Neq => Value::Bool(!a.tlc_eq(&b)?),
+        StdOp::In => Value::Bool(b.member(&a)?),
+        StdOp::NotIn => Value::Bool(!b.member(&a)?),
+        StdOp::Lt => Value::Bool(a.as_int()? < b.as_int()?),
+        StdOp::Gt => Value::Bool(a.as_int()? > b.as_int()?),
+        StdOp::Le => Value::Bool(a.as_int()? <= b.as_int()?),
+        StdOp::Ge => Value::Bool(a.as_int()? >= b.as_int()?),
+        StdOp::Add => Value::Int(arith::add(a.as_int()?, b.as_int()?)?),
+        StdOp::Sub => Value::Int(arith::sub(a.as_int()?, b.as_int()?)?),
+        StdOp::Mul => Value::Int(arith::mul(a.as_int()?, b.as_int()?)?),
+        StdOp::Mod => Value::Int(arith::modulo(a.as_int()?, b.as_int()?)?),
+        StdOp::Div => Value::Int(arith::div(a.as_int()?, b.as_int()?)?),
+        StdOp::Range => Value::interval(a.as_int()?, b.as_int()?),
+        StdOp::Cup => return Value::cup(a, b),
+        StdOp::Cap => return Value::cap(a, b),
+        StdOp::Diff => return Value::diff(a, b),
+        StdOp::Subseteq => {
             for x in a.elements()? {
                 if !b.member(&x?)? {
                     return Ok(Value::Bool(false));
@@ -1405,17 +1405,17 @@ fn fast_pair(f: Fast, a: Value, b: Value) -> VResult<Value> {
             }
             Value::Bool(true)
         }
-        Fast::Append => return a.append(b),
-        Fast::Not
-        | Fast::And
-        | Fast::Or
-        | Fast::Implies
-        | Fast::Len
-        | Fast::Head
-        | Fast::Tail
-        | Fast::Cardinality
-        | Fast::Domain
-        | Fast::Named => return Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator")),
+        StdOp::Append => return a.append(b),
+        StdOp::Not
+        | StdOp::And
+        | StdOp::Or
+        | StdOp::Implies
+        | StdOp::Len
+        | StdOp::Head
+        | StdOp::Tail
+        | StdOp::Cardinality
+        | StdOp::Domain
+        | StdOp::Named => return Err(err(codes::UNKNOWN, "internal: not a two-argument fast operator")),
     })
 }
 

@@ -89,7 +89,7 @@ enum AtomKind<'a> {
     /// `<<A>>_sub` on a step.
     Angle(&'a Expr, &'a Expr),
     /// `[A]_sub` on a step.
-    Box_(&'a Expr, &'a Expr),
+    BoxAction(&'a Expr, &'a Expr),
 }
 
 #[derive(Clone)]
@@ -522,7 +522,7 @@ impl<'a> Model<'a> {
             let env = &env;
             return Ok(match &*a.kind {
                 ExprKind::AngleAction { action, sub } => Temporal::Action(self.atom(AtomKind::Angle(action, sub), env.clone())),
-                ExprKind::BoxAction { action, sub } => Temporal::Action(self.atom(AtomKind::Box_(action, sub), env.clone())),
+                ExprKind::BoxAction { action, sub } => Temporal::Action(self.atom(AtomKind::BoxAction(action, sub), env.clone())),
                 ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "ENABLED" && args.len() == 1 => {
                     let (x, xenv) = unfold_all(&self.ev, &args[0], env);
                     match &*x.kind {
@@ -986,7 +986,7 @@ impl<'a> LiveSpec for Model<'a> {
         match a.kind {
             AtomKind::Expr(e) => self.eval_bool(e, &a.env, state, None),
             AtomKind::Enabled(act, sub) => Ok(self.ev.enabled_with(act, sub, &a.env, state)?),
-            AtomKind::Angle(..) | AtomKind::Box_(..) => Ok(false),
+            AtomKind::Angle(..) | AtomKind::BoxAction(..) => Ok(false),
         }
     }
 
@@ -1024,7 +1024,7 @@ impl<'a> LiveSpec for Model<'a> {
                 let unchanged = self.ev.eval_with(sub, &a.env, from, None)?.tlc_eq(&self.ev.eval_with(sub, &a.env, to, None)?)?;
                 Ok(!unchanged && self.eval_bool(act, &a.env, from, Some(to))?)
             }
-            AtomKind::Box_(act, sub) => {
+            AtomKind::BoxAction(act, sub) => {
                 let unchanged = self.ev.eval_with(sub, &a.env, from, None)?.tlc_eq(&self.ev.eval_with(sub, &a.env, to, None)?)?;
                 Ok(unchanged || self.eval_bool(act, &a.env, from, Some(to))?)
             }

@@ -35,16 +35,16 @@ use std::rc::Rc;
 
 use tla_syntax::ast::*;
 
-use super::{ConstEval, Env, Fast, Global, each_value, err};
+use super::{ConstEval, Env, StdOp, Global, each_value, err};
 use crate::error::{VResult, codes};
 use crate::intern::Str;
 use crate::value::{SetVal, Value};
 
 /// One node of a compiled expression.
-pub(super) enum C<'a> {
+pub(super) enum Code<'a> {
     Lit(Value),
     /// A constant subexpression, evaluated by the interpreter on first use and kept.
-    Konst(&'a Expr, OnceCell<Value>),
+    Constness(&'a Expr, OnceCell<Value>),
     /// A variable of the current state.
     Var(usize),
     /// `x'` for a state variable `x`, in a plan (see `plan`): its value in the next state,
@@ -57,49 +57,49 @@ pub(super) enum C<'a> {
     Outer(&'a OpName, tla_syntax::Span),
     /// Evaluated by the interpreter, with the names in scope bound to their slots.
     Interp(&'a Expr, Box<[(&'a str, u32)]>),
-    Not(Box<C<'a>>),
-    And(Box<[C<'a>]>),
-    Or(Box<[C<'a>]>),
-    Implies(Box<C<'a>>, Box<C<'a>>),
-    Equiv(Box<C<'a>>, Box<C<'a>>),
-    If(Box<C<'a>>, Box<C<'a>>, Box<C<'a>>),
-    Case(Box<[(C<'a>, C<'a>)]>, Option<Box<C<'a>>>),
-    /// One of the two-argument operators of `Fast`.
-    Bin(Fast, Box<C<'a>>, Box<C<'a>>),
-    /// One of the one-argument operators of `Fast`.
-    Un(Fast, Box<C<'a>>),
+    Not(Box<Code<'a>>),
+    And(Box<[Code<'a>]>),
+    Or(Box<[Code<'a>]>),
+    Implies(Box<Code<'a>>, Box<Code<'a>>),
+    Equiv(Box<Code<'a>>, Box<Code<'a>>),
+    If(Box<Code<'a>>, Box<Code<'a>>, Box<Code<'a>>),
+    Case(Box<[(Code<'a>, Code<'a>)]>, Option<Box<Code<'a>>>),
+    /// One of the two-argument operators of `StdOp`.
+    Bin(StdOp, Box<Code<'a>>, Box<Code<'a>>),
+    /// One of the one-argument operators of `StdOp`.
+    Un(StdOp, Box<Code<'a>>),
     /// Any other standard operator that evaluates all its arguments (`strict_builtin`).
-    Strict(&'a str, Box<[C<'a>]>),
+    Strict(&'a str, Box<[Code<'a>]>),
     /// `f[x]`.
-    App(Box<C<'a>>, Box<C<'a>>),
+    App(Box<Code<'a>>, Box<Code<'a>>),
     /// `v[x]` for a state variable `v` (read in place).
-    AppVar(usize, Box<C<'a>>),
+    AppVar(usize, Box<Code<'a>>),
     /// `f[x]` for a function definition `f[y \in S] == e` (see `apply_global_fun`).
-    FunDef(&'a FunDef, Box<C<'a>>),
-    Field(Box<C<'a>>, Str),
+    FunDef(&'a FunDef, Box<Code<'a>>),
+    Field(Box<Code<'a>>, Str),
     /// `v[a].f[b]...`: applications and fields whose keys are bound names, variables or
     /// literals, from a root that can be read in place (a variable, a bound name, a literal or
     /// a constant); read by one loop instead of a nested call per step.
-    Path(Box<C<'a>>, Box<[Key]>),
+    Path(Box<Code<'a>>, Box<[Key]>),
     /// `\A` / `\E` over one or more names, each with its set, the first turning fastest (TLC's
     /// order, see `bind_each`).
-    Quant { exists: bool, slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
-    SetEnum(Box<[C<'a>]>),
-    Tuple(Box<[C<'a>]>),
-    Record(Box<[(Str, C<'a>)]>),
+    Quant { exists: bool, slots: Box<[(u32, Code<'a>)]>, body: Box<Code<'a>> },
+    SetEnum(Box<[Code<'a>]>),
+    Tuple(Box<[Code<'a>]>),
+    Record(Box<[(Str, Code<'a>)]>),
     /// `{x \in S : P}`.
-    Filter { slot: u32, set: Box<C<'a>>, pred: Box<C<'a>> },
+    Filter { slot: u32, set: Box<Code<'a>>, pred: Box<Code<'a>> },
     /// `{e : x \in S, ...}`.
-    Map { slots: Box<[(u32, C<'a>)]>, body: Box<C<'a>> },
+    Map { slots: Box<[(u32, Code<'a>)]>, body: Box<Code<'a>> },
     /// `[x \in S |-> e]`.
-    FunCons { slot: u32, set: Box<C<'a>>, body: Box<C<'a>>, dom: OnceCell<SetVal> },
+    FunCons { slot: u32, set: Box<Code<'a>>, body: Box<Code<'a>>, dom: OnceCell<SetVal> },
     /// `[f EXCEPT !.a[k] = e, ...]`: each update's path, and the slot `@` is kept in.
-    Except(Box<C<'a>>, Box<[Update<'a>]>),
+    Except(Box<Code<'a>>, Box<[Update<'a>]>),
     /// `LET a == e1 ... IN body` (definitions without parameters): each value computed into
     /// its slot, then the body.
-    Let(Box<[(u32, C<'a>)]>, Box<C<'a>>),
+    Let(Box<[(u32, Code<'a>)]>, Box<Code<'a>>),
     /// A call of a definition whose compiled body is `Unit`.
-    Call(Rc<Unit<'a>>, Box<[C<'a>]>),
+    Call(Rc<Unit<'a>>, Box<[Code<'a>]>),
 }
 
 /// The set a quantifier's name ranges over: `set`, less `without` when the set was written
@@ -160,7 +160,7 @@ impl std::ops::Deref for BoundSets {
 }
 
 /// One update of an EXCEPT: its path, the slot `@` is kept in, the new value.
-pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, C<'a>);
+pub(super) type Update<'a> = (Box<[Step<'a>]>, u32, Code<'a>);
 
 /// One step of a `Path`: an argument that is a bound name, a variable or a literal, or a field.
 pub(super) enum Key {
@@ -174,18 +174,18 @@ pub(super) enum Key {
 /// bound name, a variable of `cur`, a constant computed already, or a `Path` from one of them
 /// (its application may fail). None when `c` must be evaluated.
 #[inline]
-pub(super) fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Value]) -> Option<VResult<&'r Value>> {
+pub(super) fn peek<'r>(c: &'r Code<'_>, st: &'r [Value], base: usize, cur: &'r [Value]) -> Option<VResult<&'r Value>> {
     Some(Ok(match c {
-        C::Lit(v) => v,
-        C::Local(s) => &st[base + *s as usize],
-        C::Var(slot) => cur.get(*slot)?,
-        C::Konst(_, cell) => cell.get()?,
-        C::Path(root, keys) => {
+        Code::Lit(v) => v,
+        Code::Local(s) => &st[base + *s as usize],
+        Code::Var(slot) => cur.get(*slot)?,
+        Code::Constness(_, cell) => cell.get()?,
+        Code::Path(root, keys) => {
             let root = match &**root {
-                C::Lit(v) => v,
-                C::Local(s) => &st[base + *s as usize],
-                C::Var(slot) => cur.get(*slot)?,
-                C::Konst(_, cell) => cell.get()?,
+                Code::Lit(v) => v,
+                Code::Local(s) => &st[base + *s as usize],
+                Code::Var(slot) => cur.get(*slot)?,
+                Code::Constness(_, cell) => cell.get()?,
                 _ => return None,
             };
             return Some(follow(root, keys, st, base, cur));
@@ -196,20 +196,20 @@ pub(super) fn peek<'r>(c: &'r C<'_>, st: &'r [Value], base: usize, cur: &'r [Val
 
 /// `a` and `b` are the same compiled expression: evaluated with the same slots, state and next
 /// state, they give the same value or the same error. False says nothing.
-pub(super) fn same_c(a: &C<'_>, b: &C<'_>) -> bool {
-    let all = |xs: &[C<'_>], ys: &[C<'_>]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_c(x, y));
+pub(super) fn same_c(a: &Code<'_>, b: &Code<'_>) -> bool {
+    let all = |xs: &[Code<'_>], ys: &[Code<'_>]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_c(x, y));
     match (a, b) {
-        (C::Lit(x), C::Lit(y)) => same_lit(x, y),
-        (C::Konst(x, _), C::Konst(y, _)) => std::ptr::eq(*x, *y) || same_literal_expr(x, y),
-        (C::Var(x), C::Var(y)) | (C::Next(x), C::Next(y)) => x == y,
-        (C::Local(x), C::Local(y)) => x == y && *x != u32::MAX,
-        (C::Not(x), C::Not(y)) => same_c(x, y),
-        (C::Bin(f, x1, y1), C::Bin(g, x2, y2)) => f == g && same_c(x1, x2) && same_c(y1, y2),
-        (C::Un(f, x), C::Un(g, y)) => f == g && same_c(x, y),
-        (C::App(f, x), C::App(g, y)) => same_c(f, g) && same_c(x, y),
-        (C::AppVar(s, x), C::AppVar(t, y)) => s == t && same_c(x, y),
-        (C::Field(r, n), C::Field(q, m)) => n.same(m) && same_c(r, q),
-        (C::Path(r, ks), C::Path(q, ls)) => {
+        (Code::Lit(x), Code::Lit(y)) => same_lit(x, y),
+        (Code::Constness(x, _), Code::Constness(y, _)) => std::ptr::eq(*x, *y) || same_literal_expr(x, y),
+        (Code::Var(x), Code::Var(y)) | (Code::Next(x), Code::Next(y)) => x == y,
+        (Code::Local(x), Code::Local(y)) => x == y && *x != u32::MAX,
+        (Code::Not(x), Code::Not(y)) => same_c(x, y),
+        (Code::Bin(f, x1, y1), Code::Bin(g, x2, y2)) => f == g && same_c(x1, x2) && same_c(y1, y2),
+        (Code::Un(f, x), Code::Un(g, y)) => f == g && same_c(x, y),
+        (Code::App(f, x), Code::App(g, y)) => same_c(f, g) && same_c(x, y),
+        (Code::AppVar(s, x), Code::AppVar(t, y)) => s == t && same_c(x, y),
+        (Code::Field(r, n), Code::Field(q, m)) => n.same(m) && same_c(r, q),
+        (Code::Path(r, ks), Code::Path(q, ls)) => {
             same_c(r, q)
                 && ks.len() == ls.len()
                 && ks.iter().zip(ls.iter()).all(|(k, l)| match (k, l) {
@@ -220,9 +220,9 @@ pub(super) fn same_c(a: &C<'_>, b: &C<'_>) -> bool {
                     _ => false,
                 })
         }
-        (C::FunDef(d, x), C::FunDef(e, y)) => std::ptr::eq(*d, *e) && same_c(x, y),
-        (C::Call(u, xs), C::Call(v, ys)) => Rc::ptr_eq(u, v) && all(xs, ys),
-        (C::And(xs), C::And(ys)) | (C::Or(xs), C::Or(ys)) | (C::SetEnum(xs), C::SetEnum(ys)) | (C::Tuple(xs), C::Tuple(ys)) => all(xs, ys),
+        (Code::FunDef(d, x), Code::FunDef(e, y)) => std::ptr::eq(*d, *e) && same_c(x, y),
+        (Code::Call(u, xs), Code::Call(v, ys)) => Rc::ptr_eq(u, v) && all(xs, ys),
+        (Code::And(xs), Code::And(ys)) | (Code::Or(xs), Code::Or(ys)) | (Code::SetEnum(xs), Code::SetEnum(ys)) | (Code::Tuple(xs), Code::Tuple(ys)) => all(xs, ys),
         _ => false,
     }
 }
@@ -247,9 +247,9 @@ fn same_literal_expr(a: &Expr, b: &Expr) -> bool {
 /// The integer value of `c` when `peek` reads it (or the sequence `Len` is applied to), None
 /// when `c` must be evaluated or is not an integer.
 #[inline]
-fn peek_int(c: &C<'_>, st: &[Value], base: usize, cur: &[Value]) -> Option<VResult<i32>> {
+fn peek_int(c: &Code<'_>, st: &[Value], base: usize, cur: &[Value]) -> Option<VResult<i32>> {
     match c {
-        C::Un(Fast::Len, x) => Some(peek(x, st, base, cur)?.and_then(Value::seq_len)),
+        Code::Un(StdOp::Len, x) => Some(peek(x, st, base, cur)?.and_then(Value::seq_len)),
         c => match peek(c, st, base, cur)? {
             Ok(Value::Int(i)) => Some(Ok(*i)),
             Ok(_) => None,
@@ -274,41 +274,41 @@ pub(super) fn follow<'r>(mut v: &'r Value, keys: &[Key], st: &'r [Value], base: 
 
 /// `g[a]` or `g.f` (`a` None, `field` Some): a `Path` when the key is a bound name, a variable
 /// or a literal and `g` a root or a path, `App` / `Field` otherwise.
-fn app<'a>(g: C<'a>, a: Option<C<'a>>, field: Option<Str>) -> C<'a> {
+fn app<'a>(g: Code<'a>, a: Option<Code<'a>>, field: Option<Str>) -> Code<'a> {
     let key = match (a, field) {
-        (Some(C::Local(s)), _) if s != u32::MAX => Key::Local(s),
-        (Some(C::Var(v)), _) => Key::Var(v),
-        (Some(C::Lit(v)), _) => Key::Lit(v),
-        (Some(a), _) => return C::App(Box::new(g), Box::new(a)),
+        (Some(Code::Local(s)), _) if s != u32::MAX => Key::Local(s),
+        (Some(Code::Var(v)), _) => Key::Var(v),
+        (Some(Code::Lit(v)), _) => Key::Lit(v),
+        (Some(a), _) => return Code::App(Box::new(g), Box::new(a)),
         (None, Some(name)) => Key::Field(name),
         (None, None) => unreachable!("app without a key"),
     };
     match g {
-        C::Path(root, keys) => {
+        Code::Path(root, keys) => {
             let mut keys = keys.into_vec();
             keys.push(key);
-            C::Path(root, keys.into_boxed_slice())
+            Code::Path(root, keys.into_boxed_slice())
         }
-        g @ (C::Var(_) | C::Local(_) | C::Lit(_) | C::Konst(..)) if !matches!(g, C::Local(u32::MAX)) => {
-            C::Path(Box::new(g), Box::new([key]))
+        g @ (Code::Var(_) | Code::Local(_) | Code::Lit(_) | Code::Constness(..)) if !matches!(g, Code::Local(u32::MAX)) => {
+            Code::Path(Box::new(g), Box::new([key]))
         }
         g => match key {
-            Key::Local(s) => C::App(Box::new(g), Box::new(C::Local(s))),
-            Key::Var(v) => C::App(Box::new(g), Box::new(C::Var(v))),
-            Key::Lit(v) => C::App(Box::new(g), Box::new(C::Lit(v))),
-            Key::Field(name) => C::Field(Box::new(g), name),
+            Key::Local(s) => Code::App(Box::new(g), Box::new(Code::Local(s))),
+            Key::Var(v) => Code::App(Box::new(g), Box::new(Code::Var(v))),
+            Key::Lit(v) => Code::App(Box::new(g), Box::new(Code::Lit(v))),
+            Key::Field(name) => Code::Field(Box::new(g), name),
         },
     }
 }
 
 pub(super) enum Step<'a> {
-    Index(C<'a>),
+    Index(Code<'a>),
     Field(Str),
 }
 
 /// The compiled body of a definition whose parameters are all values.
 pub(super) struct Unit<'a> {
-    body: C<'a>,
+    body: Code<'a>,
     /// Slots of one call: the parameters first, then the names bound in the body.
     slots: u32,
     /// Without parameters: values kept per state so far, and values found kept. Keeping stops
@@ -319,7 +319,7 @@ pub(super) struct Unit<'a> {
 
 /// A compiled expression evaluated from the interpreter.
 pub(super) struct Root<'a> {
-    code: C<'a>,
+    code: Code<'a>,
     slots: u32,
     /// The names it took for variables, constants or definitions: a local binding of one of
     /// them where it is evaluated (a formula seen out of its context) sends it back to the
@@ -328,7 +328,7 @@ pub(super) struct Root<'a> {
 }
 
 /// Compilation context: the names bound inside the expression so far (innermost last).
-pub(super) struct Cx<'a> {
+pub(super) struct CompileScope<'a> {
     pub(super) scope: Vec<(&'a str, u32)>,
     pub(super) next: u32,
     pub(super) max: u32,
@@ -338,13 +338,13 @@ pub(super) struct Cx<'a> {
     pub(super) open: Vec<*const OpDef>,
     /// Nesting of the compilation (expressions and calls), bounded to spare the stack.
     depth: u32,
-    /// `x'` is compiled (as `C::Next`): the expression is part of an action's plan.
+    /// `x'` is compiled (as `Code::Next`): the expression is part of an action's plan.
     pub(super) primes: bool,
 }
 
-impl<'a> Cx<'a> {
-    pub(super) fn new() -> Cx<'a> {
-        Cx { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0, primes: false }
+impl<'a> CompileScope<'a> {
+    pub(super) fn new() -> CompileScope<'a> {
+        CompileScope { scope: Vec::new(), next: 0, max: 0, globals: Vec::new(), open: Vec::new(), depth: 0, primes: false }
     }
     pub(super) fn bind(&mut self, name: &'a str) -> u32 {
         let s = self.next;
@@ -504,10 +504,10 @@ impl<'a> ConstEval<'a> {
         if !self.pure_expr(e, 0) {
             return 0;
         }
-        let mut cx = Cx::new();
+        let mut cx = CompileScope::new();
         let mut code = self.comp(e, &mut cx, env);
         let mut slots = cx.max;
-        if matches!(code, C::Interp(..) | C::Konst(..) | C::Lit(_)) {
+        if matches!(code, Code::Interp(..) | Code::Constness(..) | Code::Lit(_)) {
             return 0;
         }
         // The body of a definition without parameters evaluated on its own (an invariant named
@@ -515,9 +515,9 @@ impl<'a> ConstEval<'a> {
         // calls of it as well (`TypeOK` alone and inside `Inv`).
         if env.0.is_none()
             && let Some(d) = self.def_of_body(e)
-            && let Some(u) = self.unit(d, &mut Cx::new())
+            && let Some(u) = self.unit(d, &mut CompileScope::new())
         {
-            code = C::Call(u, Box::new([]));
+            code = Code::Call(u, Box::new([]));
             slots = 0;
         }
         // Each name once: they are looked up in the environment at every evaluation.
@@ -568,7 +568,7 @@ impl<'a> ConstEval<'a> {
         index.get(&(e as *const Expr as usize)).copied()
     }
 
-    fn unit(&self, d: &'a OpDef, cx: &mut Cx<'a>) -> Option<Rc<Unit<'a>>> {
+    fn unit(&self, d: &'a OpDef, cx: &mut CompileScope<'a>) -> Option<Rc<Unit<'a>>> {
         let key = d as *const OpDef;
         if cx.open.contains(&key) || d.params.iter().any(|p| p.arity > 0) {
             return None;
@@ -576,7 +576,7 @@ impl<'a> ConstEval<'a> {
         if let Some(u) = self.units.borrow().get(&(key as usize)) {
             return u.clone();
         }
-        let mut inner = Cx::new();
+        let mut inner = CompileScope::new();
         inner.open = cx.open.clone();
         inner.open.push(key);
         for p in &d.params {
@@ -589,17 +589,17 @@ impl<'a> ConstEval<'a> {
         u
     }
 
-    fn interp(&self, e: &'a Expr, cx: &Cx<'a>) -> C<'a> {
-        C::Interp(e, cx.scope.clone().into())
+    fn interp(&self, e: &'a Expr, cx: &CompileScope<'a>) -> Code<'a> {
+        Code::Interp(e, cx.scope.clone().into())
     }
 
-    fn comp_all(&self, xs: &'a [Expr], cx: &mut Cx<'a>, env: &Env<'a>) -> Box<[C<'a>]> {
+    fn comp_all(&self, xs: &'a [Expr], cx: &mut CompileScope<'a>, env: &Env<'a>) -> Box<[Code<'a>]> {
         xs.iter().map(|x| self.comp(x, cx, env)).collect()
     }
 
     /// Compile the bounds `x, y \in S, z \in T`: the sets (in the scope outside them), then
     /// the names, one slot each. `None` for tuple patterns or unbounded names.
-    fn comp_bounds(&self, bounds: &'a [Bound], cx: &mut Cx<'a>, env: &Env<'a>) -> Option<Vec<(u32, C<'a>)>> {
+    fn comp_bounds(&self, bounds: &'a [Bound], cx: &mut CompileScope<'a>, env: &Env<'a>) -> Option<Vec<(u32, Code<'a>)>> {
         let mut sets = Vec::new();
         for b in bounds {
             let (BoundVars::Names(ns), Some(s)) = (&b.vars, &b.set) else { return None };
@@ -613,7 +613,7 @@ impl<'a> ConstEval<'a> {
                 let slot = cx.bind(&n.name);
                 let s = match set.take() {
                     Some(s) => s,
-                    None => C::Local(u32::MAX), // the set of the name before (see `bound_values`)
+                    None => Code::Local(u32::MAX), // the set of the name before (see `bound_values`)
                 };
                 out.push((slot, s));
             }
@@ -623,7 +623,7 @@ impl<'a> ConstEval<'a> {
 
     /// `body` under `bounds` (several names and sets): their slots and sets, and the body.
     #[allow(clippy::type_complexity)]
-    fn comp_under(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> Option<(Box<[(u32, C<'a>)]>, Box<C<'a>>)> {
+    fn comp_under(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut CompileScope<'a>, env: &Env<'a>) -> Option<(Box<[(u32, Code<'a>)]>, Box<Code<'a>>)> {
         let m = cx.mark();
         let r = self.comp_bounds(bounds, cx, env).map(|slots| (slots.into(), Box::new(self.comp(body, cx, env))));
         cx.reset(m);
@@ -632,7 +632,7 @@ impl<'a> ConstEval<'a> {
 
     /// `body` under one bound `x \in S`: the slot of x, S, and the body.
     #[allow(clippy::type_complexity)]
-    fn comp_one(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> Option<(u32, Box<C<'a>>, Box<C<'a>>)> {
+    fn comp_one(&self, bounds: &'a [Bound], body: &'a Expr, cx: &mut CompileScope<'a>, env: &Env<'a>) -> Option<(u32, Box<Code<'a>>, Box<Code<'a>>)> {
         let [Bound { vars: BoundVars::Names(ns), set: Some(s) }] = bounds else { return None };
         let [n] = ns.as_slice() else { return None };
         let set = self.comp(s, cx, env);
@@ -643,7 +643,7 @@ impl<'a> ConstEval<'a> {
         Some((slot, Box::new(set), Box::new(body)))
     }
 
-    pub(super) fn comp(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+    pub(super) fn comp(&self, e: &'a Expr, cx: &mut CompileScope<'a>, env: &Env<'a>) -> Code<'a> {
         if cx.depth > 150 {
             return self.interp(e, cx);
         }
@@ -653,7 +653,7 @@ impl<'a> ConstEval<'a> {
         c
     }
 
-    fn comp_node(&self, e: &'a Expr, cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+    fn comp_node(&self, e: &'a Expr, cx: &mut CompileScope<'a>, env: &Env<'a>) -> Code<'a> {
         // A constant subexpression: computed once (by the interpreter, which keeps it too).
         if super::konst::worth_keeping(e) && !matches!(&*e.kind, ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Bool(_)) {
             // Names bound inside the compiled expression are neither bound in `env` nor
@@ -662,16 +662,16 @@ impl<'a> ConstEval<'a> {
             let mut free: Vec<&'a str> = Vec::new();
             if self.is_const(e, env, &mut bound, &mut free, 0) && !free.iter().any(|n| cx.lookup(n).is_some()) {
                 cx.globals.extend(free.iter().copied());
-                return C::Konst(e, OnceCell::new());
+                return Code::Constness(e, OnceCell::new());
             }
         }
         match &*e.kind {
             ExprKind::Num(n) => match crate::arith::literal(*n) {
-                Ok(i) => C::Lit(Value::Int(i)),
+                Ok(i) => Code::Lit(Value::Int(i)),
                 Err(_) => self.interp(e, cx),
             },
-            ExprKind::Str(s) => C::Lit(Value::Str(self.interner.get(s))),
-            ExprKind::Bool(b) => C::Lit(Value::Bool(*b)),
+            ExprKind::Str(s) => Code::Lit(Value::Str(self.interner.get(s))),
+            ExprKind::Bool(b) => Code::Lit(Value::Bool(*b)),
             ExprKind::Label { body, .. } => self.comp(body, cx, env),
             ExprKind::OpApp { op, args } => self.comp_op(e, op, args, cx, env),
             ExprKind::FunApp { fun, args } if args.len() == 1 => {
@@ -687,14 +687,14 @@ impl<'a> ConstEval<'a> {
                     if let Some(&slot) = self.vars.get(name) {
                         cx.globals.push(name);
                         return match self.comp(&args[0], cx, env) {
-                            a @ (C::Local(_) | C::Lit(_) | C::Var(_)) => app(C::Var(slot), Some(a), None),
-                            a => C::AppVar(slot, Box::new(a)),
+                            a @ (Code::Local(_) | Code::Lit(_) | Code::Var(_)) => app(Code::Var(slot), Some(a), None),
+                            a => Code::AppVar(slot, Box::new(a)),
                         };
                     }
                     if let Some(Global::Fun(d)) = self.global(name) {
                         // Applied without building the function, as the interpreter does.
                         cx.globals.push(name);
-                        return C::FunDef(d, Box::new(self.comp(&args[0], cx, env)));
+                        return Code::FunDef(d, Box::new(self.comp(&args[0], cx, env)));
                     }
                 }
                 let arg = self.comp(&args[0], cx, env);
@@ -707,31 +707,31 @@ impl<'a> ConstEval<'a> {
             ExprKind::Junction { kind, items, .. } => {
                 let items = self.comp_all(items, cx, env);
                 match kind {
-                    JunctionKind::And => C::And(items),
-                    JunctionKind::Or => C::Or(items),
+                    JunctionKind::And => Code::And(items),
+                    JunctionKind::Or => Code::Or(items),
                 }
             }
             ExprKind::If { cond, then, els } => {
-                C::If(Box::new(self.comp(cond, cx, env)), Box::new(self.comp(then, cx, env)), Box::new(self.comp(els, cx, env)))
+                Code::If(Box::new(self.comp(cond, cx, env)), Box::new(self.comp(then, cx, env)), Box::new(self.comp(els, cx, env)))
             }
             ExprKind::Case { arms, other } => {
                 let arms = arms.iter().map(|a| (self.comp(&a.guard, cx, env), self.comp(&a.body, cx, env))).collect();
-                C::Case(arms, other.as_ref().map(|o| Box::new(self.comp(o, cx, env))))
+                Code::Case(arms, other.as_ref().map(|o| Box::new(self.comp(o, cx, env))))
             }
             ExprKind::Quant { kind, bounds, body } => match self.comp_under(bounds, body, cx, env) {
-                Some((slots, body)) => C::Quant { exists: matches!(kind, QuantKind::Exists), slots, body },
+                Some((slots, body)) => Code::Quant { exists: matches!(kind, QuantKind::Exists), slots, body },
                 None => self.interp(e, cx),
             },
             ExprKind::SetMap { body, bounds } => match self.comp_under(bounds, body, cx, env) {
-                Some((slots, body)) => C::Map { slots, body },
+                Some((slots, body)) => Code::Map { slots, body },
                 None => self.interp(e, cx),
             },
             ExprKind::SetFilter { bound, pred } => match self.comp_one(std::slice::from_ref(bound), pred, cx, env) {
-                Some((slot, set, pred)) => C::Filter { slot, set, pred },
+                Some((slot, set, pred)) => Code::Filter { slot, set, pred },
                 None => self.interp(e, cx),
             },
             ExprKind::FunCons { bounds, body } => match self.comp_one(bounds, body, cx, env) {
-                Some((slot, set, body)) => C::FunCons { slot, set, body, dom: OnceCell::new() },
+                Some((slot, set, body)) => Code::FunCons { slot, set, body, dom: OnceCell::new() },
                 None => self.interp(e, cx),
             },
             ExprKind::Let { defs, body } => {
@@ -749,12 +749,12 @@ impl<'a> ConstEval<'a> {
                 }
                 let body = self.comp(body, cx, env);
                 cx.reset(m);
-                C::Let(slots.into(), Box::new(body))
+                Code::Let(slots.into(), Box::new(body))
             }
-            ExprKind::SetEnum(items) => C::SetEnum(self.comp_all(items, cx, env)),
-            ExprKind::Tuple(items) => C::Tuple(self.comp_all(items, cx, env)),
+            ExprKind::SetEnum(items) => Code::SetEnum(self.comp_all(items, cx, env)),
+            ExprKind::Tuple(items) => Code::Tuple(self.comp_all(items, cx, env)),
             ExprKind::Record(fields) => {
-                C::Record(fields.iter().map(|(n, x)| (self.interner.get(&n.name), self.comp(x, cx, env))).collect())
+                Code::Record(fields.iter().map(|(n, x)| (self.interner.get(&n.name), self.comp(x, cx, env))).collect())
             }
             ExprKind::Except { base, updates } => {
                 let b = self.comp(base, cx, env);
@@ -774,17 +774,17 @@ impl<'a> ConstEval<'a> {
                     cx.reset(m);
                     ups.push((path.into_boxed_slice(), at, v));
                 }
-                C::Except(Box::new(b), ups.into())
+                Code::Except(Box::new(b), ups.into())
             }
             ExprKind::At => match cx.lookup("@") {
-                Some(s) => C::Local(s),
+                Some(s) => Code::Local(s),
                 None => self.interp(e, cx),
             },
             _ => self.interp(e, cx),
         }
     }
 
-    fn comp_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], cx: &mut Cx<'a>, env: &Env<'a>) -> C<'a> {
+    fn comp_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], cx: &mut CompileScope<'a>, env: &Env<'a>) -> Code<'a> {
         if !op.path.is_empty() {
             return self.interp(e, cx);
         }
@@ -794,27 +794,27 @@ impl<'a> ConstEval<'a> {
             return match self.primed_var_name(&args[0]) {
                 Some((v, slot)) if cx.lookup(v).is_none() && env.lookup(v).is_none() => {
                     cx.globals.push(v);
-                    C::Next(slot)
+                    Code::Next(slot)
                 }
                 _ => self.interp(e, cx),
             };
         }
         if let Some(s) = cx.lookup(name) {
-            return if args.is_empty() { C::Local(s) } else { self.interp(e, cx) };
+            return if args.is_empty() { Code::Local(s) } else { self.interp(e, cx) };
         }
         if env.lookup(name).is_some() {
-            return if args.is_empty() { C::Outer(op, e.span) } else { self.interp(e, cx) };
+            return if args.is_empty() { Code::Outer(op, e.span) } else { self.interp(e, cx) };
         }
         if args.is_empty()
             && let Some(&slot) = self.vars.get(name)
         {
             cx.globals.push(name);
-            return C::Var(slot);
+            return Code::Var(slot);
         }
         match self.global(name) {
             Some(Global::Value(v)) if args.is_empty() => {
                 cx.globals.push(name);
-                return C::Lit(v);
+                return Code::Lit(v);
             }
             Some(Global::Op(d)) => {
                 if d.params.len() != args.len() {
@@ -823,11 +823,11 @@ impl<'a> ConstEval<'a> {
                 if args.is_empty() && self.cacheable.contains(&(d as *const OpDef)) {
                     // A constant-level definition: the interpreter computes and keeps it.
                     cx.globals.push(name);
-                    return C::Konst(e, OnceCell::new());
+                    return Code::Constness(e, OnceCell::new());
                 }
                 let Some(u) = self.unit(d, cx) else { return self.interp(e, cx) };
                 cx.globals.push(name);
-                return C::Call(u, self.comp_all(args, cx, env));
+                return Code::Call(u, self.comp_all(args, cx, env));
             }
             Some(_) => return self.interp(e, cx),
             None => {}
@@ -835,22 +835,22 @@ impl<'a> ConstEval<'a> {
         if !super::konst::known_builtin(name, args.len()) || super::konst::impure(name) {
             return self.interp(e, cx);
         }
-        match Fast::of(name, args) {
-            Fast::Named => {
+        match StdOp::of(name, args) {
+            StdOp::Named => {
                 if lazy_builtin(name, args.len()) {
                     return self.interp(e, cx);
                 }
                 if name == "<=>" && args.len() == 2 {
-                    return C::Equiv(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env)));
+                    return Code::Equiv(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env)));
                 }
-                C::Strict(name, self.comp_all(args, cx, env))
+                Code::Strict(name, self.comp_all(args, cx, env))
             }
-            Fast::Not => C::Not(Box::new(self.comp(&args[0], cx, env))),
-            Fast::And => C::And(self.comp_all(args, cx, env)),
-            Fast::Or => C::Or(self.comp_all(args, cx, env)),
-            Fast::Implies => C::Implies(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
-            f @ (Fast::Len | Fast::Head | Fast::Tail | Fast::Cardinality | Fast::Domain) => C::Un(f, Box::new(self.comp(&args[0], cx, env))),
-            f => C::Bin(f, Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
+            StdOp::Not => Code::Not(Box::new(self.comp(&args[0], cx, env))),
+            StdOp::And => Code::And(self.comp_all(args, cx, env)),
+            StdOp::Or => Code::Or(self.comp_all(args, cx, env)),
+            StdOp::Implies => Code::Implies(Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
+            f @ (StdOp::Len | StdOp::Head | StdOp::Tail | StdOp::Cardinality | StdOp::Domain) => Code::Un(f, Box::new(self.comp(&args[0], cx, env))),
+            f => Code::Bin(f, Box::new(self.comp(&args[0], cx, env)), Box::new(self.comp(&args[1], cx, env))),
         }
     }
 
@@ -858,28 +858,28 @@ impl<'a> ConstEval<'a> {
     /// reads in place; None when one must be evaluated (or, for `<` and the like, is not an
     /// integer).
     #[inline]
-    fn test_in_place(&self, f: Fast, a: &C<'a>, b: &C<'a>, st: &[Value], base: usize) -> Option<VResult<bool>> {
-        if !matches!(f, Fast::Eq | Fast::Neq | Fast::In | Fast::NotIn | Fast::Lt | Fast::Le | Fast::Gt | Fast::Ge) {
+    fn test_in_place(&self, f: StdOp, a: &Code<'a>, b: &Code<'a>, st: &[Value], base: usize) -> Option<VResult<bool>> {
+        if !matches!(f, StdOp::Eq | StdOp::Neq | StdOp::In | StdOp::NotIn | StdOp::Lt | StdOp::Le | StdOp::Gt | StdOp::Ge) {
             return None;
         }
         let cur = self.cur.borrow();
         Some(match f {
-            Fast::Eq | Fast::Neq => {
+            StdOp::Eq | StdOp::Neq => {
                 let (x, y) = (peek(a, st, base, &cur)?, peek(b, st, base, &cur)?);
-                (|| Ok(x?.tlc_eq(y?)? == (f == Fast::Eq)))()
+                (|| Ok(x?.tlc_eq(y?)? == (f == StdOp::Eq)))()
             }
-            Fast::In | Fast::NotIn => {
+            StdOp::In | StdOp::NotIn => {
                 let (x, s) = (peek(a, st, base, &cur)?, peek(b, st, base, &cur)?);
-                (|| Ok(s?.member(x?)? == (f == Fast::In)))()
+                (|| Ok(s?.member(x?)? == (f == StdOp::In)))()
             }
-            Fast::Lt | Fast::Le | Fast::Gt | Fast::Ge => {
+            StdOp::Lt | StdOp::Le | StdOp::Gt | StdOp::Ge => {
                 let (x, y) = (peek_int(a, st, base, &cur)?, peek_int(b, st, base, &cur)?);
                 (|| {
                     let (x, y) = (x?, y?);
                     Ok(match f {
-                        Fast::Lt => x < y,
-                        Fast::Le => x <= y,
-                        Fast::Gt => x > y,
+                        StdOp::Lt => x < y,
+                        StdOp::Le => x <= y,
+                        StdOp::Gt => x > y,
                         _ => x >= y,
                     })
                 })()
@@ -889,17 +889,17 @@ impl<'a> ConstEval<'a> {
     }
 
     /// `a f b`, its operands evaluated (after `test_in_place` found it could not read them).
-    fn bin(&self, f: Fast, a: &C<'a>, b: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+    fn bin(&self, f: StdOp, a: &Code<'a>, b: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         Ok(match f {
-            Fast::In | Fast::NotIn => {
+            StdOp::In | StdOp::NotIn => {
                 let a = self.run(a, env, st, base)?;
                 let m = self.with_ref(b, env, st, base, &mut |s| s.member(&a))?;
-                Value::Bool(m == (f == Fast::In))
+                Value::Bool(m == (f == StdOp::In))
             }
-            Fast::Eq | Fast::Neq => {
+            StdOp::Eq | StdOp::Neq => {
                 let a = self.run(a, env, st, base)?;
                 let eq = self.with_ref(b, env, st, base, &mut |b| a.tlc_eq(b))?;
-                Value::Bool(eq == (f == Fast::Eq))
+                Value::Bool(eq == (f == StdOp::Eq))
             }
             f => {
                 let a = self.run(a, env, st, base)?;
@@ -908,12 +908,12 @@ impl<'a> ConstEval<'a> {
                 if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
                     let (x, y) = (*x, *y);
                     match f {
-                        Fast::Lt => return Ok(Value::Bool(x < y)),
-                        Fast::Le => return Ok(Value::Bool(x <= y)),
-                        Fast::Gt => return Ok(Value::Bool(x > y)),
-                        Fast::Ge => return Ok(Value::Bool(x >= y)),
-                        Fast::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
-                        Fast::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
+                        StdOp::Lt => return Ok(Value::Bool(x < y)),
+                        StdOp::Le => return Ok(Value::Bool(x <= y)),
+                        StdOp::Gt => return Ok(Value::Bool(x > y)),
+                        StdOp::Ge => return Ok(Value::Bool(x >= y)),
+                        StdOp::Add => return Ok(Value::Int(crate::arith::add(x, y)?)),
+                        StdOp::Sub => return Ok(Value::Int(crate::arith::sub(x, y)?)),
                         _ => {}
                     }
                 }
@@ -922,9 +922,9 @@ impl<'a> ConstEval<'a> {
         })
     }
 
-    pub(super) fn run_bool(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<bool> {
+    pub(super) fn run_bool(&self, c: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<bool> {
         let v = match c {
-            C::Bin(f, a, b) => match self.test_in_place(*f, a, b, st, base) {
+            Code::Bin(f, a, b) => match self.test_in_place(*f, a, b, st, base) {
                 Some(r) => return r,
                 None => self.bin(*f, a, b, env, st, base)?,
             },
@@ -940,7 +940,7 @@ impl<'a> ConstEval<'a> {
     /// elements, in TLC's order: the first name turns fastest (see `iterate_slots`).
     pub(super) fn bind_each(
         &self,
-        slots: &[(u32, C<'a>)],
+        slots: &[(u32, Code<'a>)],
         sets: &[Dom],
         k: usize,
         st: &mut Vec<Value>,
@@ -957,7 +957,7 @@ impl<'a> ConstEval<'a> {
         })
     }
 
-    pub(super) fn bound_values(&self, slots: &[(u32, C<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<BoundSets> {
+    pub(super) fn bound_values(&self, slots: &[(u32, Code<'a>)], env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<BoundSets> {
         // One name (most quantifiers): no vector.
         if let [(_, s)] = slots {
             return Ok(BoundSets::One([self.bound_dom(s, env, st, base)?]));
@@ -965,7 +965,7 @@ impl<'a> ConstEval<'a> {
         let mut sets: Vec<Dom> = Vec::with_capacity(slots.len());
         for (_, s) in slots {
             let v = match s {
-                C::Local(u32::MAX) => sets.last().cloned().ok_or_else(|| err(codes::UNKNOWN, "internal: no set"))?,
+                Code::Local(u32::MAX) => sets.last().cloned().ok_or_else(|| err(codes::UNKNOWN, "internal: no set"))?,
                 s => self.bound_dom(s, env, st, base)?,
             };
             sets.push(v);
@@ -978,9 +978,9 @@ impl<'a> ConstEval<'a> {
     /// elements are enumerated: TLC enumerates `S \ T` as the elements of `S` not in `T`, in
     /// `S`'s order, and here no element is compared with `x` with an error. Otherwise the set
     /// is computed as any other value.
-    fn bound_dom(&self, s: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Dom> {
-        if let C::Bin(Fast::Diff, a, b) = s
-            && let C::SetEnum(xs) = &**b
+    fn bound_dom(&self, s: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Dom> {
+        if let Code::Bin(StdOp::Diff, a, b) = s
+            && let Code::SetEnum(xs) = &**b
             && let [x] = &**xs
         {
             let set = self.run(a, env, st, base)?;
@@ -994,7 +994,7 @@ impl<'a> ConstEval<'a> {
                 return Ok(Dom { set, without: Some(x) });
             }
             // `S \ {x}` built from the values already computed, as `bin` builds it.
-            return Ok(Dom { set: super::fast_pair(Fast::Diff, set, Value::set(vec![x])?)?, without: None });
+            return Ok(Dom { set: super::fast_pair(StdOp::Diff, set, Value::set(vec![x])?)?, without: None });
         }
         Ok(Dom { set: self.run(s, env, st, base)?, without: None })
     }
@@ -1002,19 +1002,19 @@ impl<'a> ConstEval<'a> {
     /// The value of `c`. Leaves (literals, bound names) are read here, inlined at each call;
     /// other nodes are evaluated by `run_inner`, whose many cases need a large frame.
     #[inline]
-    pub(super) fn run(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+    pub(super) fn run(&self, c: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         match c {
-            C::Local(s) => Ok(st[base + *s as usize].clone()),
-            C::Lit(v) => Ok(v.clone()),
+            Code::Local(s) => Ok(st[base + *s as usize].clone()),
+            Code::Lit(v) => Ok(v.clone()),
             _ => self.run_inner(c, env, st, base),
         }
     }
 
     #[inline(never)]
-    fn run_inner(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+    fn run_inner(&self, c: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         Ok(match c {
-            C::Lit(v) => v.clone(),
-            C::Konst(e, cell) => {
+            Code::Lit(v) => v.clone(),
+            Code::Constness(e, cell) => {
                 if let Some(v) = cell.get() {
                     return Ok(v.clone());
                 }
@@ -1022,21 +1022,21 @@ impl<'a> ConstEval<'a> {
                 let _ = cell.set(v.clone());
                 v
             }
-            C::Var(slot) => self.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
-            C::Let(slots, body) => {
+            Code::Var(slot) => self.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
+            Code::Let(slots, body) => {
                 for (s, c) in slots.iter() {
                     let v = self.run(c, env, st, base)?;
                     st[base + *s as usize] = v;
                 }
                 self.run(body, env, st, base)?
             }
-            C::FunDef(d, a) => {
+            Code::FunDef(d, a) => {
                 let a = self.run(a, env, st, base)?;
                 self.apply_global_fun(d, &a)?
             }
-            C::Next(slot) => self.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
-            C::Local(s) => st[base + *s as usize].clone(),
-            C::Outer(op, span) => match env.lookup(&op.name) {
+            Code::Next(slot) => self.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
+            Code::Local(s) => st[base + *s as usize].clone(),
+            Code::Outer(op, span) => match env.lookup(&op.name) {
                 Some(super::Binding::Value(v)) => v.clone(),
                 // A LET definition: computed (and kept) as the interpreter does.
                 Some(super::Binding::Op(cl)) if cl.memo.is_some() => self.op_app(op, &[], env, *span)?,
@@ -1044,15 +1044,15 @@ impl<'a> ConstEval<'a> {
                 // expression goes back to the interpreter.
                 _ => return Err(err(codes::UNSUPPORTED, "not compiled")),
             },
-            C::Interp(e, names) => {
+            Code::Interp(e, names) => {
                 let mut env2 = env.clone();
                 for (n, s) in names.iter() {
                     env2 = env2.bind_value(n, st[base + *s as usize].clone());
                 }
                 self.ev_uncached(e, &env2)?
             }
-            C::Not(a) => Value::Bool(!self.run_bool(a, env, st, base)?),
-            C::And(xs) => {
+            Code::Not(a) => Value::Bool(!self.run_bool(a, env, st, base)?),
+            Code::And(xs) => {
                 for x in xs.iter() {
                     if !self.run_bool(x, env, st, base)? {
                         return Ok(Value::Bool(false));
@@ -1060,7 +1060,7 @@ impl<'a> ConstEval<'a> {
                 }
                 Value::Bool(true)
             }
-            C::Or(xs) => {
+            Code::Or(xs) => {
                 for x in xs.iter() {
                     if self.run_bool(x, env, st, base)? {
                         return Ok(Value::Bool(true));
@@ -1068,16 +1068,16 @@ impl<'a> ConstEval<'a> {
                 }
                 Value::Bool(false)
             }
-            C::Implies(a, b) => Value::Bool(!self.run_bool(a, env, st, base)? || self.run_bool(b, env, st, base)?),
-            C::Equiv(a, b) => Value::Bool(self.run_bool(a, env, st, base)? == self.run_bool(b, env, st, base)?),
-            C::If(c, t, f) => {
+            Code::Implies(a, b) => Value::Bool(!self.run_bool(a, env, st, base)? || self.run_bool(b, env, st, base)?),
+            Code::Equiv(a, b) => Value::Bool(self.run_bool(a, env, st, base)? == self.run_bool(b, env, st, base)?),
+            Code::If(c, t, f) => {
                 if self.run_bool(c, env, st, base)? {
                     self.run(t, env, st, base)?
                 } else {
                     self.run(f, env, st, base)?
                 }
             }
-            C::Case(arms, other) => {
+            Code::Case(arms, other) => {
                 for (g, b) in arms.iter() {
                     if self.run_bool(g, env, st, base)? {
                         return self.run(b, env, st, base);
@@ -1088,35 +1088,35 @@ impl<'a> ConstEval<'a> {
                     None => return Err(err(codes::CASE_NONE, "no CASE arm applies")),
                 }
             }
-            C::Un(f, a) => self.with_ref(a, env, st, base, &mut |a| match f {
-                Fast::Len => Ok(Value::Int(a.seq_len()?)),
-                Fast::Head => a.head(),
-                Fast::Tail => a.tail(),
-                Fast::Cardinality => Ok(Value::Int(a.cardinality()?)),
+            Code::Un(f, a) => self.with_ref(a, env, st, base, &mut |a| match f {
+                StdOp::Len => Ok(Value::Int(a.seq_len()?)),
+                StdOp::Head => a.head(),
+                StdOp::Tail => a.tail(),
+                StdOp::Cardinality => Ok(Value::Int(a.cardinality()?)),
                 _ => a.domain(),
             })?,
-            C::Bin(f, a, b) => {
+            Code::Bin(f, a, b) => {
                 if let Some(r) = self.test_in_place(*f, a, b, st, base) {
                     return r.map(Value::Bool);
                 }
-                if matches!(f, Fast::Add | Fast::Sub) {
+                if matches!(f, StdOp::Add | StdOp::Sub) {
                     let cur = self.cur.borrow();
                     if let (Some(x), Some(y)) = (peek_int(a, st, base, &cur), peek_int(b, st, base, &cur)) {
                         let (x, y) = (x?, y?);
-                        return Ok(Value::Int(if *f == Fast::Add { crate::arith::add(x, y)? } else { crate::arith::sub(x, y)? }));
+                        return Ok(Value::Int(if *f == StdOp::Add { crate::arith::add(x, y)? } else { crate::arith::sub(x, y)? }));
                     }
                 }
                 self.bin(*f, a, b, env, st, base)?
             }
-            C::Strict(name, xs) => {
+            Code::Strict(name, xs) => {
                 let mut vals = Vec::with_capacity(xs.len());
                 for x in xs.iter() {
                     vals.push(self.run(x, env, st, base)?);
                 }
                 self.strict_builtin(name, vals)?
             }
-            C::App(..) | C::AppVar(..) | C::Field(..) | C::Path(..) => self.with_ref(c, env, st, base, &mut |v| Ok(v.clone()))?,
-            C::Quant { exists, slots, body } => {
+            Code::App(..) | Code::AppVar(..) | Code::Field(..) | Code::Path(..) => self.with_ref(c, env, st, base, &mut |v| Ok(v.clone()))?,
+            Code::Quant { exists, slots, body } => {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let want = *exists;
                 let mut found = !want;
@@ -1153,7 +1153,7 @@ impl<'a> ConstEval<'a> {
                 }
                 Value::Bool(found)
             }
-            C::Map { slots, body } => {
+            Code::Map { slots, body } => {
                 let sets = self.bound_values(slots, env, st, base)?;
                 let mut out = Vec::new();
                 self.bind_each(slots, &sets, slots.len(), st, base, &mut |me, st| {
@@ -1162,7 +1162,7 @@ impl<'a> ConstEval<'a> {
                 })?;
                 Value::set(out)?
             }
-            C::Filter { slot, set, pred } => {
+            Code::Filter { slot, set, pred } => {
                 let s = self.run(set, env, st, base)?;
                 let mut out = Vec::new();
                 for v in s.elements()? {
@@ -1178,12 +1178,12 @@ impl<'a> ConstEval<'a> {
                     Value::set(out)?
                 }
             }
-            C::FunCons { slot, set, body, dom } => {
+            Code::FunCons { slot, set, body, dom } => {
                 // A constant domain is built once, at the first evaluation.
                 let built;
                 let d = match (&**set, dom.get()) {
-                    (C::Konst(..), Some(d)) => d,
-                    (C::Konst(..), None) => {
+                    (Code::Constness(..), Some(d)) => d,
+                    (Code::Constness(..), None) => {
                         let _ = dom.set(self.run(set, env, st, base)?.to_set()?);
                         dom.get().ok_or_else(|| err(codes::UNKNOWN, "internal: no domain"))?
                     }
@@ -1199,28 +1199,28 @@ impl<'a> ConstEval<'a> {
                 }
                 Value::fcn_over(d, vals)?
             }
-            C::SetEnum(xs) => {
+            Code::SetEnum(xs) => {
                 let mut vals = Vec::with_capacity(xs.len());
                 for x in xs.iter() {
                     vals.push(self.run(x, env, st, base)?);
                 }
                 Value::set(vals)?
             }
-            C::Tuple(xs) => {
+            Code::Tuple(xs) => {
                 let mut vals = Vec::with_capacity(xs.len());
                 for x in xs.iter() {
                     vals.push(self.run(x, env, st, base)?);
                 }
                 Value::tuple(vals)?
             }
-            C::Record(fs) => {
+            Code::Record(fs) => {
                 let mut vals = Vec::with_capacity(fs.len());
                 for (n, x) in fs.iter() {
                     vals.push((n.clone(), self.run(x, env, st, base)?));
                 }
                 Value::record(vals)?
             }
-            C::Except(b, ups) => {
+            Code::Except(b, ups) => {
                 let mut f = self.run(b, env, st, base)?;
                 for (path, at, v) in ups.iter() {
                     f = self.except_steps(&f, path, *at, v, env, st, base)?;
@@ -1229,7 +1229,7 @@ impl<'a> ConstEval<'a> {
             }
             // A definition without parameters reads only the current state and constants (a
             // unit is pure and runs with no outer names): its value in this state is kept.
-            C::Call(u, args) if args.is_empty() => {
+            Code::Call(u, args) if args.is_empty() => {
                 let key = Rc::as_ptr(u) as usize;
                 let keep = u.found.get() > 0 || u.kept.get() < 256;
                 if keep && let Some(v) = self.state_memo_get(key) {
@@ -1243,7 +1243,7 @@ impl<'a> ConstEval<'a> {
                 }
                 v
             }
-            C::Call(u, args) => {
+            Code::Call(u, args) => {
                 // The arguments go straight into the callee's frame, on top of the stack.
                 let b2 = st.len();
                 for a in args.iter() {
@@ -1263,29 +1263,29 @@ impl<'a> ConstEval<'a> {
     /// Calls `f` with the value of `c`, borrowed where it is found (a slot, the state, a
     /// constant, a function or record found there): `f[a][b]`, `r.field`, `Len(s)` or `x \in S`
     /// then copy nothing on the way, where evaluating would clone each intermediate value.
-    fn with_ref<R>(&self, c: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize, f: &mut dyn FnMut(&Value) -> VResult<R>) -> VResult<R> {
+    fn with_ref<R>(&self, c: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize, f: &mut dyn FnMut(&Value) -> VResult<R>) -> VResult<R> {
         match c {
-            C::Lit(v) => f(v),
-            C::Konst(_, cell) => match cell.get() {
+            Code::Lit(v) => f(v),
+            Code::Constness(_, cell) => match cell.get() {
                 Some(v) => f(v),
                 None => f(&self.run(c, env, st, base)?),
             },
-            C::Local(s) => f(&st[base + *s as usize]),
-            C::Var(slot) => {
+            Code::Local(s) => f(&st[base + *s as usize]),
+            Code::Var(slot) => {
                 let cur = self.cur.borrow();
                 f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?)
             }
-            C::AppVar(slot, a) => {
+            Code::AppVar(slot, a) => {
                 let a = self.run(a, env, st, base)?;
                 let cur = self.cur.borrow();
                 f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?.apply_ref(&a)?)
             }
-            C::App(g, a) => {
+            Code::App(g, a) => {
                 let a = self.run(a, env, st, base)?;
                 self.with_ref(g, env, st, base, &mut |g| f(g.apply_ref(&a)?))
             }
-            C::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
-            C::Path(root, keys) => {
+            Code::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
+            Code::Path(root, keys) => {
                 {
                     let cur = self.cur.borrow();
                     if let Some(v) = peek(c, st, base, &cur) {
@@ -1335,7 +1335,7 @@ impl<'a> ConstEval<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn except_steps(&self, f: &Value, path: &[Step<'a>], at: u32, val: &C<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
+    fn except_steps(&self, f: &Value, path: &[Step<'a>], at: u32, val: &Code<'a>, env: &Env<'a>, st: &mut Vec<Value>, base: usize) -> VResult<Value> {
         let Some((step, rest)) = path.split_first() else {
             st[base + at as usize] = f.clone();
             return self.run(val, env, st, base);

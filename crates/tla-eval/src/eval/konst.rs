@@ -22,7 +22,7 @@ use crate::value::Value;
 
 /// What is known of one expression node.
 #[derive(Clone)]
-pub(super) enum Konst<'a> {
+pub(super) enum Constness<'a> {
     /// It may depend on the state or on names bound around it.
     Varies,
     /// Constant; its value once computed, and the free names it took for definitions or
@@ -92,11 +92,11 @@ impl<'a> ConstEval<'a> {
         let pending = {
             let table = self.konst.borrow();
             match table.get(&key) {
-                Some(Konst::Varies) => {
+                Some(Constness::Varies) => {
                     self.varies_fast.put(key as usize, ());
                     return None;
                 }
-                Some(Konst::Fixed(v, free)) => {
+                Some(Constness::Fixed(v, free)) => {
                     if !free.is_empty() && free.iter().any(|n| env.lookup(n).is_some()) {
                         return None;
                     }
@@ -115,7 +115,7 @@ impl<'a> ConstEval<'a> {
                 let mut free = Vec::new();
                 let c = self.is_const(e, env, &mut bound, &mut free, 0);
                 let free: std::rc::Rc<[&'a str]> = free.into();
-                self.konst.borrow_mut().insert(key, if c { Konst::Fixed(None, free.clone()) } else { Konst::Varies });
+                self.konst.borrow_mut().insert(key, if c { Constness::Fixed(None, free.clone()) } else { Constness::Varies });
                 if !c {
                     self.varies_fast.put(key as usize, ());
                 }
@@ -126,7 +126,7 @@ impl<'a> ConstEval<'a> {
 
     fn konst_fill(&self, e: &'a Expr, env: &Env<'a>, free: std::rc::Rc<[&'a str]>) -> VResult<Value> {
         let v = self.ev_uncached(e, env)?;
-        self.konst.borrow_mut().insert(e as *const Expr, Konst::Fixed(Some(v.clone()), free));
+        self.konst.borrow_mut().insert(e as *const Expr, Constness::Fixed(Some(v.clone()), free));
         Ok(v)
     }
 

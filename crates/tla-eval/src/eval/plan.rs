@@ -39,53 +39,53 @@ use std::rc::Rc;
 
 use tla_syntax::ast::*;
 
-use super::compile::{C, Cx};
-use super::{ConstEval, Env, Fast, Global};
+use super::compile::{Code, CompileScope};
+use super::{ConstEval, Env, StdOp, Global};
 use crate::error::{VResult, ValueError};
 use crate::intern::Str;
 use crate::value::Value;
 
 /// The compiled form of one action of Next.
 pub(super) struct Plan<'a> {
-    code: Node<'a>,
+    code: PlanNode<'a>,
     slots: u32,
 }
 
 /// One node of a plan: the formula it stands for and the names in scope there (with their
 /// slots), which the interpreter is given when it takes the node over.
-pub(super) struct Node<'a> {
+pub(super) struct PlanNode<'a> {
     e: &'a Expr,
     names: Rc<[(&'a str, u32)]>,
-    kind: A<'a>,
+    kind: PlanStep<'a>,
 }
 
-enum A<'a> {
+enum PlanStep<'a> {
     /// Enumerated by the interpreter.
     Interp,
     /// A formula without primes: the action goes on when it holds.
-    Guard(C<'a>),
+    Guard(Code<'a>),
     /// `x' = e`: assigns `x'`, or compares with it when already assigned.
-    Assign(usize, C<'a>),
+    Assign(usize, Code<'a>),
     /// `x' \in S`.
-    In(usize, C<'a>),
+    In(usize, Code<'a>),
     /// `UNCHANGED` of these variables, in this order.
     Unchanged(Box<[usize]>),
-    And(Box<[Node<'a>]>),
+    And(Box<[PlanNode<'a>]>),
     /// A disjunction, with each disjunct's mark (`ConstEval::disjunct_mark`; empty: none
     /// begins an action) and, when several disjuncts begin with a guard `K = v` on the same
     /// `K`, their values `v` (see `keyed`), when several begin with the same guard, the
     /// first of those for each (see `same_guards`), and when several go on with
     /// `LET d == e IN d.f = v /\ ...` on the same `e`, their values `v` (see `let_keyed`).
-    Or(Box<[Node<'a>]>, Box<[u32]>, Option<Box<Keyed>>, Option<Box<[u32]>>, Option<Box<Keyed>>),
-    If(C<'a>, Box<Node<'a>>, Box<Node<'a>>),
-    Case(Box<[(C<'a>, Node<'a>)]>, Option<Box<Node<'a>>>),
+    Or(Box<[PlanNode<'a>]>, Box<[u32]>, Option<Box<Keyed>>, Option<Box<[u32]>>, Option<Box<Keyed>>),
+    If(Code<'a>, Box<PlanNode<'a>>, Box<PlanNode<'a>>),
+    Case(Box<[(Code<'a>, PlanNode<'a>)]>, Option<Box<PlanNode<'a>>>),
     /// `P => A`: A when P holds, else the action goes on.
-    Implies(C<'a>, Box<Node<'a>>),
-    /// `\E x \in S, ... : A` (the names' slots and sets, as in `C::Quant`).
-    Exists(Box<[(u32, C<'a>)]>, Box<Node<'a>>),
+    Implies(Code<'a>, Box<PlanNode<'a>>),
+    /// `\E x \in S, ... : A` (the names' slots and sets, as in `Code::Quant`).
+    Exists(Box<[(u32, Code<'a>)]>, Box<PlanNode<'a>>),
     /// A LET of zero-argument definitions (computed on entry into their slots), or a call of
     /// an action definition (its arguments computed into the slots of its parameters).
-    Bind(Box<[(u32, C<'a>)]>, Box<Node<'a>>),
+    Bind(Box<[(u32, Code<'a>)]>, Box<PlanNode<'a>>),
 }
 
 /// What enumerating (part of) an action says: go on (`Ok`), or stop, because of an error or
@@ -95,7 +95,7 @@ enum A<'a> {
 type Flow = Result<(), ValueError>;
 
 /// Continuation of a plan: the rest of the action, given the value stack.
-type PCont<'k> = dyn FnMut(&mut Vec<Value>) -> Flow + 'k;
+type Continuation<'k> = dyn FnMut(&mut Vec<Value>) -> Flow + 'k;
 
 const STOP: &str = "stop";
 
@@ -121,12 +121,12 @@ fn answer(f: Flow) -> VResult<bool> {
     }
 }
 
-// A plan is compiled in the expressions' context (`Cx`), whose next free slot it only ever
+// A plan is compiled in the expressions' context (`CompileScope`), whose next free slot it only ever
 // advances (see the module docs); an expression compiled in it binds its own names above and
 // leaves it as it found it. Its `open` holds the action definitions being inlined.
 
 /// The names in scope, for a node the interpreter may take over.
-fn names<'a>(pcx: &Cx<'a>) -> Rc<[(&'a str, u32)]> {
+fn names<'a>(pcx: &CompileScope<'a>) -> Rc<[(&'a str, u32)]> {
     pcx.scope.as_slice().into()
 }
 
@@ -143,10 +143,10 @@ impl<'a> ConstEval<'a> {
         if let Some(p) = self.plans.borrow().get(&key) {
             return p.clone();
         }
-        let mut pcx = Cx::new();
+        let mut pcx = CompileScope::new();
         pcx.primes = true;
         let code = self.plan_node(a, &mut pcx);
-        let p = if matches!(code.kind, A::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max })) };
+        let p = if matches!(code.kind, PlanStep::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max })) };
         self.plans.borrow_mut().insert(key, p.clone());
         p
     }
@@ -163,59 +163,59 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The actions the disjuncts `items` begin (empty when none begins one).
-    fn or_marks(&self, items: &[Node<'a>]) -> Box<[u32]> {
+    fn or_marks(&self, items: &[PlanNode<'a>]) -> Box<[u32]> {
         let marks: Box<[u32]> = items.iter().map(|n| self.disjunct_mark(n.e)).collect();
         if marks.iter().all(|&m| m == super::action::NO_MARK) { Box::new([]) } else { marks }
     }
 
     /// A node the interpreter enumerates.
-    fn interp_node(&self, e: &'a Expr, pcx: &Cx<'a>) -> Node<'a> {
-        Node { e, names: names(pcx), kind: A::Interp }
+    fn interp_node(&self, e: &'a Expr, pcx: &CompileScope<'a>) -> PlanNode<'a> {
+        PlanNode { e, names: names(pcx), kind: PlanStep::Interp }
     }
 
     /// `e` compiled as an expression in the plan's scope, when it reads no next state and has
     /// no effect.
-    fn plan_expr(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Option<C<'a>> {
+    fn plan_expr(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> Option<Code<'a>> {
         if !self.pure_walk(e, 0, true) {
             return None;
         }
         Some(self.comp(e, pcx, &Env::default()))
     }
 
-    fn guard_node(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Node<'a> {
+    fn guard_node(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
         match self.plan_expr(e, pcx) {
-            Some(c) => Node { e, names: names(pcx), kind: A::Guard(c) },
+            Some(c) => PlanNode { e, names: names(pcx), kind: PlanStep::Guard(c) },
             None => self.interp_node(e, pcx),
         }
     }
 
-    fn plan_node(&self, e: &'a Expr, pcx: &mut Cx<'a>) -> Node<'a> {
+    fn plan_node(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
         match &*e.kind {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => {
                 let names = names(pcx);
                 let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
-                Node { e, names, kind: A::And(items) }
+                PlanNode { e, names, kind: PlanStep::And(items) }
             }
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                 let names = names(pcx);
-                let items: Box<[Node<'a>]> = items.iter().map(|x| self.plan_node(x, pcx)).collect();
+                let items: Box<[PlanNode<'a>]> = items.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
                 let let_keyed = let_keyed(&items, same.as_deref());
-                Node { e, names, kind: A::Or(items, marks, keyed, same, let_keyed) }
+                PlanNode { e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
                 let body = self.plan_node(body, pcx);
-                Node { e, names, kind: A::And(Box::new([body])) }
+                PlanNode { e, names, kind: PlanStep::And(Box::new([body])) }
             }
             ExprKind::If { cond, then, els } => {
                 let names = names(pcx);
                 let Some(c) = self.plan_expr(cond, pcx) else { return self.interp_node(e, pcx) };
                 let t = self.plan_node(then, pcx);
                 let f = self.plan_node(els, pcx);
-                Node { e, names, kind: A::If(c, Box::new(t), Box::new(f)) }
+                PlanNode { e, names, kind: PlanStep::If(c, Box::new(t), Box::new(f)) }
             }
             ExprKind::Case { arms, other } => {
                 let names = names(pcx);
@@ -225,7 +225,7 @@ impl<'a> ConstEval<'a> {
                     out.push((g, self.plan_node(&arm.body, pcx)));
                 }
                 let other = other.as_ref().map(|o| Box::new(self.plan_node(o, pcx)));
-                Node { e, names, kind: A::Case(out.into(), other) }
+                PlanNode { e, names, kind: PlanStep::Case(out.into(), other) }
             }
             ExprKind::Let { defs, body } => {
                 let names = names(pcx);
@@ -248,7 +248,7 @@ impl<'a> ConstEval<'a> {
                 }
                 let body = self.plan_node(body, pcx);
                 pcx.scope.truncate(mark);
-                Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
+                PlanNode { e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
             }
             ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
                 let names = names(pcx);
@@ -264,13 +264,13 @@ impl<'a> ConstEval<'a> {
                     // Each name of `x, y \in S` ranges over S, evaluated once (see `bound_values`).
                     let mut set = Some(set);
                     for n in ns.iter() {
-                        let s = set.take().unwrap_or(C::Local(u32::MAX));
+                        let s = set.take().unwrap_or(Code::Local(u32::MAX));
                         slots.push((pcx.bind(n.name.as_str()), s));
                     }
                 }
                 let body = self.plan_node(body, pcx);
                 pcx.scope.truncate(mark);
-                Node { e, names, kind: A::Exists(slots.into(), Box::new(body)) }
+                PlanNode { e, names, kind: PlanStep::Exists(slots.into(), Box::new(body)) }
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => self.plan_op(e, op, args, pcx),
             ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::OpApp { .. } => self.interp_node(e, pcx),
@@ -279,7 +279,7 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The variable of `x'`, for a state variable `x` not bound in the plan.
-    fn primed_var(&self, e: &'a Expr, pcx: &Cx<'a>) -> Option<usize> {
+    fn primed_var(&self, e: &'a Expr, pcx: &CompileScope<'a>) -> Option<usize> {
         let ExprKind::OpApp { op, args } = &*e.kind else { return None };
         if !op.path.is_empty() || op.name != "'" || args.len() != 1 {
             return None;
@@ -311,41 +311,41 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    fn plan_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], pcx: &mut Cx<'a>) -> Node<'a> {
+    fn plan_op(&self, e: &'a Expr, op: &'a OpName, args: &'a [Expr], pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
         let name = op.name.as_str();
         match (name, args.len()) {
             ("/\\", 2) => {
                 let names = names(pcx);
                 let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
-                return Node { e, names, kind: A::And(items) };
+                return PlanNode { e, names, kind: PlanStep::And(items) };
             }
             ("\\/", 2) => {
                 let names = names(pcx);
-                let items: Box<[Node<'a>]> = args.iter().map(|x| self.plan_node(x, pcx)).collect();
+                let items: Box<[PlanNode<'a>]> = args.iter().map(|x| self.plan_node(x, pcx)).collect();
                 let marks = self.or_marks(&items);
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
                 let let_keyed = let_keyed(&items, same.as_deref());
-                return Node { e, names, kind: A::Or(items, marks, keyed, same, let_keyed) };
+                return PlanNode { e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
                 let Some(c) = self.plan_expr(&args[1], pcx) else { return self.interp_node(e, pcx) };
-                let kind = if name == "=" { A::Assign(var, c) } else { A::In(var, c) };
-                return Node { e, names: names(pcx), kind };
+                let kind = if name == "=" { PlanStep::Assign(var, c) } else { PlanStep::In(var, c) };
+                return PlanNode { e, names: names(pcx), kind };
             }
             ("UNCHANGED", 1) => {
                 let mut vars = Vec::new();
                 if !self.unchanged_vars(&args[0], &pcx.scope, &mut vars, 0) {
                     return self.interp_node(e, pcx);
                 }
-                return Node { e, names: names(pcx), kind: A::Unchanged(vars.into()) };
+                return PlanNode { e, names: names(pcx), kind: PlanStep::Unchanged(vars.into()) };
             }
             ("=>", 2) => {
                 let names = names(pcx);
                 let Some(c) = self.plan_expr(&args[0], pcx) else { return self.interp_node(e, pcx) };
                 let body = self.plan_node(&args[1], pcx);
-                return Node { e, names, kind: A::Implies(c, Box::new(body)) };
+                return PlanNode { e, names, kind: PlanStep::Implies(c, Box::new(body)) };
             }
             _ => {}
         }
@@ -385,7 +385,7 @@ impl<'a> ConstEval<'a> {
         let mut slots = Vec::with_capacity(args.len());
         for ((p, c), s) in d.params.iter().zip(vals).zip(first..) {
             match c {
-                C::Local(b) if b != u32::MAX => pcx.scope.push((p.name.name.as_str(), b)),
+                Code::Local(b) if b != u32::MAX => pcx.scope.push((p.name.name.as_str(), b)),
                 c => {
                     pcx.scope.push((p.name.name.as_str(), s));
                     slots.push((s, c));
@@ -396,16 +396,16 @@ impl<'a> ConstEval<'a> {
         let body = self.plan_node(&d.body, pcx);
         pcx.open.pop();
         pcx.scope = outer;
-        Node { e, names, kind: A::Bind(slots.into(), Box::new(body)) }
+        PlanNode { e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
     }
 
-    fn run_node(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+    fn run_node(&self, n: &PlanNode<'a>, st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         self.at_node(n, || self.run_kind(n, st, k))
     }
 
     /// `f` one level deeper, its error placed at `n` unless placed already (as `act` does).
     #[inline]
-    fn at_node(&self, n: &Node<'a>, f: impl FnOnce() -> Flow) -> Flow {
+    fn at_node(&self, n: &PlanNode<'a>, f: impl FnOnce() -> Flow) -> Flow {
         self.enter().map_err(|x| x.at(n.e.span))?;
         let r = f().map_err(|x| x.at(n.e.span));
         self.leave();
@@ -413,7 +413,7 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The interpreter enumerates `n`, with the names in scope bound to their slots.
-    fn run_interp(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+    fn run_interp(&self, n: &PlanNode<'a>, st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         let mut env = Env::default();
         for (name, s) in n.names.iter() {
             env = env.bind_value(name, st[*s as usize].clone());
@@ -424,14 +424,14 @@ impl<'a> ConstEval<'a> {
     /// The conjuncts `items`, then `k`. Guards that hold are passed over in a loop rather than
     /// each through a continuation; an error from what follows them takes the span of the
     /// last, as when each passes the rest to its continuation (`at` keeps the first span set).
-    fn run_conj(&self, items: &[Node<'a>], st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+    fn run_conj(&self, items: &[PlanNode<'a>], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         let mut items = items;
-        let mut passed: Option<&Node<'a>> = None;
+        let mut passed: Option<&PlanNode<'a>> = None;
         let r = loop {
             match items.split_first() {
                 None => break k(st),
                 Some((first, rest)) => {
-                    if let A::Guard(c) = &first.kind {
+                    if let PlanStep::Guard(c) = &first.kind {
                         match self.run_bool(c, &Env::default(), st, 0) {
                             Ok(true) => {
                                 passed = Some(first);
@@ -453,7 +453,7 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+    fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         match vars.split_first() {
             None => k(st),
             Some((&slot, rest)) => {
@@ -463,20 +463,20 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    fn run_kind(&self, n: &Node<'a>, st: &mut Vec<Value>, k: &mut PCont<'_>) -> Flow {
+    fn run_kind(&self, n: &PlanNode<'a>, st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         let env = Env::default();
         match &n.kind {
-            A::Interp => self.run_interp(n, st, k),
-            A::Guard(c) => match self.run_bool(c, &env, st, 0) {
+            PlanStep::Interp => self.run_interp(n, st, k),
+            PlanStep::Guard(c) => match self.run_bool(c, &env, st, 0) {
                 Ok(true) => k(st),
                 Ok(false) => Ok(()),
                 Err(_) => self.run_interp(n, st, k),
             },
-            A::Assign(var, c) => match self.run(c, &env, st, 0) {
+            PlanStep::Assign(var, c) => match self.run(c, &env, st, 0) {
                 Ok(v) => flow(self.assign(super::action::VarRef::Slot(*var), v, &mut || answer(k(st)))),
                 Err(_) => self.run_interp(n, st, k),
             },
-            A::In(var, c) => {
+            PlanStep::In(var, c) => {
                 if self.next.borrow()[*var].is_some() {
                     return self.run_interp(n, st, k);
                 }
@@ -490,9 +490,9 @@ impl<'a> ConstEval<'a> {
                 }
                 Ok(())
             }
-            A::Unchanged(vars) => self.run_unchanged(vars, st, k),
-            A::And(items) => self.run_conj(items, st, k),
-            A::Or(items, marks, keyed, same, let_keyed) => {
+            PlanStep::Unchanged(vars) => self.run_unchanged(vars, st, k),
+            PlanStep::And(items) => self.run_conj(items, st, k),
+            PlanStep::Or(items, marks, keyed, same, let_keyed) => {
                 // The value of the guards' common K, when it is read in place as a string or
                 // an integer: a disjunct whose first guard compares it with another such value
                 // is false there, with no effect and no error, and is passed over.
@@ -558,11 +558,11 @@ impl<'a> ConstEval<'a> {
                 }
                 Ok(())
             }
-            A::If(c, t, f) => match self.run(c, &env, st, 0) {
+            PlanStep::If(c, t, f) => match self.run(c, &env, st, 0) {
                 Ok(Value::Bool(b)) => self.run_node(if b { t } else { f }, st, k),
                 _ => self.run_interp(n, st, k),
             },
-            A::Case(arms, other) => {
+            PlanStep::Case(arms, other) => {
                 for (g, body) in arms.iter() {
                     match self.run(g, &env, st, 0) {
                         Ok(Value::Bool(true)) => return self.run_node(body, st, k),
@@ -575,12 +575,12 @@ impl<'a> ConstEval<'a> {
                     None => self.run_interp(n, st, k),
                 }
             }
-            A::Implies(c, body) => match self.run(c, &env, st, 0) {
+            PlanStep::Implies(c, body) => match self.run(c, &env, st, 0) {
                 Ok(Value::Bool(true)) => self.run_node(body, st, k),
                 Ok(Value::Bool(false)) => k(st),
                 _ => self.run_interp(n, st, k),
             },
-            A::Exists(slots, body) => {
+            PlanStep::Exists(slots, body) => {
                 let sets = match self.bound_values(slots, &env, st, 0) {
                     Ok(sets) => sets,
                     Err(_) => return self.run_interp(n, st, k),
@@ -590,7 +590,7 @@ impl<'a> ConstEval<'a> {
                 }
                 flow(self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| answer(me.run_node(body, st, k))))
             }
-            A::Bind(slots, body) => {
+            PlanStep::Bind(slots, body) => {
                 for (s, c) in slots.iter() {
                     match self.run(c, &env, st, 0) {
                         Ok(v) => st[*s as usize] = v,
@@ -604,7 +604,7 @@ impl<'a> ConstEval<'a> {
 
     /// `d.f...` of the disjunct `n` (see `let_lead`), computed as its LET computes `d`, when
     /// that gives a string or an integer without error.
-    fn let_key(&self, n: &Node<'a>, st: &mut Vec<Value>) -> Option<Scalar> {
+    fn let_key(&self, n: &PlanNode<'a>, st: &mut Vec<Value>) -> Option<Scalar> {
         let (_, def, keys, _) = let_lead(n)?;
         let d = self.run(def, &Env::default(), st, 0).ok()?;
         let cur = self.cur.borrow();
@@ -616,23 +616,23 @@ impl<'a> ConstEval<'a> {
 /// The disjunct `n` when it is `g /\ LET d == e ... IN (d.f... = v /\ ...)` (through calls
 /// whose arguments are bound names), `g` a guard, `d` the LET's first definition, `v` a literal
 /// and the path after `d` made of fields and literals: `(g, e, the path, v)`.
-fn let_lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n C<'a>, &'n [super::compile::Key], &'n Value)> {
+fn let_lead<'n, 'a>(n: &'n PlanNode<'a>) -> Option<(&'n Code<'a>, &'n Code<'a>, &'n [super::compile::Key], &'n Value)> {
     use super::compile::Key;
     match &n.kind {
-        A::Bind(slots, body) if slots.is_empty() => let_lead(body),
-        A::And(items) => {
+        PlanStep::Bind(slots, body) if slots.is_empty() => let_lead(body),
+        PlanStep::And(items) => {
             let [first, second, ..] = &**items else { return None };
-            let A::Guard(g) = &first.kind else { return None };
-            let A::Bind(slots, body) = &second.kind else { return None };
+            let PlanStep::Guard(g) = &first.kind else { return None };
+            let PlanStep::Bind(slots, body) = &second.kind else { return None };
             let (d, e) = slots.first()?;
-            let C::Bin(Fast::Eq, a, b) = first_guard(body)? else { return None };
+            let Code::Bin(StdOp::Eq, a, b) = first_guard(body)? else { return None };
             let (k, v) = match (&**a, &**b) {
-                (C::Lit(_), C::Lit(_)) => return None,
-                (k, C::Lit(v)) | (C::Lit(v), k) => (k, v),
+                (Code::Lit(_), Code::Lit(_)) => return None,
+                (k, Code::Lit(v)) | (Code::Lit(v), k) => (k, v),
                 _ => return None,
             };
-            let C::Path(root, keys) = k else { return None };
-            let (C::Local(r), true) = (&**root, keys.iter().all(|k| matches!(k, Key::Field(_) | Key::Lit(_)))) else { return None };
+            let Code::Path(root, keys) = k else { return None };
+            let (Code::Local(r), true) = (&**root, keys.iter().all(|k| matches!(k, Key::Field(_) | Key::Lit(_)))) else { return None };
             (r == d).then_some((g, e, &**keys, v))
         }
         _ => None,
@@ -646,7 +646,7 @@ fn let_lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n C<'a>, &'n [super
 /// nothing before it that could fail or have an effect; a disjunct whose `v` is another value
 /// of the kind of `d.f` then has a false guard and is passed over (as `keyed`), where `d.f`
 /// is read without error. Where `d` fails, none is passed over.
-fn let_keyed(items: &[Node<'_>], same: Option<&[u32]>) -> Option<Box<Keyed>> {
+fn let_keyed(items: &[PlanNode<'_>], same: Option<&[u32]>) -> Option<Box<Keyed>> {
     use super::compile::{Key, same_c};
     let same = same?;
     let leads: Vec<_> = items.iter().take(same.len()).map(let_lead).collect();
@@ -679,11 +679,11 @@ fn let_keyed(items: &[Node<'_>], same: Option<&[u32]>) -> Option<Box<Keyed>> {
 
 /// The first guard of the disjunct `n` (see `first_guard`), when it is `K = v` (or `v = K`)
 /// with `v` a literal: `(K, v)`.
-fn lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n Value)> {
-    let C::Bin(Fast::Eq, a, b) = first_guard(n)? else { return None };
+fn lead<'n, 'a>(n: &'n PlanNode<'a>) -> Option<(&'n Code<'a>, &'n Value)> {
+    let Code::Bin(StdOp::Eq, a, b) = first_guard(n)? else { return None };
     match (&**a, &**b) {
-        (C::Lit(_), C::Lit(_)) => None,
-        (k, C::Lit(v)) | (C::Lit(v), k) => Some((k, v)),
+        (Code::Lit(_), Code::Lit(_)) => None,
+        (k, Code::Lit(v)) | (Code::Lit(v), k) => Some((k, v)),
         _ => None,
     }
 }
@@ -691,8 +691,8 @@ fn lead<'n, 'a>(n: &'n Node<'a>) -> Option<(&'n C<'a>, &'n Value)> {
 /// `a` and `b` are the same variable, bound name, or path of applications and fields from
 /// one (`same_c`): they have the same value wherever both are read, and `peek` reads it in
 /// place.
-fn same_key(a: &C<'_>, b: &C<'_>) -> bool {
-    matches!(a, C::Var(_) | C::Local(_) | C::Path(..)) && super::compile::same_c(a, b)
+fn same_key(a: &Code<'_>, b: &Code<'_>) -> bool {
+    matches!(a, Code::Var(_) | Code::Local(_) | Code::Path(..)) && super::compile::same_c(a, b)
 }
 
 /// Disjuncts that begin with a guard `K = v` on the same `K` (the labels of a PlusCal
@@ -708,7 +708,7 @@ pub(super) struct Keyed {
 
 /// The disjuncts of `items` that begin with a guard on the same `K` as the first that begins
 /// with one, if there are two or more.
-fn keyed(items: &[Node<'_>]) -> Option<Box<Keyed>> {
+fn keyed(items: &[PlanNode<'_>]) -> Option<Box<Keyed>> {
     let leads: Vec<_> = items.iter().map(lead).collect();
     let from = leads.iter().position(|l| l.is_some_and(|(k, _)| same_key(k, k)))?;
     let (key, _) = leads[from]?;
@@ -747,11 +747,11 @@ impl Scalar {
 
 /// The guard the disjunct `n` begins with, with nothing before it that could fail or have an
 /// effect.
-fn first_guard<'n, 'a>(n: &'n Node<'a>) -> Option<&'n C<'a>> {
+fn first_guard<'n, 'a>(n: &'n PlanNode<'a>) -> Option<&'n Code<'a>> {
     match &n.kind {
-        A::Bind(slots, body) if slots.is_empty() => first_guard(body),
-        A::And(items) => first_guard(items.first()?),
-        A::Guard(c) => Some(c),
+        PlanStep::Bind(slots, body) if slots.is_empty() => first_guard(body),
+        PlanStep::And(items) => first_guard(items.first()?),
+        PlanStep::Guard(c) => Some(c),
         _ => None,
     }
 }
@@ -761,7 +761,7 @@ const NO_GUARD: u32 = u32::MAX;
 /// For each of the first 64 disjuncts that begins with the same guard as another (as
 /// `network[q][p] # <<>>` begins each of the three ways to receive a message), the first
 /// disjunct that begins with it; `NO_GUARD` for the others. None when no two share one.
-fn same_guards(items: &[Node<'_>]) -> Option<Box<[u32]>> {
+fn same_guards(items: &[PlanNode<'_>]) -> Option<Box<[u32]>> {
     let guards: Vec<_> = items.iter().take(64).map(first_guard).collect();
     let mut same = vec![NO_GUARD; guards.len()];
     let mut any = false;
