@@ -26,6 +26,8 @@ mod konst;
 mod plan;
 mod bags;
 mod stdext;
+mod parts;
+use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
 pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
@@ -142,96 +144,15 @@ fn same_name(a: &str, b: &str) -> bool {
     }
 }
 
-/// Evaluates constant-level expressions of a set of parsed modules.
+/// Evaluates expressions of a set of parsed modules at every level: the interpreter (this
+/// file, `action`, `konst`), compiled code (`compile`, `plan`) and built-ins (`bags`,
+/// `stdext`, `builtin` here), over five parts of state, each with its own job (see `parts`).
 pub struct ConstEval<'a> {
-    globals: HashMap<&'a str, Global<'a>>,
-    interner: Interner,
-    depth: Cell<u32>,
-    max_depth: u32,
-    output: RefCell<Vec<String>>,
-    /// Variable names to slots (empty at constant level).
-    vars: HashMap<&'a str, usize>,
-    var_names: Vec<&'a str>,
-    /// The current state (empty at constant level).
-    cur: RefCell<State>,
-    /// The next state under construction (`None`: not assigned yet).
-    next: RefCell<Vec<Option<Value>>>,
-    /// Evaluating under a prime: variables read the next state.
-    primed: Cell<bool>,
-    /// Enumerating Init: unprimed variables are assigned and read from the next state.
-    init_mode: Cell<bool>,
-    /// Each module's scope (own definitions, extended and instantiated ones), by module name.
-    scopes: HashMap<&'a str, Rc<Scope<'a>>>,
-    /// Each module's variables, and its variables and constants (declared or extended), by
-    /// module name.
-    module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
-    /// Inside ENABLED: the instance frames below this depth were entered before ENABLED, so
-    /// a primed variable of theirs is a variable of the instantiated module in its own right
-    /// (not its substitute), as in TLC (see `action::cut_var`). 0 outside ENABLED.
-    cutoff: Cell<usize>,
-    /// Inside ENABLED: next values of such variables that the root module does not declare.
-    free: RefCell<Vec<(&'a str, Value)>>,
-    /// Instances being evaluated (innermost last).
-    ctx: RefCell<Vec<InstFrame<'a>>>,
-    /// Constant-level zero-argument definitions whose value is kept once computed.
-    cacheable: FxHashSet<*const OpDef>,
-    cache: RefCell<HashMap<*const OpDef, Value>>,
-    /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
-    /// over the definitions of every module, instances included.
-    overrides: HashMap<&'a str, Global<'a>>,
-    /// Constant subexpressions by address, with their values once computed (see `konst`).
-    konst: RefCell<HashMap<*const Expr, konst::Constness<'a>>>,
-    /// Whether each definition's body is constant (by the definition's address).
-    konst_defs: RefCell<HashMap<usize, bool>>,
-    /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
-    /// state), by definition and fingerprint of the argument: the argument and the result.
-    /// At most `FUN_MEMO_LIMIT` arguments are kept (then results are computed each time).
-    fun_memo: RefCell<FunMemo>,
-    /// Whether each argument of an action call is action-level (see `action::action_arg`), by
-    /// the argument's address: scoping is lexical, so the answer is the same at every call.
-    action_level: RefCell<HashMap<usize, bool>>,
-    /// Reads of the next state so far (a LET value that read none may be kept).
-    next_reads: Cell<u64>,
-    /// What `TLCGet("level")` answers: as in TLC, the level of the state being expanded (an
-    /// initial state is at level 1) while its successors are computed and checked, and 0
-    /// while the initial states are (see `set_level`).
-    level: Cell<i32>,
-    /// TLC's registers: what `TLCSet(i, v)` set, for `TLCGet(i)`. As in TLC, each evaluator
-    /// (each worker) has its own, kept from state to state in the order of evaluation.
-    registers: RefCell<HashMap<i32, Value>>,
-    /// `TLCSet("exit", TRUE)` was evaluated: the explorer stops (see `exit_requested`).
-    exit: Cell<bool>,
-    /// What a name applied at a node means outside instances, when no local binds it.
-    resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
-    /// The last answers of `resolved`, looked up first (see `ptrcache`).
-    resolved_fast: PtrCache<Resolved<'a>>,
-    /// Nodes `konst` found not constant, looked up first (see `ptrcache`).
-    varies_fast: PtrCache<()>,
-    /// Compiled expressions (see `compile`): on or off; each node's entry in `roots` (0: not
-    /// compiled), the first answers of which are kept in `roots_fast`; compiled definitions;
-    /// definitions known to read no next state and have no effect; the value stack.
-    compiling: Cell<bool>,
-    roots: RefCell<Vec<Rc<compile::Root<'a>>>>,
-    roots_index: RefCell<HashMap<usize, u32>>,
-    roots_fast: PtrCache<u32>,
-    units: RefCell<HashMap<usize, Option<Rc<compile::Unit<'a>>>>>,
-    pure_defs: RefCell<HashMap<usize, bool>>,
-    stack: RefCell<Vec<Value>>,
-    /// Values of compiled zero-argument definitions in one state (`TypeOK` checked alone and
-    /// again inside `Inv`, a helper used by several guards): the state they were computed in
-    /// (held, so its address is not reused) and (unit address, value) pairs.
-    state_memo: RefCell<(State, Vec<(usize, Value)>)>,
-    /// Module definitions without parameters by the address of their body (built on first use).
-    body_defs: RefCell<Option<HashMap<usize, &'a OpDef>>>,
-    /// Compiled actions (see `plan`) by the address of the action (`None`: not compiled).
-    plans: RefCell<HashMap<usize, Option<Rc<plan::Plan<'a>>>>>,
-    /// The disjuncts of Next where one of TLC's actions begins, by address, with the action's
-    /// number (see `split_action`); entering one sets `branch`, which names the action a
-    /// successor comes from.
-    marks: RefCell<HashMap<usize, u32>>,
-    branch: Cell<u32>,
-    /// Set while enumerating inside one action whole: marks met there are not followed.
-    branch_locked: Cell<bool>,
+    program: Program<'a>,
+    frame: Frame<'a>,
+    caches: Caches<'a>,
+    code: CompiledCode<'a>,
+    tlc: TlcRuntime,
 }
 
 #[derive(Clone, Copy)]
@@ -426,62 +347,72 @@ impl<'a> ConstEval<'a> {
             module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
         }
         ConstEval {
-            globals,
-            interner,
-            depth: Cell::new(0),
-            max_depth: DEFAULT_MAX_DEPTH,
-            output: RefCell::new(Vec::new()),
-            vars: HashMap::default(),
-            var_names: Vec::new(),
-            cur: RefCell::new(std::sync::Arc::from(Vec::new())),
-            next: RefCell::new(Vec::new()),
-            primed: Cell::new(false),
-            init_mode: Cell::new(false),
-            scopes,
-            module_vars,
-            cutoff: Cell::new(0),
-            free: RefCell::new(Vec::new()),
-            ctx: RefCell::new(Vec::new()),
-            cacheable: Default::default(),
-            cache: RefCell::new(HashMap::default()),
-            overrides: HashMap::default(),
-            konst: RefCell::new(HashMap::default()),
-            konst_defs: RefCell::new(HashMap::default()),
-            fun_memo: RefCell::new(HashMap::default()),
-            action_level: RefCell::new(HashMap::default()),
-            next_reads: Cell::new(0),
-            level: Cell::new(0),
-            resolved: RefCell::new(HashMap::default()),
-            resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
-            varies_fast: PtrCache::new(FAST_BITS, ()),
-            compiling: Cell::new(true),
-            roots: RefCell::default(),
-            roots_index: RefCell::default(),
-            roots_fast: PtrCache::new(FAST_BITS, 0),
-            units: RefCell::default(),
-            pure_defs: RefCell::default(),
-            stack: RefCell::default(),
-            state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
-            body_defs: RefCell::new(None),
-            plans: RefCell::default(),
-            marks: RefCell::default(),
-            registers: RefCell::default(),
-            exit: Cell::new(false),
-            branch: Cell::new(0),
-            branch_locked: Cell::new(false),
+            program: Program {
+                globals,
+                interner,
+                vars: HashMap::default(),
+                var_names: Vec::new(),
+                scopes,
+                module_vars,
+                overrides: HashMap::default(),
+            },
+            frame: Frame {
+                depth: Cell::new(0),
+                max_depth: DEFAULT_MAX_DEPTH,
+                cur: RefCell::new(std::sync::Arc::from(Vec::new())),
+                next: RefCell::new(Vec::new()),
+                primed: Cell::new(false),
+                init_mode: Cell::new(false),
+                cutoff: Cell::new(0),
+                free: RefCell::new(Vec::new()),
+                ctx: RefCell::new(Vec::new()),
+                next_reads: Cell::new(0),
+            },
+            caches: Caches {
+                cacheable: Default::default(),
+                cache: RefCell::new(HashMap::default()),
+                konst: RefCell::new(HashMap::default()),
+                konst_defs: RefCell::new(HashMap::default()),
+                fun_memo: RefCell::new(HashMap::default()),
+                action_level: RefCell::new(HashMap::default()),
+                resolved: RefCell::new(HashMap::default()),
+                resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
+                varies_fast: PtrCache::new(FAST_BITS, ()),
+                pure_defs: RefCell::default(),
+                state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
+                body_defs: RefCell::new(None),
+            },
+            code: CompiledCode {
+                compiling: Cell::new(true),
+                roots: RefCell::default(),
+                roots_index: RefCell::default(),
+                roots_fast: PtrCache::new(FAST_BITS, 0),
+                units: RefCell::default(),
+                stack: RefCell::default(),
+                plans: RefCell::default(),
+            },
+            tlc: TlcRuntime {
+                output: RefCell::new(Vec::new()),
+                level: Cell::new(0),
+                marks: RefCell::default(),
+                registers: RefCell::default(),
+                exit: Cell::new(false),
+                branch: Cell::new(0),
+                branch_locked: Cell::new(false),
+            },
         }
     }
 
     /// Allow deeper nesting (when running on a thread with a large stack).
     pub fn set_max_depth(&mut self, depth: u32) {
         self.forget_constants();
-        self.max_depth = depth;
+        self.frame.max_depth = depth;
     }
 
     /// Give a CONSTANT its value (from the `.cfg`).
     pub fn set_constant(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.globals.insert(name, Global::Value(v));
+        self.program.globals.insert(name, Global::Value(v));
     }
 
     /// A `.cfg` value (`3`, `"a"`, `{p1, p2}`); bare names are model values.
@@ -489,9 +420,9 @@ impl<'a> ConstEval<'a> {
         use tla_syntax::cfg::CfgValue;
         Ok(match v {
             CfgValue::Int(n) => Value::Int(arith::literal(*n)?),
-            CfgValue::Str(s) => Value::Str(self.interner.intern(s)),
+            CfgValue::Str(s) => Value::Str(self.program.interner.intern(s)),
             CfgValue::Bool(b) => Value::Bool(*b),
-            CfgValue::ModelValue(m) => Value::model(self.interner.intern(m)),
+            CfgValue::ModelValue(m) => Value::model(self.program.interner.intern(m)),
             CfgValue::Set(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
@@ -518,9 +449,9 @@ impl<'a> ConstEval<'a> {
                     Ok(val) => self.set_constant(&c.name.name, val),
                     Err(e) => errors.push(e.at(*span)),
                 },
-                ConstRhs::Subst(def) => match self.globals.get(def.name.as_str()).cloned() {
+                ConstRhs::Subst(def) => match self.program.globals.get(def.name.as_str()).cloned() {
                     Some(g) => {
-                        self.globals.insert(&c.name.name, g);
+                        self.program.globals.insert(&c.name.name, g);
                     }
                     None => errors.push(err(codes::UNKNOWN, format!("{} <- {}: no definition named {}", c.name.name, def.name, def.name)).at(def.span)),
                 },
@@ -533,12 +464,12 @@ impl<'a> ConstEval<'a> {
     /// The intern table (to build `.cfg` values and model values with TLC's ranks).
     pub fn interner_mut(&mut self) -> &mut Interner {
         self.forget_constants();
-        &mut self.interner
+        &mut self.program.interner
     }
 
     /// What `Print` and `PrintT` would have printed, in order (this crate does no I/O).
     pub fn take_output(&self) -> Vec<String> {
-        std::mem::take(&mut *self.output.borrow_mut())
+        std::mem::take(&mut *self.tlc.output.borrow_mut())
     }
 
     /// Evaluate an expression with no local bindings.
@@ -548,7 +479,7 @@ impl<'a> ConstEval<'a> {
 
     /// The value of a zero-argument definition.
     pub fn eval_def(&self, name: &str) -> VResult<Value> {
-        match self.globals.get(name) {
+        match self.program.globals.get(name) {
             Some(Global::Op(d)) if d.params.is_empty() => self.eval(&d.body),
             Some(Global::Value(v)) => Ok(v.clone()),
             Some(Global::Fun(d)) => self.fun_value(d, &Env::default()),
@@ -558,35 +489,35 @@ impl<'a> ConstEval<'a> {
 
     /// Forget what is known of constant subexpressions (the definitions or constants changed).
     fn forget_constants(&mut self) {
-        self.konst.get_mut().clear();
-        self.konst_defs.get_mut().clear();
-        self.fun_memo.get_mut().clear();
-        self.action_level.get_mut().clear();
-        self.resolved.get_mut().clear();
-        self.resolved_fast.clear(Resolved::Other);
-        self.varies_fast.clear(());
-        self.roots.get_mut().clear();
-        self.roots_index.get_mut().clear();
-        self.roots_fast.clear(0);
-        self.units.get_mut().clear();
-        self.pure_defs.get_mut().clear();
-        self.state_memo.get_mut().1.clear();
-        *self.body_defs.get_mut() = None;
-        self.plans.get_mut().clear();
+        self.caches.konst.get_mut().clear();
+        self.caches.konst_defs.get_mut().clear();
+        self.caches.fun_memo.get_mut().clear();
+        self.caches.action_level.get_mut().clear();
+        self.caches.resolved.get_mut().clear();
+        self.caches.resolved_fast.clear(Resolved::Other);
+        self.caches.varies_fast.clear(());
+        self.code.roots.get_mut().clear();
+        self.code.roots_index.get_mut().clear();
+        self.code.roots_fast.clear(0);
+        self.code.units.get_mut().clear();
+        self.caches.pure_defs.get_mut().clear();
+        self.caches.state_memo.get_mut().1.clear();
+        *self.caches.body_defs.get_mut() = None;
+        self.code.plans.get_mut().clear();
     }
 
     #[inline]
     fn ev(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
-        if konst::worth_keeping(e) && self.ctx.borrow().is_empty() {
-            if self.varies_fast.get(e as *const Expr as usize).is_none()
+        if konst::worth_keeping(e) && self.frame.ctx.borrow().is_empty() {
+            if self.caches.varies_fast.get(e as *const Expr as usize).is_none()
                 && let Some(r) = self.konst_value(e, env)
             {
                 return r;
             }
             // Compiled once when it reads only the current state (see `compile`).
-            if self.compiling.get()
-                && !self.primed.get()
-                && !self.init_mode.get()
+            if self.code.compiling.get()
+                && !self.frame.primed.get()
+                && !self.frame.init_mode.get()
                 && let Some(root) = self.root(e, env)
             {
                 return self.run_root(&root, e, env);
@@ -598,7 +529,7 @@ impl<'a> ConstEval<'a> {
     /// Whether expressions are compiled (on by default). Off, the interpreter evaluates
     /// everything: the same answers, slower (tests compare the two).
     pub fn set_compiling(&mut self, on: bool) {
-        self.compiling.set(on);
+        self.code.compiling.set(on);
     }
 
     fn ev_uncached(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
@@ -621,13 +552,13 @@ impl<'a> ConstEval<'a> {
         match &*e.kind {
             ExprKind::Num(n) => Ok(Value::Int(arith::literal(*n)?)),
             ExprKind::Decimal(d) => Err(err(codes::UNSUPPORTED, format!("TLC cannot evaluate the decimal number {}", d))),
-            ExprKind::Str(s) => Ok(Value::Str(self.interner.get(s))),
+            ExprKind::Str(s) => Ok(Value::Str(self.program.interner.get(s))),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::OpApp { op, args } => self.op_app(op, args, env, e.span),
             ExprKind::FunApp { fun, args } => self.ev_fun_app(fun, args, env),
             ExprKind::Field { record, field } => {
                 let r = self.ev(record, env)?;
-                r.field(&self.interner.get(&field.name))
+                r.field(&self.program.interner.get(&field.name))
             }
             ExprKind::Junction { kind, items, .. } => {
                 for it in items {
@@ -697,7 +628,7 @@ impl<'a> ConstEval<'a> {
                 if let ExprKind::OpApp { op, args: fargs } = &*fun.kind
                     && op.path.is_empty() && fargs.is_empty() {
                         // A variable (the usual `pc[self]`), known from an earlier evaluation.
-                        if self.ctx.borrow().is_empty()
+                        if self.frame.ctx.borrow().is_empty()
                             && let Some(Resolved::Var(slot)) = self.resolved_at(op)
                             && env.lookup(&op.name).is_none()
                         {
@@ -848,7 +779,7 @@ impl<'a> ConstEval<'a> {
     fn ev_record(&self, fields: &'a [(Ident, Expr)], set: bool, env: &Env<'a>) -> VResult<Value> {
         let mut fs = Vec::new();
         for (name, ex) in fields {
-            fs.push((self.interner.get(&name.name), self.ev(ex, env)?));
+            fs.push((self.program.interner.get(&name.name), self.ev(ex, env)?));
         }
         if set { Value::record_set(fs) } else { Value::record(fs) }
     }
@@ -861,7 +792,7 @@ impl<'a> ConstEval<'a> {
         let key = match step {
             ExceptStep::Index(args) if args.len() == 1 => self.ev(&args[0], env)?,
             ExceptStep::Index(args) => Value::tuple(args.iter().map(|a| self.ev(a, env)).collect::<VResult<_>>()?)?,
-            ExceptStep::Field(id) => Value::Str(self.interner.get(&id.name)),
+            ExceptStep::Field(id) => Value::Str(self.program.interner.get(&id.name)),
         };
         // TLC leaves the function unchanged when the argument is outside its domain.
         let old = match f.apply(&key) {
@@ -999,19 +930,19 @@ impl<'a> ConstEval<'a> {
     /// not kept (they are raised again, as before).
     fn apply_global_fun(&self, d: &'a FunDef, arg: &Value) -> VResult<Value> {
         let key = d as *const FunDef as usize;
-        if !self.ctx.borrow().is_empty() || !self.def_const(key, &[d.name.name.as_str()], &d.body, &d.bounds, 0) {
+        if !self.frame.ctx.borrow().is_empty() || !self.def_const(key, &[d.name.name.as_str()], &d.body, &d.bounds, 0) {
             return self.apply_fun_def(d, &Env::default(), arg);
         }
         let Ok(fp) = arg.fingerprint() else {
             return self.apply_fun_def(d, &Env::default(), arg);
         };
-        if let Some(seen) = self.fun_memo.borrow().get(&(key, fp))
+        if let Some(seen) = self.caches.fun_memo.borrow().get(&(key, fp))
             && let Some((_, r)) = seen.iter().find(|(a, _)| a == arg)
         {
             return Ok(r.clone());
         }
         let r = self.apply_fun_def(d, &Env::default(), arg)?;
-        let mut memo = self.fun_memo.borrow_mut();
+        let mut memo = self.caches.fun_memo.borrow_mut();
         if memo.len() < FUN_MEMO_LIMIT {
             memo.entry((key, fp)).or_default().push((arg.clone(), r.clone()));
         }
@@ -1076,39 +1007,39 @@ impl<'a> ConstEval<'a> {
     }
 
     fn enter(&self) -> VResult<()> {
-        let d = self.depth.get() + 1;
-        if d > self.max_depth {
-            return Err(err(codes::TOO_DEEP, format!("evaluation nested more than {} levels deep (unbounded recursion?)", self.max_depth)));
+        let d = self.frame.depth.get() + 1;
+        if d > self.frame.max_depth {
+            return Err(err(codes::TOO_DEEP, format!("evaluation nested more than {} levels deep (unbounded recursion?)", self.frame.max_depth)));
         }
-        self.depth.set(d);
+        self.frame.depth.set(d);
         Ok(())
     }
     fn leave(&self) {
-        self.depth.set(self.depth.get().saturating_sub(1));
+        self.frame.depth.set(self.frame.depth.get().saturating_sub(1));
     }
 
     /// The level `TLCGet("level")` answers from now on: the level of the state whose
     /// successors are computed and checked next (1 for an initial state), 0 for the initial
     /// states themselves.
     pub fn set_level(&self, level: u32) {
-        self.level.set(level.min(i32::MAX as u32) as i32);
+        self.tlc.level.set(level.min(i32::MAX as u32) as i32);
     }
 
     /// Whether `TLCSet("exit", TRUE)` has been evaluated: as TLC, the explorer finishes the
     /// state it is expanding, then stops as if it had found no error.
     pub fn exit_requested(&self) -> bool {
-        self.exit.get()
+        self.tlc.exit.get()
     }
 
     /// TLC's registers as `TLCSet` left them.
     pub fn registers(&self) -> Vec<(i32, Value)> {
-        self.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
+        self.tlc.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
     }
 
     /// Set TLC's registers (a worker starts with those the ASSUMEs set, as in TLC, where a
     /// `TLCSet` outside the workers sets the register of every worker).
     pub fn set_registers(&self, regs: &[(i32, Value)]) {
-        *self.registers.borrow_mut() = regs.iter().cloned().collect();
+        *self.tlc.registers.borrow_mut() = regs.iter().cloned().collect();
     }
 
     /// An operator argument: a LAMBDA, an operator name, or an ordinary value.
@@ -1176,19 +1107,19 @@ impl<'a> ConstEval<'a> {
     #[inline]
     fn resolved_at(&self, op: &'a OpName) -> Option<Resolved<'a>> {
         let key = op as *const OpName as usize;
-        if let Some(r) = self.resolved_fast.get(key) {
+        if let Some(r) = self.caches.resolved_fast.get(key) {
             return Some(r);
         }
-        let r = self.resolved.borrow().get(&(op as *const OpName)).copied();
+        let r = self.caches.resolved.borrow().get(&(op as *const OpName)).copied();
         if let Some(r) = r {
-            self.resolved_fast.put(key, r);
+            self.caches.resolved_fast.put(key, r);
         }
         r
     }
 
     fn set_resolved(&self, op: &'a OpName, r: Resolved<'a>) {
-        self.resolved.borrow_mut().insert(op as *const OpName, r);
-        self.resolved_fast.put(op as *const OpName as usize, r);
+        self.caches.resolved.borrow_mut().insert(op as *const OpName, r);
+        self.caches.resolved_fast.put(op as *const OpName as usize, r);
     }
 
     #[inline(never)]
@@ -1214,7 +1145,7 @@ impl<'a> ConstEval<'a> {
         // Outside instances a name that no local binds means the same thing at every
         // evaluation of this node (scoping is lexical): a variable or a standard operator is
         // found once and remembered.
-        let top = self.ctx.borrow().is_empty();
+        let top = self.frame.ctx.borrow().is_empty();
         if top {
             let known = self.resolved_at(op);
             // A name is checked against the locals first: model loading may evaluate a formula
@@ -1229,7 +1160,7 @@ impl<'a> ConstEval<'a> {
                 None => {
                     let r = if env.lookup(name).is_some() {
                         Resolved::Other
-                    } else if let (true, Some(&slot)) = (args.is_empty(), self.vars.get(name)) {
+                    } else if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
                         Resolved::Var(slot)
                     } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
                         Resolved::Builtin(StdOp::of(name, args))
@@ -1240,7 +1171,7 @@ impl<'a> ConstEval<'a> {
                 }
             }
         }
-        if !top && args.is_empty() && self.primed.get() && self.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
+        if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
             return self.read_ref(r);
         }
         if !top && let Some(r) = self.try_subst(name, args.is_empty()) {
@@ -1251,7 +1182,7 @@ impl<'a> ConstEval<'a> {
                 Binding::Value(v) if args.is_empty() => Ok(v.clone()),
                 Binding::Value(v) => Err(err(codes::ARITY, format!("{} is the value {}, not an operator", name, v))),
                 Binding::Op(cl) => {
-                    let keep = cl.memo.as_ref().filter(|_| args.is_empty() && !self.primed.get() && !self.init_mode.get());
+                    let keep = cl.memo.as_ref().filter(|_| args.is_empty() && !self.frame.primed.get() && !self.frame.init_mode.get());
                     if let Some(m) = keep
                         && let Some(v) = &*m.borrow()
                     {
@@ -1259,13 +1190,13 @@ impl<'a> ConstEval<'a> {
                     }
                     // Recursive LET operators: the closure's own name is visible in its body.
                     let base = cl.env.bind(name, b.clone());
-                    let before = self.next_reads.get();
+                    let before = self.frame.next_reads.get();
                     let r = self.call(&cl.params, cl.body, &base, args, env, name);
                     // Kept only when it read nothing of the next state (directly or through a
                     // parameter passed by name): the current state does not change while the
                     // LET's environment lives.
                     if let (Some(m), Ok(v)) = (keep, &r)
-                        && self.next_reads.get() == before
+                        && self.frame.next_reads.get() == before
                     {
                         *m.borrow_mut() = Some(v.clone());
                     }
@@ -1286,16 +1217,16 @@ impl<'a> ConstEval<'a> {
             };
         }
         if args.is_empty()
-            && let Some(&slot) = self.vars.get(name) {
+            && let Some(&slot) = self.program.vars.get(name) {
                 return self.read_var(slot);
             }
         match self.global(name) {
-            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.cacheable.contains(&(d as *const OpDef)) => {
-                if let Some(v) = self.cache.borrow().get(&(d as *const OpDef)) {
+            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.caches.cacheable.contains(&(d as *const OpDef)) => {
+                if let Some(v) = self.caches.cache.borrow().get(&(d as *const OpDef)) {
                     return Ok(v.clone());
                 }
                 let v = self.call(&[], &d.body, &Env::default(), args, env, name)?;
-                self.cache.borrow_mut().insert(d as *const OpDef, v.clone());
+                self.caches.cache.borrow_mut().insert(d as *const OpDef, v.clone());
                 return Ok(v);
             }
             Some(Global::Op(d)) => {
@@ -1540,7 +1471,7 @@ impl<'a> ConstEval<'a> {
             ("Tail", 1) => vals[0].tail(),
             // A string built at run time takes the rank its text already has (TLC interns it).
             ("\\o", 2) => match vals[0].concat(&vals[1])? {
-                Value::Str(x) => Ok(Value::Str(self.interner.get(x.as_str()))),
+                Value::Str(x) => Ok(Value::Str(self.program.interner.get(x.as_str()))),
                 other => Ok(other),
             },
             ("SubSeq", 3) => vals[0].subseq(int(1)?, int(2)?),
@@ -1566,11 +1497,11 @@ impl<'a> ConstEval<'a> {
                 Value::fcn(pairs)
             }
             ("Print", 2) => {
-                self.output.borrow_mut().push(vals[0].to_string());
+                self.tlc.output.borrow_mut().push(vals[0].to_string());
                 Ok(vals[1].clone())
             }
             ("PrintT", 1) => {
-                self.output.borrow_mut().push(vals[0].to_string());
+                self.tlc.output.borrow_mut().push(vals[0].to_string());
                 bool_v(true)
             }
             ("Assert", 2) => {
@@ -1599,22 +1530,22 @@ impl<'a> ConstEval<'a> {
                 }
                 Value::set(out)
             }
-            ("ToString", 1) => Ok(Value::Str(self.interner.get(&vals[0].to_string()))),
+            ("ToString", 1) => Ok(Value::Str(self.program.interner.get(&vals[0].to_string()))),
             ("TLCEval", 1) => Ok(vals[0].clone()),
             ("TLCGet", 1) => match &vals[0] {
-                Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.level.get())),
+                Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.tlc.level.get())),
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,
                     format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") is", s.as_str()),
                 )),
-                Value::Int(i) if *i >= 0 => self.registers.borrow().get(i).cloned().ok_or_else(|| {
+                Value::Int(i) if *i >= 0 => self.tlc.registers.borrow().get(i).cloned().ok_or_else(|| {
                     err(codes::UNASSIGNED, format!("TLCGet({i}) was undefined: no TLCSet({i}, ...) has been evaluated before it"))
                 }),
                 v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
             },
             ("TLCSet", 2) => match &vals[0] {
                 Value::Int(i) if *i >= 0 => {
-                    self.registers.borrow_mut().insert(*i, vals[1].clone());
+                    self.tlc.registers.borrow_mut().insert(*i, vals[1].clone());
                     Ok(Value::Bool(true))
                 }
                 // Waiting for a key press: nothing to wait for here.
@@ -1622,7 +1553,7 @@ impl<'a> ConstEval<'a> {
                 // As TLC: TRUE asks the explorer to stop, any other value does nothing.
                 Value::Str(s) if s.as_str() == "exit" => {
                     if matches!(vals[1], Value::Bool(true)) {
-                        self.exit.set(true);
+                        self.tlc.exit.set(true);
                     }
                     Ok(Value::Bool(true))
                 }

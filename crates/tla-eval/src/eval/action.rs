@@ -81,36 +81,36 @@ impl<'a> ConstEval<'a> {
     /// Declare the state variables, in slot order.
     pub fn set_variables(&mut self, names: &[&'a str]) {
         self.forget_constants();
-        self.vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-        self.var_names = names.to_vec();
+        self.program.vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        self.program.var_names = names.to_vec();
     }
 
     /// The variables, in slot order.
     pub fn variables(&self) -> &[&'a str] {
-        &self.var_names
+        &self.program.var_names
     }
 
     /// Keep the value of the zero-argument definition `name` once computed (it must be
     /// constant-level).
     pub fn cache_definition(&mut self, name: &str) {
-        if let Some(Global::Op(d)) = self.globals.get(name)
+        if let Some(Global::Op(d)) = self.program.globals.get(name)
             && d.params.is_empty() {
-                self.cacheable.insert(*d as *const OpDef);
+                self.caches.cacheable.insert(*d as *const OpDef);
             }
     }
 
     /// Every state satisfying all of `parts` (a conjunction), in TLC's order.
     pub fn initial_states_of(&self, parts: &[&'a Expr], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.var_names.len();
-        *self.next.borrow_mut() = vec![None; n];
-        *self.cur.borrow_mut() = Arc::from(Vec::new());
-        self.init_mode.set(true);
+        let n = self.program.var_names.len();
+        *self.frame.next.borrow_mut() = vec![None; n];
+        *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
+        self.frame.init_mode.set(true);
         let r = self.act_refs(parts, &Env::default(), &mut || {
             let st = self.complete("the initial predicate")?;
             emit(st)?;
             Ok(true)
         });
-        self.init_mode.set(false);
+        self.frame.init_mode.set(false);
         r.map(|_| ())
     }
 
@@ -125,25 +125,25 @@ impl<'a> ConstEval<'a> {
     /// once, or a `.cfg` override).
     pub fn set_definition_value(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.globals.insert(name, Global::Value(v));
+        self.program.globals.insert(name, Global::Value(v));
     }
 
     /// Override the definition `name` of an instantiated module with a value (`.cfg`'s
     /// `name = [M] v`): the value wins in every module, instances included.
     pub fn override_value(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.globals.insert(name, Global::Value(v.clone()));
-        self.overrides.insert(name, Global::Value(v));
+        self.program.globals.insert(name, Global::Value(v.clone()));
+        self.program.overrides.insert(name, Global::Value(v));
     }
 
     /// Override `name` with the definition `def` in every module, instances included
     /// (`.cfg`'s `name <- [M] def`). False when `def` is not defined.
     pub fn override_with(&mut self, name: &'a str, def: &str) -> bool {
         self.forget_constants();
-        match self.globals.get(def).cloned() {
+        match self.program.globals.get(def).cloned() {
             Some(g) => {
-                self.globals.insert(name, g.clone());
-                self.overrides.insert(name, g);
+                self.program.globals.insert(name, g.clone());
+                self.program.overrides.insert(name, g);
                 true
             }
             None => false,
@@ -154,9 +154,9 @@ impl<'a> ConstEval<'a> {
     /// defined.
     pub fn substitute(&mut self, name: &'a str, def: &str) -> bool {
         self.forget_constants();
-        match self.globals.get(def).cloned() {
+        match self.program.globals.get(def).cloned() {
             Some(g) => {
-                self.globals.insert(name, g);
+                self.program.globals.insert(name, g);
                 true
             }
             None => false,
@@ -165,7 +165,7 @@ impl<'a> ConstEval<'a> {
 
     /// The zero-argument definition or operator named `name`, if any.
     pub fn definition(&self, name: &str) -> Option<&'a OpDef> {
-        match self.globals.get(name) {
+        match self.program.globals.get(name) {
             Some(Global::Op(d)) => Some(d),
             _ => None,
         }
@@ -173,17 +173,17 @@ impl<'a> ConstEval<'a> {
 
     /// Whether `name` is defined (operator, function or value).
     pub fn is_defined(&self, name: &str) -> bool {
-        self.globals.contains_key(name)
+        self.program.globals.contains_key(name)
     }
 
     pub(super) fn read_var(&self, slot: usize) -> VResult<Value> {
-        if self.primed.get() || self.init_mode.get() {
-            self.next_reads.set(self.next_reads.get() + 1);
-            match self.next.borrow().get(slot) {
+        if self.frame.primed.get() || self.frame.init_mode.get() {
+            self.frame.next_reads.set(self.frame.next_reads.get() + 1);
+            match self.frame.next.borrow().get(slot) {
                 Some(Some(v)) => Ok(v.clone()),
                 _ => {
-                    let n = self.var_names.get(slot).copied().unwrap_or("?");
-                    let msg = if self.init_mode.get() && !self.primed.get() {
+                    let n = self.program.var_names.get(slot).copied().unwrap_or("?");
+                    let msg = if self.frame.init_mode.get() && !self.frame.primed.get() {
                         format!("the variable {} is read before the initial predicate assigns it", n)
                     } else {
                         format!("{}' is read before it is assigned", n)
@@ -192,10 +192,10 @@ impl<'a> ConstEval<'a> {
                 }
             }
         } else {
-            match self.cur.borrow().get(slot) {
+            match self.frame.cur.borrow().get(slot) {
                 Some(v) => Ok(v.clone()),
                 None => {
-                    let n = self.var_names.get(slot).copied().unwrap_or("?");
+                    let n = self.program.var_names.get(slot).copied().unwrap_or("?");
                     Err(err(codes::UNASSIGNED, format!("the variable {} has no value here (constant level)", n)))
                 }
             }
@@ -203,9 +203,9 @@ impl<'a> ConstEval<'a> {
     }
 
     pub(super) fn ev_primed(&self, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
-        let old = self.primed.replace(true);
+        let old = self.frame.primed.replace(true);
         let r = self.ev(e, env);
-        self.primed.set(old);
+        self.frame.primed.set(old);
         r
     }
 
@@ -213,67 +213,67 @@ impl<'a> ConstEval<'a> {
     /// unassigned may take any value in that successor, so reaching the end of A's conjuncts is
     /// enough (`ENABLED x' = 1` is TRUE whatever the other variables are), as in TLC.
     pub(super) fn enabled(&self, a: &'a Expr, env: &Env<'a>) -> VResult<bool> {
-        let n = self.var_names.len();
-        let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
-        let saved_free = std::mem::take(&mut *self.free.borrow_mut());
-        let cutoff = self.cutoff.replace(self.ctx.borrow().len());
-        let (p, i) = (self.primed.replace(false), self.init_mode.replace(false));
+        let n = self.program.var_names.len();
+        let saved = std::mem::replace(&mut *self.frame.next.borrow_mut(), vec![None; n]);
+        let saved_free = std::mem::take(&mut *self.frame.free.borrow_mut());
+        let cutoff = self.frame.cutoff.replace(self.frame.ctx.borrow().len());
+        let (p, i) = (self.frame.primed.replace(false), self.frame.init_mode.replace(false));
         let mut found = false;
         let r = self.act(a, env, &mut || {
             found = true;
             Ok(false)
         });
-        self.primed.set(p);
-        self.init_mode.set(i);
-        self.cutoff.set(cutoff);
-        *self.free.borrow_mut() = saved_free;
-        *self.next.borrow_mut() = saved;
+        self.frame.primed.set(p);
+        self.frame.init_mode.set(i);
+        self.frame.cutoff.set(cutoff);
+        *self.frame.free.borrow_mut() = saved_free;
+        *self.frame.next.borrow_mut() = saved;
         r.map(|_| found)
     }
 
     /// Evaluate a state-level expression on `state`.
     pub fn eval_in_state(&self, e: &'a Expr, state: &State) -> VResult<Value> {
-        let old = self.cur.replace(state.clone());
+        let old = self.frame.cur.replace(state.clone());
         let r = self.eval(e);
-        *self.cur.borrow_mut() = old;
+        *self.frame.cur.borrow_mut() = old;
         r
     }
 
     /// Evaluate an action-level expression on the step `from → to`.
     pub fn eval_on_step(&self, e: &'a Expr, from: &State, to: &State) -> VResult<Value> {
-        let old = self.cur.replace(from.clone());
-        let old_next = std::mem::replace(&mut *self.next.borrow_mut(), to.iter().cloned().map(Some).collect());
+        let old = self.frame.cur.replace(from.clone());
+        let old_next = std::mem::replace(&mut *self.frame.next.borrow_mut(), to.iter().cloned().map(Some).collect());
         let r = self.eval(e);
-        *self.cur.borrow_mut() = old;
-        *self.next.borrow_mut() = old_next;
+        *self.frame.cur.borrow_mut() = old;
+        *self.frame.next.borrow_mut() = old_next;
         r
     }
 
     /// Every state satisfying the initial predicate, in TLC's order (duplicates included).
     pub fn initial_states(&self, init: &'a Expr, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.var_names.len();
-        *self.next.borrow_mut() = vec![None; n];
-        *self.cur.borrow_mut() = Arc::from(Vec::new());
-        self.init_mode.set(true);
+        let n = self.program.var_names.len();
+        *self.frame.next.borrow_mut() = vec![None; n];
+        *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
+        self.frame.init_mode.set(true);
         let r = self.act(init, &Env::default(), &mut || {
             let st = self.complete("the initial predicate")?;
             emit(st)?;
             Ok(true)
         });
-        self.init_mode.set(false);
+        self.frame.init_mode.set(false);
         r.map(|_| ())
     }
 
     /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
     pub fn successors(&self, a: &'a Expr, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.var_names.len();
+        let n = self.program.var_names.len();
         {
             // The next state's vector is reused (a successor leaves it as it found it).
-            let mut next = self.next.borrow_mut();
+            let mut next = self.frame.next.borrow_mut();
             next.clear();
             next.resize(n, None);
         }
-        *self.cur.borrow_mut() = state.clone();
+        *self.frame.cur.borrow_mut() = state.clone();
         let mut k = || {
             let st = self.complete("the action")?;
             emit(st)?;
@@ -287,11 +287,11 @@ impl<'a> ConstEval<'a> {
     }
 
     fn complete(&self, what: &str) -> VResult<State> {
-        let next = self.next.borrow();
+        let next = self.frame.next.borrow();
         if let Some(i) = next.iter().position(Option::is_none) {
             return Err(err(
                 codes::INCOMPLETE,
-                format!("{} does not assign the variable {}: the state is not completely specified", what, self.var_names[i]),
+                format!("{} does not assign the variable {}: the state is not completely specified", what, self.program.var_names[i]),
             ));
         }
         // One allocation: a slice's mapped iterator knows its length.
@@ -314,22 +314,22 @@ impl<'a> ConstEval<'a> {
                 SplitAction { expr: x, first, single: sp.marks.len() == before }
             })
             .collect();
-        *self.marks.borrow_mut() = sp.marks;
+        *self.tlc.marks.borrow_mut() = sp.marks;
         // Plans compiled before hold no marks.
-        self.plans.borrow_mut().clear();
+        self.code.plans.borrow_mut().clear();
         ActionSplit { units, names: sp.names, sites: sp.sites }
     }
 
     /// The action the successor being enumerated comes from (see [`ConstEval::split_action`]).
     pub fn branch(&self) -> u32 {
-        self.branch.get()
+        self.tlc.branch.get()
     }
 
     /// Enumerating the top-level disjunct `unit` of [`ConstEval::split_action`] next: its
     /// successors are its first action's unless a disjunct inside begins another.
     pub fn start_unit(&self, unit: &SplitAction<'a>) {
-        self.branch.set(unit.first);
-        self.branch_locked.set(unit.single);
+        self.tlc.branch.set(unit.first);
+        self.tlc.branch_locked.set(unit.single);
     }
 
     /// Entering the disjunct `e`, marked `mark` (see `disjunct_mark`): the action it begins,
@@ -338,26 +338,26 @@ impl<'a> ConstEval<'a> {
     /// entered an action whole, which the caller undoes with `leave_action` when it returns.
     #[inline]
     pub(super) fn enter_marked(&self, mark: u32) -> bool {
-        if mark == NO_MARK || self.branch_locked.get() {
+        if mark == NO_MARK || self.tlc.branch_locked.get() {
             return false;
         }
-        self.branch.set(mark & !WHOLE);
+        self.tlc.branch.set(mark & !WHOLE);
         let whole = mark & WHOLE != 0;
-        self.branch_locked.set(whole);
+        self.tlc.branch_locked.set(whole);
         whole
     }
 
     #[inline]
     pub(super) fn leave_action(&self, entered: bool) {
         if entered {
-            self.branch_locked.set(false);
+            self.tlc.branch_locked.set(false);
         }
     }
 
     /// The mark of the disjunct `e`: `NO_MARK`, or the action it begins, with `WHOLE` when it
     /// is that action whole (no disjunct inside begins another).
     pub(super) fn disjunct_mark(&self, e: &'a Expr) -> u32 {
-        let marks = self.marks.borrow();
+        let marks = self.tlc.marks.borrow();
         if marks.is_empty() {
             return NO_MARK;
         }
@@ -380,8 +380,8 @@ impl<'a> ConstEval<'a> {
                     return;
                 }
                 ExprKind::Label { body, .. } => return self.split_into(body, def, out, depth + 1),
-                ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
-                    if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
+                ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !self.program.vars.contains_key(op.name.as_str()) => {
+                    if let Some(Global::Op(d)) = self.program.globals.get(op.name.as_str())
                         && d.params.is_empty() {
                             return self.split_into(&d.body, Some(d), out, depth + 1);
                         }
@@ -419,8 +419,8 @@ impl<'a> ConstEval<'a> {
                 {
                     return self.tlc_actions(body, def, sp, depth + 1);
                 }
-                ExprKind::OpApp { op, args } if op.path.is_empty() && !self.vars.contains_key(op.name.as_str()) => {
-                    if let Some(Global::Op(d)) = self.globals.get(op.name.as_str())
+                ExprKind::OpApp { op, args } if op.path.is_empty() && !self.program.vars.contains_key(op.name.as_str()) => {
+                    if let Some(Global::Op(d)) = self.program.globals.get(op.name.as_str())
                         && d.params.len() == args.len()
                         && args.iter().all(|x| constant(x, sp)) {
                             return self.tlc_actions(&d.body, Some(d), sp, depth + 1);
@@ -435,7 +435,7 @@ impl<'a> ConstEval<'a> {
         }
         // Named after the operator it applies, else the definition it is in.
         let (name, def) = match applied_operator(e) {
-            Some(n) => (n, match self.globals.get(n) {
+            Some(n) => (n, match self.program.globals.get(n) {
                 Some(Global::Op(d)) => Some(*d),
                 _ => None,
             }),
@@ -495,7 +495,7 @@ impl<'a> ConstEval<'a> {
         // An instance's variable substituted by an expression of the instantiating module
         // (implicitly by the same name when the instance does not substitute it).
         let found = {
-            let ctx = self.ctx.borrow();
+            let ctx = self.frame.ctx.borrow();
             let mut found = None;
             for (i, f) in ctx.iter().enumerate().rev() {
                 if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
@@ -509,12 +509,12 @@ impl<'a> ConstEval<'a> {
             found
         };
         if let Some((x, senv, level)) = found {
-            let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+            let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
             let r = self.var_ref(x, &senv);
-            self.ctx.borrow_mut().extend(popped);
+            self.frame.ctx.borrow_mut().extend(popped);
             return r;
         }
-        self.vars.get(name).map(|&slot| VarRef::Slot(slot))
+        self.program.vars.get(name).map(|&slot| VarRef::Slot(slot))
     }
 
     /// Inside ENABLED, a variable of an instance that was entered before ENABLED stands for
@@ -526,18 +526,18 @@ impl<'a> ConstEval<'a> {
     /// ENABLED, for names that are not variables of the instance, and for variables that a
     /// frame entered inside ENABLED substitutes (those follow the substitution).
     pub(super) fn cut_var(&self, name: &'a str) -> Option<VarRef<'a>> {
-        let n = self.cutoff.get();
+        let n = self.frame.cutoff.get();
         if n == 0 {
             return None;
         }
-        let ctx = self.ctx.borrow();
+        let ctx = self.frame.ctx.borrow();
         for (i, f) in ctx.iter().enumerate().rev() {
             if !f.vars.contains(name) {
                 return None;
             }
             if i < n {
                 // Kept by name, as TLC does: a root variable of the same name is the same one.
-                return Some(match self.vars.get(name) {
+                return Some(match self.program.vars.get(name) {
                     Some(&slot) => VarRef::Slot(slot),
                     None => VarRef::Free(name),
                 });
@@ -554,8 +554,8 @@ impl<'a> ConstEval<'a> {
         match r {
             VarRef::Slot(slot) => self.read_var(slot),
             VarRef::Free(name) => {
-                self.next_reads.set(self.next_reads.get() + 1);
-                match self.free.borrow().iter().rev().find(|(n, _)| *n == name) {
+                self.frame.next_reads.set(self.frame.next_reads.get() + 1);
+                match self.frame.free.borrow().iter().rev().find(|(n, _)| *n == name) {
                     Some((_, v)) => Ok(v.clone()),
                     None => Err(err(codes::UNASSIGNED, format!("{}' is read before it is assigned", name))),
                 }
@@ -565,24 +565,24 @@ impl<'a> ConstEval<'a> {
 
     fn is_assigned(&self, r: VarRef<'a>) -> bool {
         match r {
-            VarRef::Slot(slot) => self.next.borrow()[slot].is_some(),
-            VarRef::Free(name) => self.free.borrow().iter().any(|(n, _)| *n == name),
+            VarRef::Slot(slot) => self.frame.next.borrow()[slot].is_some(),
+            VarRef::Free(name) => self.frame.free.borrow().iter().any(|(n, _)| *n == name),
         }
     }
 
     fn var_name(&self, r: VarRef<'a>) -> &'a str {
         match r {
-            VarRef::Slot(slot) => self.var_names[slot],
+            VarRef::Slot(slot) => self.program.var_names[slot],
             VarRef::Free(name) => name,
         }
     }
 
     /// The variable of `x'` (or of `x` when enumerating Init).
     fn target_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
-        if self.primed.get() {
+        if self.frame.primed.get() {
             return None;
         }
-        if self.init_mode.get() {
+        if self.frame.init_mode.get() {
             if let Some(s) = self.var_ref(e, env) {
                 return Some(s);
             }
@@ -616,7 +616,7 @@ impl<'a> ConstEval<'a> {
     /// through the definitions they call, e.g. `Op(t, Sleep(t))`) are passed by name, as TLC
     /// does; others by value.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
-        if arity == 0 && (self.arg_is_action_level(a, env) || (self.init_mode.get() && self.mentions_var(a, env))) {
+        if arity == 0 && (self.arg_is_action_level(a, env) || (self.frame.init_mode.get() && self.mentions_var(a, env))) {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone(), memo: None })));
         }
         self.op_arg(arity, a, env)
@@ -626,23 +626,23 @@ impl<'a> ConstEval<'a> {
         let slot = match r {
             VarRef::Slot(slot) => slot,
             VarRef::Free(name) => {
-                let existing = self.free.borrow().iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
+                let existing = self.frame.free.borrow().iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
                 return match existing {
                     Some(old) => {
                         if old.tlc_eq(&v)? { k() } else { Ok(true) }
                     }
                     None => {
                         let v = v.canonical()?;
-                        self.free.borrow_mut().push((name, v));
+                        self.frame.free.borrow_mut().push((name, v));
                         let r = k();
-                        self.free.borrow_mut().pop();
+                        self.frame.free.borrow_mut().pop();
                         r
                     }
                 };
             }
         };
         // Compared with the value already assigned, if any, without copying it.
-        let same = match &self.next.borrow()[slot] {
+        let same = match &self.frame.next.borrow()[slot] {
             Some(old) => Some(old.tlc_eq(&v)?),
             None => None,
         };
@@ -653,9 +653,9 @@ impl<'a> ConstEval<'a> {
             None => {
                 // Moved in as it is unless a lazy set must be built (no copy of the value).
                 let v = if v.is_lazy() { v.canonical()? } else { v };
-                self.next.borrow_mut()[slot] = Some(v);
+                self.frame.next.borrow_mut()[slot] = Some(v);
                 let r = k();
-                self.next.borrow_mut()[slot] = None;
+                self.frame.next.borrow_mut()[slot] = None;
                 r
             }
         }
@@ -684,7 +684,7 @@ impl<'a> ConstEval<'a> {
     fn act_unchanged(&self, e: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
         if let Some(r) = self.var_ref(e, env) {
             let v = match r {
-                VarRef::Slot(slot) if self.cutoff.get() == 0 => self.read_var(slot)?,
+                VarRef::Slot(slot) if self.frame.cutoff.get() == 0 => self.read_var(slot)?,
                 // Inside ENABLED an instance's variable keeps its value now, which is its
                 // substitute's value in the current state.
                 _ => self.ev(e, env)?,
@@ -785,13 +785,13 @@ impl<'a> ConstEval<'a> {
                     callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
                 }
                 // The continuation runs in the caller's module.
-                let outer = self.ctx.borrow().clone();
+                let outer = self.frame.ctx.borrow().clone();
                 let n = frames.len();
                 self.in_frames(frames, || {
                     self.act(&d.body, &callee, &mut || {
-                        let inner = std::mem::replace(&mut *self.ctx.borrow_mut(), outer.clone());
+                        let inner = std::mem::replace(&mut *self.frame.ctx.borrow_mut(), outer.clone());
                         let r = k();
-                        *self.ctx.borrow_mut() = inner;
+                        *self.frame.ctx.borrow_mut() = inner;
                         r
                     })
                 })
@@ -824,7 +824,7 @@ impl<'a> ConstEval<'a> {
                             let vn = self.var_name(slot);
                             return Err(err(
                                 codes::NOT_ENUMERABLE,
-                                format!("{}{} \\in {}: TLC cannot enumerate an infinite set of values for a variable", vn, if self.init_mode.get() { "" } else { "'" }, set),
+                                format!("{}{} \\in {}: TLC cannot enumerate an infinite set of values for a variable", vn, if self.frame.init_mode.get() { "" } else { "'" }, set),
                             ));
                         }
                     for v in set.elements()? {
@@ -836,7 +836,7 @@ impl<'a> ConstEval<'a> {
                 }
                 return self.guard(e, env, k);
             }
-            ("UNCHANGED", 1) if !self.primed.get() => return self.act_unchanged(&args[0], env, k),
+            ("UNCHANGED", 1) if !self.frame.primed.get() => return self.act_unchanged(&args[0], env, k),
             // As TLC: when P holds, Q is enumerated as an action (a disjunction in Q branches).
             ("=>", 2) => {
                 return if self.ev_bool(&args[0], env)? { self.act(&args[1], env, k) } else { k() };
@@ -844,7 +844,7 @@ impl<'a> ConstEval<'a> {
             _ => {}
         }
         // Outside instances, what the name means at this node is found once (see `op_app`).
-        let top = self.ctx.borrow().is_empty();
+        let top = self.frame.ctx.borrow().is_empty();
         if top {
             let known = self.resolved_at(op);
             let local = name.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(name).is_some();
@@ -868,12 +868,12 @@ impl<'a> ConstEval<'a> {
             }
             return self.guard(e, env, k);
         }
-        if self.vars.contains_key(name) {
+        if self.program.vars.contains_key(name) {
             return self.guard(e, env, k);
         }
-        if !self.ctx.borrow().is_empty() {
+        if !self.frame.ctx.borrow().is_empty() {
             let meaning = {
-                let ctx = self.ctx.borrow();
+                let ctx = self.frame.ctx.borrow();
                 self.outer_meaning(&ctx, name)
             };
             match meaning {
@@ -910,7 +910,7 @@ impl<'a> ConstEval<'a> {
     fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
         match &*e.kind {
             ExprKind::OpApp { op, args } => {
-                (op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() && self.vars.contains_key(op.name.as_str()))
+                (op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() && self.program.vars.contains_key(op.name.as_str()))
                     || args.iter().any(|a| self.mentions_var(a, env))
             }
             ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(|a| self.mentions_var(a, env)),
@@ -925,11 +925,11 @@ impl<'a> ConstEval<'a> {
     /// `is_action_level` of an action call's argument, found once per argument.
     fn arg_is_action_level(&self, a: &'a Expr, env: &Env<'a>) -> bool {
         let key = a as *const Expr as usize;
-        if let Some(&known) = self.action_level.borrow().get(&key) {
+        if let Some(&known) = self.caches.action_level.borrow().get(&key) {
             return known;
         }
         let r = self.is_action_level(a, env, 0);
-        self.action_level.borrow_mut().insert(key, r);
+        self.caches.action_level.borrow_mut().insert(key, r);
         r
     }
 
@@ -948,7 +948,7 @@ impl<'a> ConstEval<'a> {
                     || args.iter().any(sub)
                     || (op.path.is_empty()
                         && env.lookup(&op.name).is_none()
-                        && matches!(self.globals.get(op.name.as_str()),
+                        && matches!(self.program.globals.get(op.name.as_str()),
                             Some(Global::Op(d)) if self.is_action_level(&d.body, env, depth + 1)))
             }
             ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(sub),
@@ -1030,26 +1030,26 @@ impl<'a> ConstEval<'a> {
 
     /// Evaluate `e` under `b` with `from` as the current state and, when given, `to` as the next.
     pub fn eval_with(&self, e: &'a Expr, b: &Bindings<'a>, from: &State, to: Option<&State>) -> VResult<Value> {
-        let old = self.cur.replace(from.clone());
-        let old_next = to.map(|t| std::mem::replace(&mut *self.next.borrow_mut(), t.iter().cloned().map(Some).collect()));
+        let old = self.frame.cur.replace(from.clone());
+        let old_next = to.map(|t| std::mem::replace(&mut *self.frame.next.borrow_mut(), t.iter().cloned().map(Some).collect()));
         let r = self.with_b(b, || self.ev(e, &b.env));
-        *self.cur.borrow_mut() = old;
+        *self.frame.cur.borrow_mut() = old;
         if let Some(n) = old_next {
-            *self.next.borrow_mut() = n;
+            *self.frame.next.borrow_mut() = n;
         }
         r
     }
 
     /// `ENABLED <<A>>_sub` (or `ENABLED A` without `sub`) under `b` in `state`.
     pub fn enabled_with(&self, a: &'a Expr, sub: Option<&'a Expr>, b: &Bindings<'a>, state: &State) -> VResult<bool> {
-        let old = self.cur.replace(state.clone());
-        let n = self.var_names.len();
-        let saved = std::mem::replace(&mut *self.next.borrow_mut(), vec![None; n]);
-        let saved_free = std::mem::take(&mut *self.free.borrow_mut());
+        let old = self.frame.cur.replace(state.clone());
+        let n = self.program.var_names.len();
+        let saved = std::mem::replace(&mut *self.frame.next.borrow_mut(), vec![None; n]);
+        let saved_free = std::mem::take(&mut *self.frame.free.borrow_mut());
         let mut found = false;
         let r = self.with_b(b, || {
             // The instances the fairness condition is read in were entered before ENABLED.
-            let cutoff = self.cutoff.replace(self.ctx.borrow().len());
+            let cutoff = self.frame.cutoff.replace(self.frame.ctx.borrow().len());
             let r = self.act(a, &b.env, &mut || {
                 // Variables that A leaves unassigned may take any value (see `enabled`).
                 if let Some(s) = sub {
@@ -1069,21 +1069,21 @@ impl<'a> ConstEval<'a> {
                 found = true;
                 Ok(false)
             });
-            self.cutoff.set(cutoff);
+            self.frame.cutoff.set(cutoff);
             r
         });
-        *self.free.borrow_mut() = saved_free;
-        *self.next.borrow_mut() = saved;
-        *self.cur.borrow_mut() = old;
+        *self.frame.free.borrow_mut() = saved_free;
+        *self.frame.next.borrow_mut() = saved;
+        *self.frame.cur.borrow_mut() = old;
         r.map(|_| found)
     }
 
     /// Every successor of `state` by the action `a` with `b` bound (an action operator's body
     /// with its parameters bound to the arguments of a trace step), in TLC's order.
     pub fn successors_with(&self, a: &'a Expr, b: &Bindings<'a>, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.var_names.len();
-        *self.next.borrow_mut() = vec![None; n];
-        *self.cur.borrow_mut() = state.clone();
+        let n = self.program.var_names.len();
+        *self.frame.next.borrow_mut() = vec![None; n];
+        *self.frame.cur.borrow_mut() = state.clone();
         self.with_b(b, || {
             self.act(a, &b.env, &mut || {
                 let st = self.complete("the action")?;
@@ -1097,16 +1097,16 @@ impl<'a> ConstEval<'a> {
     /// Every initial state satisfying all of `parts`, each read under its bindings (the parts
     /// of an instance's Init are read inside the instance), in TLC's order.
     pub fn initial_states_with(&self, parts: &[(&'a Expr, Bindings<'a>)], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.var_names.len();
-        *self.next.borrow_mut() = vec![None; n];
-        *self.cur.borrow_mut() = Arc::from(Vec::new());
-        self.init_mode.set(true);
+        let n = self.program.var_names.len();
+        *self.frame.next.borrow_mut() = vec![None; n];
+        *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
+        self.frame.init_mode.set(true);
         let r = self.act_bound(parts, &mut || {
             let st = self.complete("the initial predicate")?;
             emit(st)?;
             Ok(true)
         });
-        self.init_mode.set(false);
+        self.frame.init_mode.set(false);
         r.map(|_| ())
     }
 
@@ -1118,12 +1118,12 @@ impl<'a> ConstEval<'a> {
                     return self.act(first, &b.env, &mut || self.act_bound(rest, k));
                 }
                 // The rest of the conjunction runs in the caller's module.
-                let outer = self.ctx.borrow().clone();
+                let outer = self.frame.ctx.borrow().clone();
                 self.in_frames(b.frames.clone(), || {
                     self.act(first, &b.env, &mut || {
-                        let inner = std::mem::replace(&mut *self.ctx.borrow_mut(), outer.clone());
+                        let inner = std::mem::replace(&mut *self.frame.ctx.borrow_mut(), outer.clone());
                         let r = self.act_bound(rest, k);
-                        *self.ctx.borrow_mut() = inner;
+                        *self.frame.ctx.borrow_mut() = inner;
                         r
                     })
                 })
@@ -1151,7 +1151,7 @@ impl<'a> ConstEval<'a> {
                     _ => None,
                 };
             }
-            if args.is_empty() && self.vars.contains_key(op.name.as_str()) {
+            if args.is_empty() && self.program.vars.contains_key(op.name.as_str()) {
                 return None;
             }
             // A name an instance substitutes reads in the module that gives it its meaning.
@@ -1227,16 +1227,16 @@ impl<'a> ConstEval<'a> {
 impl<'a> ConstEval<'a> {
     /// A definition visible in the module being evaluated (an instance's, else the root's).
     pub(super) fn global(&self, name: &str) -> Option<Global<'a>> {
-        if !self.overrides.is_empty()
-            && let Some(g) = self.overrides.get(name) {
+        if !self.program.overrides.is_empty()
+            && let Some(g) = self.program.overrides.get(name) {
                 return Some(g.clone());
             }
-        let ctx = self.ctx.borrow();
+        let ctx = self.frame.ctx.borrow();
         if let Some(f) = ctx.last()
             && let Some(g) = f.scope.get(name) {
                 return Some(g.clone());
             }
-        self.globals.get(name).cloned()
+        self.program.globals.get(name).cloned()
     }
 
     /// What a name of the module being evaluated means when an instance substitutes it: an
@@ -1257,7 +1257,7 @@ impl<'a> ConstEval<'a> {
                 if i + 1 == n {
                     return None;
                 }
-                let g = self.overrides.get(name).cloned().unwrap_or_else(|| g.clone());
+                let g = self.program.overrides.get(name).cloned().unwrap_or_else(|| g.clone());
                 return Some(OuterMeaning::Def(g, i + 1));
             }
             if !f.decls.contains(name) {
@@ -1267,7 +1267,7 @@ impl<'a> ConstEval<'a> {
         if n == 0 {
             return None;
         }
-        match self.globals.get(name) {
+        match self.program.globals.get(name) {
             Some(g @ (Global::Op(_) | Global::Fun(_))) => Some(OuterMeaning::Def(g.clone(), 0)),
             _ => None,
         }
@@ -1278,7 +1278,7 @@ impl<'a> ConstEval<'a> {
     /// explicit substitution exists (`Some` with a placeholder).
     pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
         let meaning = {
-            let ctx = self.ctx.borrow();
+            let ctx = self.frame.ctx.borrow();
             self.outer_meaning(&ctx, name)?
         };
         match meaning {
@@ -1286,16 +1286,16 @@ impl<'a> ConstEval<'a> {
                 if !eval_it {
                     return Some(Ok(Value::Bool(false)));
                 }
-                let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
                 let r = self.ev(expr, &env);
-                self.ctx.borrow_mut().extend(popped);
+                self.frame.ctx.borrow_mut().extend(popped);
                 Some(r)
             }
             OuterMeaning::Def(g, level) => {
                 if !eval_it {
                     return None;
                 }
-                let popped: Vec<InstFrame<'a>> = self.ctx.borrow_mut().split_off(level);
+                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
                 let r = match g {
                     Global::Op(d) if d.params.is_empty() => self.enter().and_then(|_| {
                         let r = self.ev(&d.body, &Env::default());
@@ -1306,7 +1306,7 @@ impl<'a> ConstEval<'a> {
                     Global::Value(v) => Ok(v),
                     _ => Err(err(codes::ARITY, format!("{} takes arguments", name))),
                 };
-                self.ctx.borrow_mut().extend(popped);
+                self.frame.ctx.borrow_mut().extend(popped);
                 Some(r)
             }
         }
@@ -1325,10 +1325,10 @@ impl<'a> ConstEval<'a> {
                 let b = self.in_frames(frames.clone(), || self.op_arg(p.arity, a, env))?;
                 senv = senv.bind(&p.name.name, b);
             }
-            let Some(scope) = self.scopes.get(md.instance.module.name.as_str()) else {
+            let Some(scope) = self.program.scopes.get(md.instance.module.name.as_str()) else {
                 return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
             };
-            let (vars, decls) = self.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();
+            let (vars, decls) = self.program.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();
             frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv });
         }
         let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
@@ -1337,9 +1337,9 @@ impl<'a> ConstEval<'a> {
 
     pub(super) fn in_frames<T>(&self, frames: Vec<InstFrame<'a>>, f: impl FnOnce() -> VResult<T>) -> VResult<T> {
         let n = frames.len();
-        self.ctx.borrow_mut().extend(frames);
+        self.frame.ctx.borrow_mut().extend(frames);
         let r = f();
-        let mut ctx = self.ctx.borrow_mut();
+        let mut ctx = self.frame.ctx.borrow_mut();
         let len = ctx.len();
         ctx.truncate(len.saturating_sub(n));
         r

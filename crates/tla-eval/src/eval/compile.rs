@@ -416,17 +416,17 @@ impl<'a> ConstEval<'a> {
         if !op.path.is_empty() || !args.is_empty() {
             return None;
         }
-        self.vars.get(op.name.as_str()).map(|&slot| (op.name.as_str(), slot))
+        self.program.vars.get(op.name.as_str()).map(|&slot| (op.name.as_str(), slot))
     }
 
     fn pure_def(&self, key: usize, body: &'a Expr, depth: u32) -> bool {
-        if let Some(&p) = self.pure_defs.borrow().get(&key) {
+        if let Some(&p) = self.caches.pure_defs.borrow().get(&key) {
             return p;
         }
         // A definition being examined counts as pure (recursion adds nothing new).
-        self.pure_defs.borrow_mut().insert(key, true);
+        self.caches.pure_defs.borrow_mut().insert(key, true);
         let p = self.pure_expr(body, depth);
-        self.pure_defs.borrow_mut().insert(key, p);
+        self.caches.pure_defs.borrow_mut().insert(key, p);
         p
     }
 
@@ -436,7 +436,7 @@ impl<'a> ConstEval<'a> {
     /// instance) or there are more than 64 variables. The mask never misses a read: a name that
     /// is a variable counts even where a bound name hides it.
     pub fn state_reads(&self, e: &'a Expr) -> Option<u64> {
-        if self.var_names.len() > 64 || !self.ctx.borrow().is_empty() || !self.pure_expr(e, 0) {
+        if self.program.var_names.len() > 64 || !self.frame.ctx.borrow().is_empty() || !self.pure_expr(e, 0) {
             return None;
         }
         let mut mask = 0u64;
@@ -455,7 +455,7 @@ impl<'a> ConstEval<'a> {
                 return;
             }
             let name = op.name.as_str();
-            if let Some(&slot) = self.vars.get(name) {
+            if let Some(&slot) = self.program.vars.get(name) {
                 *mask |= 1u64 << slot;
             }
             let body = match self.global(name) {
@@ -474,26 +474,26 @@ impl<'a> ConstEval<'a> {
     /// interpreter evaluates it.
     pub(super) fn root(&self, e: &'a Expr, env: &Env<'a>) -> Option<Rc<Root<'a>>> {
         let key = e as *const Expr as usize;
-        let idx = match self.roots_fast.get(key) {
+        let idx = match self.code.roots_fast.get(key) {
             Some(i) => i,
             None => {
-                let known = self.roots_index.borrow().get(&key).copied();
+                let known = self.code.roots_index.borrow().get(&key).copied();
                 let i = match known {
                     Some(i) => i,
                     None => {
                         let i = self.compile_root(e, env);
-                        self.roots_index.borrow_mut().insert(key, i);
+                        self.code.roots_index.borrow_mut().insert(key, i);
                         i
                     }
                 };
-                self.roots_fast.put(key, i);
+                self.code.roots_fast.put(key, i);
                 i
             }
         };
         if idx == 0 {
             return None;
         }
-        let r = self.roots.borrow()[idx as usize - 1].clone();
+        let r = self.code.roots.borrow()[idx as usize - 1].clone();
         if env.0.is_some() && r.globals.iter().any(|n| env.lookup(n).is_some()) {
             return None;
         }
@@ -523,7 +523,7 @@ impl<'a> ConstEval<'a> {
         // Each name once: they are looked up in the environment at every evaluation.
         cx.globals.sort_unstable();
         cx.globals.dedup();
-        let mut roots = self.roots.borrow_mut();
+        let mut roots = self.code.roots.borrow_mut();
         roots.push(Rc::new(Root { code, slots, globals: cx.globals.into() }));
         roots.len() as u32
     }
@@ -533,19 +533,19 @@ impl<'a> ConstEval<'a> {
     pub(super) fn run_root(&self, root: &Root<'a>, e: &'a Expr, env: &Env<'a>) -> VResult<Value> {
         // The value stack is taken out while the expression runs (a nested compiled
         // expression, reached through the interpreter, starts a stack of its own).
-        let mut st = std::mem::take(&mut *self.stack.borrow_mut());
+        let mut st = std::mem::take(&mut *self.code.stack.borrow_mut());
         st.resize(root.slots as usize, Value::Bool(false));
         let r = self.run(&root.code, env, &mut st, 0);
         st.clear();
-        *self.stack.borrow_mut() = st;
+        *self.code.stack.borrow_mut() = st;
         match r {
             Ok(v) => Ok(v),
             Err(_) => {
                 // Interpreted all the way down: a failing expression nested in this one would
                 // otherwise fail and be evaluated again at every level (twice per level).
-                let was = self.compiling.replace(false);
+                let was = self.code.compiling.replace(false);
                 let r = self.ev_uncached(e, env);
-                self.compiling.set(was);
+                self.code.compiling.set(was);
                 r
             }
         }
@@ -553,10 +553,10 @@ impl<'a> ConstEval<'a> {
 
     /// The module definition without parameters whose body is `e`, if any.
     fn def_of_body(&self, e: &'a Expr) -> Option<&'a OpDef> {
-        let mut index = self.body_defs.borrow_mut();
+        let mut index = self.caches.body_defs.borrow_mut();
         let index = index.get_or_insert_with(|| {
             let mut m = crate::fxhash::FxHashMap::default();
-            for g in self.globals.values().chain(self.overrides.values()) {
+            for g in self.program.globals.values().chain(self.program.overrides.values()) {
                 if let Global::Op(d) = g
                     && d.params.is_empty()
                 {
@@ -573,7 +573,7 @@ impl<'a> ConstEval<'a> {
         if cx.open.contains(&key) || d.params.iter().any(|p| p.arity > 0) {
             return None;
         }
-        if let Some(u) = self.units.borrow().get(&(key as usize)) {
+        if let Some(u) = self.code.units.borrow().get(&(key as usize)) {
             return u.clone();
         }
         let mut inner = CompileScope::new();
@@ -585,7 +585,7 @@ impl<'a> ConstEval<'a> {
         inner.depth = cx.depth;
         let body = self.comp(&d.body, &mut inner, &Env::default());
         let u = Some(Rc::new(Unit { body, slots: inner.max, kept: Default::default(), found: Default::default() }));
-        self.units.borrow_mut().insert(key as usize, u.clone());
+        self.code.units.borrow_mut().insert(key as usize, u.clone());
         u
     }
 
@@ -670,7 +670,7 @@ impl<'a> ConstEval<'a> {
                 Ok(i) => Code::Lit(Value::Int(i)),
                 Err(_) => self.interp(e, cx),
             },
-            ExprKind::Str(s) => Code::Lit(Value::Str(self.interner.get(s))),
+            ExprKind::Str(s) => Code::Lit(Value::Str(self.program.interner.get(s))),
             ExprKind::Bool(b) => Code::Lit(Value::Bool(*b)),
             ExprKind::Label { body, .. } => self.comp(body, cx, env),
             ExprKind::OpApp { op, args } => self.comp_op(e, op, args, cx, env),
@@ -684,7 +684,7 @@ impl<'a> ConstEval<'a> {
                     if env.lookup(name).is_some() {
                         return self.interp(e, cx);
                     }
-                    if let Some(&slot) = self.vars.get(name) {
+                    if let Some(&slot) = self.program.vars.get(name) {
                         cx.globals.push(name);
                         return match self.comp(&args[0], cx, env) {
                             a @ (Code::Local(_) | Code::Lit(_) | Code::Var(_)) => app(Code::Var(slot), Some(a), None),
@@ -701,7 +701,7 @@ impl<'a> ConstEval<'a> {
                 app(self.comp(fun, cx, env), Some(arg), None)
             }
             ExprKind::Field { record, field } => {
-                let name = self.interner.get(&field.name);
+                let name = self.program.interner.get(&field.name);
                 app(self.comp(record, cx, env), None, Some(name))
             }
             ExprKind::Junction { kind, items, .. } => {
@@ -754,7 +754,7 @@ impl<'a> ConstEval<'a> {
             ExprKind::SetEnum(items) => Code::SetEnum(self.comp_all(items, cx, env)),
             ExprKind::Tuple(items) => Code::Tuple(self.comp_all(items, cx, env)),
             ExprKind::Record(fields) => {
-                Code::Record(fields.iter().map(|(n, x)| (self.interner.get(&n.name), self.comp(x, cx, env))).collect())
+                Code::Record(fields.iter().map(|(n, x)| (self.program.interner.get(&n.name), self.comp(x, cx, env))).collect())
             }
             ExprKind::Except { base, updates } => {
                 let b = self.comp(base, cx, env);
@@ -765,7 +765,7 @@ impl<'a> ConstEval<'a> {
                         match st {
                             ExceptStep::Index(xs) if xs.len() == 1 => path.push(Step::Index(self.comp(&xs[0], cx, env))),
                             ExceptStep::Index(_) => return self.interp(e, cx),
-                            ExceptStep::Field(id) => path.push(Step::Field(self.interner.get(&id.name))),
+                            ExceptStep::Field(id) => path.push(Step::Field(self.program.interner.get(&id.name))),
                         }
                     }
                     let m = cx.mark();
@@ -806,7 +806,7 @@ impl<'a> ConstEval<'a> {
             return if args.is_empty() { Code::Outer(op, e.span) } else { self.interp(e, cx) };
         }
         if args.is_empty()
-            && let Some(&slot) = self.vars.get(name)
+            && let Some(&slot) = self.program.vars.get(name)
         {
             cx.globals.push(name);
             return Code::Var(slot);
@@ -820,7 +820,7 @@ impl<'a> ConstEval<'a> {
                 if d.params.len() != args.len() {
                     return self.interp(e, cx);
                 }
-                if args.is_empty() && self.cacheable.contains(&(d as *const OpDef)) {
+                if args.is_empty() && self.caches.cacheable.contains(&(d as *const OpDef)) {
                     // A constant-level definition: the interpreter computes and keeps it.
                     cx.globals.push(name);
                     return Code::Constness(e, OnceCell::new());
@@ -862,7 +862,7 @@ impl<'a> ConstEval<'a> {
         if !matches!(f, StdOp::Eq | StdOp::Neq | StdOp::In | StdOp::NotIn | StdOp::Lt | StdOp::Le | StdOp::Gt | StdOp::Ge) {
             return None;
         }
-        let cur = self.cur.borrow();
+        let cur = self.frame.cur.borrow();
         Some(match f {
             StdOp::Eq | StdOp::Neq => {
                 let (x, y) = (peek(a, st, base, &cur)?, peek(b, st, base, &cur)?);
@@ -1022,7 +1022,7 @@ impl<'a> ConstEval<'a> {
                 let _ = cell.set(v.clone());
                 v
             }
-            Code::Var(slot) => self.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
+            Code::Var(slot) => self.frame.cur.borrow().get(*slot).cloned().ok_or_else(|| err(codes::UNASSIGNED, "no state"))?,
             Code::Let(slots, body) => {
                 for (s, c) in slots.iter() {
                     let v = self.run(c, env, st, base)?;
@@ -1034,7 +1034,7 @@ impl<'a> ConstEval<'a> {
                 let a = self.run(a, env, st, base)?;
                 self.apply_global_fun(d, &a)?
             }
-            Code::Next(slot) => self.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
+            Code::Next(slot) => self.frame.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
             Code::Local(s) => st[base + *s as usize].clone(),
             Code::Outer(op, span) => match env.lookup(&op.name) {
                 Some(super::Binding::Value(v)) => v.clone(),
@@ -1100,7 +1100,7 @@ impl<'a> ConstEval<'a> {
                     return r.map(Value::Bool);
                 }
                 if matches!(f, StdOp::Add | StdOp::Sub) {
-                    let cur = self.cur.borrow();
+                    let cur = self.frame.cur.borrow();
                     if let (Some(x), Some(y)) = (peek_int(a, st, base, &cur), peek_int(b, st, base, &cur)) {
                         let (x, y) = (x?, y?);
                         return Ok(Value::Int(if *f == StdOp::Add { crate::arith::add(x, y)? } else { crate::arith::sub(x, y)? }));
@@ -1272,12 +1272,12 @@ impl<'a> ConstEval<'a> {
             },
             Code::Local(s) => f(&st[base + *s as usize]),
             Code::Var(slot) => {
-                let cur = self.cur.borrow();
+                let cur = self.frame.cur.borrow();
                 f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?)
             }
             Code::AppVar(slot, a) => {
                 let a = self.run(a, env, st, base)?;
-                let cur = self.cur.borrow();
+                let cur = self.frame.cur.borrow();
                 f(cur.get(*slot).ok_or_else(|| err(codes::UNASSIGNED, "no state"))?.apply_ref(&a)?)
             }
             Code::App(g, a) => {
@@ -1287,14 +1287,14 @@ impl<'a> ConstEval<'a> {
             Code::Field(r, name) => self.with_ref(r, env, st, base, &mut |r| f(r.field_ref(name)?)),
             Code::Path(root, keys) => {
                 {
-                    let cur = self.cur.borrow();
+                    let cur = self.frame.cur.borrow();
                     if let Some(v) = peek(c, st, base, &cur) {
                         return f(v?);
                     }
                 }
                 // The root is a constant not computed yet, or a variable without a state.
                 let root = self.run(root, env, st, base)?;
-                let cur = self.cur.borrow();
+                let cur = self.frame.cur.borrow();
                 f(follow(&root, keys, st, base, &cur)?)
             }
             _ => f(&self.run(c, env, st, base)?),
@@ -1317,16 +1317,16 @@ impl<'a> ConstEval<'a> {
 
     /// The value of the unit `key` kept for the current state, if any.
     fn state_memo_get(&self, key: usize) -> Option<Value> {
-        let memo = self.state_memo.borrow();
-        if !std::sync::Arc::ptr_eq(&memo.0, &self.cur.borrow()) {
+        let memo = self.caches.state_memo.borrow();
+        if !std::sync::Arc::ptr_eq(&memo.0, &self.frame.cur.borrow()) {
             return None;
         }
         memo.1.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
     }
 
     fn state_memo_put(&self, key: usize, v: Value) {
-        let mut memo = self.state_memo.borrow_mut();
-        let cur = self.cur.borrow();
+        let mut memo = self.caches.state_memo.borrow_mut();
+        let cur = self.frame.cur.borrow();
         if !std::sync::Arc::ptr_eq(&memo.0, &cur) {
             memo.0 = cur.clone();
             memo.1.clear();

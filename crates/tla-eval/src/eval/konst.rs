@@ -90,10 +90,10 @@ impl<'a> ConstEval<'a> {
         let key = e as *const Expr;
         // Looked at in place: only a kept value is cloned (most nodes vary).
         let pending = {
-            let table = self.konst.borrow();
+            let table = self.caches.konst.borrow();
             match table.get(&key) {
                 Some(Constness::Varies) => {
-                    self.varies_fast.put(key as usize, ());
+                    self.caches.varies_fast.put(key as usize, ());
                     return None;
                 }
                 Some(Constness::Fixed(v, free)) => {
@@ -115,9 +115,9 @@ impl<'a> ConstEval<'a> {
                 let mut free = Vec::new();
                 let c = self.is_const(e, env, &mut bound, &mut free, 0);
                 let free: std::rc::Rc<[&'a str]> = free.into();
-                self.konst.borrow_mut().insert(key, if c { Constness::Fixed(None, free.clone()) } else { Constness::Varies });
+                self.caches.konst.borrow_mut().insert(key, if c { Constness::Fixed(None, free.clone()) } else { Constness::Varies });
                 if !c {
-                    self.varies_fast.put(key as usize, ());
+                    self.caches.varies_fast.put(key as usize, ());
                 }
                 if c { Some(self.konst_fill(e, env, free)) } else { None }
             }
@@ -126,23 +126,23 @@ impl<'a> ConstEval<'a> {
 
     fn konst_fill(&self, e: &'a Expr, env: &Env<'a>, free: std::rc::Rc<[&'a str]>) -> VResult<Value> {
         let v = self.ev_uncached(e, env)?;
-        self.konst.borrow_mut().insert(e as *const Expr, Constness::Fixed(Some(v.clone()), free));
+        self.caches.konst.borrow_mut().insert(e as *const Expr, Constness::Fixed(Some(v.clone()), free));
         Ok(v)
     }
 
     /// Whether the body of a definition is constant with its parameters bound (memoised per
     /// definition; a definition being analysed counts as not constant, so recursion is safe).
     pub(super) fn def_const(&self, key: usize, params: &[&'a str], body: &'a Expr, bounds: &'a [Bound], depth: u32) -> bool {
-        if let Some(&c) = self.konst_defs.borrow().get(&key) {
+        if let Some(&c) = self.caches.konst_defs.borrow().get(&key) {
             return c;
         }
-        self.konst_defs.borrow_mut().insert(key, false);
+        self.caches.konst_defs.borrow_mut().insert(key, false);
         let mut bound: Vec<&'a str> = params.to_vec();
         let mut free = Vec::new();
         let empty = Env::default();
         let c = self.bounds_const(bounds, &empty, &mut bound, &mut free, depth + 1)
             && self.is_const(body, &empty, &mut bound, &mut free, depth + 1);
-        self.konst_defs.borrow_mut().insert(key, c);
+        self.caches.konst_defs.borrow_mut().insert(key, c);
         c
     }
 
@@ -188,7 +188,7 @@ impl<'a> ConstEval<'a> {
                         false
                     } else if bound.contains(&name) {
                         true
-                    } else if env.lookup(name).is_some() || self.vars.contains_key(name) {
+                    } else if env.lookup(name).is_some() || self.program.vars.contains_key(name) {
                         false
                     } else {
                         if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {

@@ -136,29 +136,29 @@ const MAX_INLINE: usize = 32;
 impl<'a> ConstEval<'a> {
     /// The plan of the action `a`, compiled on first use; `None`: the interpreter enumerates it.
     pub(super) fn plan(&self, a: &'a Expr) -> Option<Rc<Plan<'a>>> {
-        if !self.compiling.get() || !self.ctx.borrow().is_empty() || self.cutoff.get() != 0 || self.primed.get() || self.init_mode.get() {
+        if !self.code.compiling.get() || !self.frame.ctx.borrow().is_empty() || self.frame.cutoff.get() != 0 || self.frame.primed.get() || self.frame.init_mode.get() {
             return None;
         }
         let key = a as *const Expr as usize;
-        if let Some(p) = self.plans.borrow().get(&key) {
+        if let Some(p) = self.code.plans.borrow().get(&key) {
             return p.clone();
         }
         let mut pcx = CompileScope::new();
         pcx.primes = true;
         let code = self.plan_node(a, &mut pcx);
         let p = if matches!(code.kind, PlanStep::Interp) { None } else { Some(Rc::new(Plan { code, slots: pcx.max })) };
-        self.plans.borrow_mut().insert(key, p.clone());
+        self.code.plans.borrow_mut().insert(key, p.clone());
         p
     }
 
     /// Every successor by the plan `p` (as `act` would enumerate its action), each passed to `k`.
     pub(super) fn run_plan(&self, p: &Plan<'a>, k: &mut dyn FnMut() -> VResult<bool>) -> VResult<bool> {
-        let mut st = std::mem::take(&mut *self.stack.borrow_mut());
+        let mut st = std::mem::take(&mut *self.code.stack.borrow_mut());
         st.clear();
         st.resize(p.slots as usize, Value::Bool(false));
         let r = answer(self.run_node(&p.code, &mut st, &mut |_| flow(k())));
         st.clear();
-        *self.stack.borrow_mut() = st;
+        *self.code.stack.borrow_mut() = st;
         r
     }
 
@@ -298,7 +298,7 @@ impl<'a> ConstEval<'a> {
             ExprKind::Tuple(items) => items.iter().all(|x| self.unchanged_vars(x, bound, out, depth + 1)),
             ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && !bound.iter().any(|(n, _)| *n == op.name.as_str()) => {
                 let name = op.name.as_str();
-                if let Some(&slot) = self.vars.get(name) {
+                if let Some(&slot) = self.program.vars.get(name) {
                     out.push(slot);
                     return true;
                 }
@@ -350,7 +350,7 @@ impl<'a> ConstEval<'a> {
             _ => {}
         }
         // A name bound in the plan or a variable: a value, hence a guard (as in `act_op`).
-        if pcx.scope.iter().any(|(n, _)| *n == name) || self.vars.contains_key(name) {
+        if pcx.scope.iter().any(|(n, _)| *n == name) || self.program.vars.contains_key(name) {
             return self.guard_node(e, pcx);
         }
         let Some(Global::Op(d)) = self.global(name) else { return self.guard_node(e, pcx) };
@@ -477,7 +477,7 @@ impl<'a> ConstEval<'a> {
                 Err(_) => self.run_interp(n, st, k),
             },
             PlanStep::In(var, c) => {
-                if self.next.borrow()[*var].is_some() {
+                if self.frame.next.borrow()[*var].is_some() {
                     return self.run_interp(n, st, k);
                 }
                 let set = match self.run(c, &env, st, 0) {
@@ -498,7 +498,7 @@ impl<'a> ConstEval<'a> {
                 // is false there, with no effect and no error, and is passed over.
                 let key = keyed.as_ref().and_then(|kd| {
                     let (k, _) = lead(&items[kd.from as usize])?;
-                    match super::compile::peek(k, st, 0, &self.cur.borrow())? {
+                    match super::compile::peek(k, st, 0, &self.frame.cur.borrow())? {
                         Ok(v) => Some((kd, Scalar::of(v)?)),
                         Err(_) => None,
                     }
@@ -607,7 +607,7 @@ impl<'a> ConstEval<'a> {
     fn let_key(&self, n: &PlanNode<'a>, st: &mut Vec<Value>) -> Option<Scalar> {
         let (_, def, keys, _) = let_lead(n)?;
         let d = self.run(def, &Env::default(), st, 0).ok()?;
-        let cur = self.cur.borrow();
+        let cur = self.frame.cur.borrow();
         let v = super::compile::follow(&d, keys, st, 0, &cur).ok()?;
         Scalar::of(v)
     }

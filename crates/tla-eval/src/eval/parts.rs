@@ -1,0 +1,117 @@
+//! The parts of [`ConstEval`]'s state, one struct a job.
+
+use super::*;
+
+/// The program: the modules' definitions and scopes, the variables, the `.cfg`'s overrides and
+/// the string table. Built once by [`ConstEval::with_config`]; evaluation only reads it.
+pub(super) struct Program<'a> {
+    pub(super) globals: HashMap<&'a str, Global<'a>>,
+    pub(super) interner: Interner,
+    /// Variable names to slots (empty at constant level).
+    pub(super) vars: HashMap<&'a str, usize>,
+    pub(super) var_names: Vec<&'a str>,
+    /// Each module's scope (own definitions, extended and instantiated ones), by module name.
+    pub(super) scopes: HashMap<&'a str, Rc<Scope<'a>>>,
+    /// Each module's variables, and its variables and constants (declared or extended), by
+    /// module name.
+    pub(super) module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
+    /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
+    /// over the definitions of every module, instances included.
+    pub(super) overrides: HashMap<&'a str, Global<'a>>,
+}
+
+/// Where evaluation stands: the current and next state, whether it reads primed or Init
+/// variables, the instances entered and ENABLED's cut, and the nesting depth.
+pub(super) struct Frame<'a> {
+    pub(super) depth: Cell<u32>,
+    pub(super) max_depth: u32,
+    /// The current state (empty at constant level).
+    pub(super) cur: RefCell<State>,
+    /// The next state under construction (`None`: not assigned yet).
+    pub(super) next: RefCell<Vec<Option<Value>>>,
+    /// Evaluating under a prime: variables read the next state.
+    pub(super) primed: Cell<bool>,
+    /// Enumerating Init: unprimed variables are assigned and read from the next state.
+    pub(super) init_mode: Cell<bool>,
+    /// Inside ENABLED: the instance frames below this depth were entered before ENABLED, so
+    /// a primed variable of theirs is a variable of the instantiated module in its own right
+    /// (not its substitute), as in TLC (see `action::cut_var`). 0 outside ENABLED.
+    pub(super) cutoff: Cell<usize>,
+    /// Inside ENABLED: next values of such variables that the root module does not declare.
+    pub(super) free: RefCell<Vec<(&'a str, Value)>>,
+    /// Instances being evaluated (innermost last).
+    pub(super) ctx: RefCell<Vec<InstFrame<'a>>>,
+    /// Reads of the next state so far (a LET value that read none may be kept).
+    pub(super) next_reads: Cell<u64>,
+}
+
+/// What evaluation keeps, keyed by the address of a node or definition: constant values and
+/// facts (constant or not, action level or not), names resolved, function results.
+pub(super) struct Caches<'a> {
+    /// Constant-level zero-argument definitions whose value is kept once computed.
+    pub(super) cacheable: FxHashSet<*const OpDef>,
+    pub(super) cache: RefCell<HashMap<*const OpDef, Value>>,
+    /// Constant subexpressions by address, with their values once computed (see `konst`).
+    pub(super) konst: RefCell<HashMap<*const Expr, konst::Constness<'a>>>,
+    /// Whether each definition's body is constant (by the definition's address).
+    pub(super) konst_defs: RefCell<HashMap<usize, bool>>,
+    /// Applications of constant function definitions (`f[x \in S] == e` whose body reads no
+    /// state), by definition and fingerprint of the argument: the argument and the result.
+    /// At most `FUN_MEMO_LIMIT` arguments are kept (then results are computed each time).
+    pub(super) fun_memo: RefCell<FunMemo>,
+    /// Whether each argument of an action call is action-level (see `action::action_arg`), by
+    /// the argument's address: scoping is lexical, so the answer is the same at every call.
+    pub(super) action_level: RefCell<HashMap<usize, bool>>,
+    /// What a name applied at a node means outside instances, when no local binds it.
+    pub(super) resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
+    /// The last answers of `resolved`, looked up first (see `ptrcache`).
+    pub(super) resolved_fast: PtrCache<Resolved<'a>>,
+    /// Nodes `konst` found not constant, looked up first (see `ptrcache`).
+    pub(super) varies_fast: PtrCache<()>,
+    pub(super) pure_defs: RefCell<HashMap<usize, bool>>,
+    /// Values of compiled zero-argument definitions in one state (`TypeOK` checked alone and
+    /// again inside `Inv`, a helper used by several guards): the state they were computed in
+    /// (held, so its address is not reused) and (unit address, value) pairs.
+    pub(super) state_memo: RefCell<(State, Vec<(usize, Value)>)>,
+    /// Module definitions without parameters by the address of their body (built on first use).
+    pub(super) body_defs: RefCell<Option<HashMap<usize, &'a OpDef>>>,
+}
+
+/// Compiled code (see `compile` and `plan`): expressions and action plans, with the value
+/// stack they run on.
+pub(super) struct CompiledCode<'a> {
+    /// Compiled expressions (see `compile`): on or off; each node's entry in `roots` (0: not
+    /// compiled), the first answers of which are kept in `roots_fast`; compiled definitions;
+    /// definitions known to read no next state and have no effect; the value stack.
+    pub(super) compiling: Cell<bool>,
+    pub(super) roots: RefCell<Vec<Rc<compile::Root<'a>>>>,
+    pub(super) roots_index: RefCell<HashMap<usize, u32>>,
+    pub(super) roots_fast: PtrCache<u32>,
+    pub(super) units: RefCell<HashMap<usize, Option<Rc<compile::Unit<'a>>>>>,
+    pub(super) stack: RefCell<Vec<Value>>,
+    /// Compiled actions (see `plan`) by the address of the action (`None`: not compiled).
+    pub(super) plans: RefCell<HashMap<usize, Option<Rc<plan::Plan<'a>>>>>,
+}
+
+/// TLC's runtime state, as each TLC worker has its own: `TLCGet("level")`, the registers of
+/// `TLCSet`/`TLCGet`, `TLCSet("exit", TRUE)`, what `Print` printed, and the action a
+/// successor is counted under (coverage marks).
+pub(super) struct TlcRuntime {
+    pub(super) output: RefCell<Vec<String>>,
+    /// What `TLCGet("level")` answers: as in TLC, the level of the state being expanded (an
+    /// initial state is at level 1) while its successors are computed and checked, and 0
+    /// while the initial states are (see `set_level`).
+    pub(super) level: Cell<i32>,
+    /// TLC's registers: what `TLCSet(i, v)` set, for `TLCGet(i)`. As in TLC, each evaluator
+    /// (each worker) has its own, kept from state to state in the order of evaluation.
+    pub(super) registers: RefCell<HashMap<i32, Value>>,
+    /// `TLCSet("exit", TRUE)` was evaluated: the explorer stops (see `exit_requested`).
+    pub(super) exit: Cell<bool>,
+    /// The disjuncts of Next where one of TLC's actions begins, by address, with the action's
+    /// number (see `split_action`); entering one sets `branch`, which names the action a
+    /// successor comes from.
+    pub(super) marks: RefCell<HashMap<usize, u32>>,
+    pub(super) branch: Cell<u32>,
+    /// Set while enumerating inside one action whole: marks met there are not followed.
+    pub(super) branch_locked: Cell<bool>,
+}
