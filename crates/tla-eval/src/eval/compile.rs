@@ -29,6 +29,12 @@
 //! - when a compiled expression fails, it is evaluated again by the interpreter, whose error
 //!   (message, code and span) is the one reported. Errors end a run, so they are rare; the
 //!   compiled tree does not have to reproduce them.
+//!
+//! Compiled code reads rather than copies where it can: `f[a].g[b]` whose keys are bound names,
+//! variables or literals is one `Code::Path`, read by a loop; a comparison, equality or
+//! membership whose operands are such paths, names or constants tests them in place, with no
+//! value cloned or built; and a function over a small domain finds its argument by identity
+//! (the very model value or interned string) before comparing values.
 
 use std::cell::OnceCell;
 use std::rc::Rc;
