@@ -1,4 +1,4 @@
-//! `cargo xtask bench check [--models A,B,...] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR]`:
+//! `cargo xtask bench check [--models A,B,...] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [--baseline BIN] [DIR]`:
 //! model-check the same corpus models with `sysmo check --workers N` (release build) and with TLC
 //! (`-workers N`; N is 1 unless given), in the same run, each as a whole process; report distinct states, wall and CPU time, distinct states
 //! per second, peak memory and the ratios. The table is printed and written to
@@ -13,6 +13,10 @@
 //! `--safety-only`; TLC with a copy of the .cfg without the temporal properties, which are the
 //! ones our safety-only run lists as unchecked), and a second table compares the cost of
 //! liveness: full time over safety-only time, for each tool.
+//!
+//! `--baseline BIN` runs another `sysmo` binary (one built from an older commit, say) in the
+//! same turns, and a third table compares our wall and CPU times with its, and says whether
+//! both gave the same result and state count: a before-and-after measured on one machine state.
 //!
 //! Peak memory is the child's `ru_maxrss` as `wait4` reports it when the child is reaped (the
 //! kernel's resident high-water mark of the whole process, JVM included). Each run has a
@@ -183,6 +187,8 @@ struct Row {
     expected: Option<u64>,
     ours: Option<Side>,
     tlc: Option<Side>,
+    /// The `--baseline` binary's median run.
+    baseline: Option<Side>,
     /// Safety-only runs of a model with temporal properties: the properties left out, ours, TLC's.
     safety: Option<(Vec<String>, Side, Option<Side>)>,
 }
@@ -248,6 +254,8 @@ struct Opts {
     workers: usize,
     /// Runs of each tool on each model.
     runs: usize,
+    /// Another `sysmo` to compare with.
+    baseline: Option<PathBuf>,
 }
 
 fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
@@ -258,6 +266,7 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
         tlc: true,
         workers: 1,
         runs: 3,
+        baseline: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -277,6 +286,7 @@ fn parse_args(root: &Path, args: &[String]) -> Result<Opts, String> {
                 o.timeout = Duration::from_secs(s.max(1));
             }
             "--no-tlc" => o.tlc = false,
+            "--baseline" => o.baseline = Some(PathBuf::from(it.next().ok_or("--baseline needs a sysmo binary")?)),
             "--runs" => {
                 let v = it.next().ok_or("--runs needs a number")?;
                 o.runs = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| format!("--runs needs a positive number, not `{v}`"))?;
@@ -315,30 +325,24 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
             .and_then(|v| Expected::from_json(&v));
         let Some(exp) = expected.filter(|e| e.spec_module.is_some() && e.cfg.is_some()) else {
             step(&format!("{model}: no expected.json naming its module and cfg; skipped"));
-            rows.push(Row { model: model.clone(), expected: None, ours: None, tlc: None, safety: None });
+            rows.push(Row { model: model.clone(), expected: None, ours: None, tlc: None, baseline: None, safety: None });
             continue;
         };
         let (module, cfg) = (exp.spec_module.clone().unwrap_or_default(), exp.cfg.clone().unwrap_or_default());
         // The two tools take turns, run after run.
         let mut ours_runs = Vec::new();
         let mut tlc_runs = Vec::new();
+        let mut base_runs = Vec::new();
         for k in 1..=o.runs {
             step(&format!("{model}: sysmo check {module}.tla --config {cfg} --workers {workers} (run {k}/{})", o.runs));
-            let run = measure(
-                Command::new(&sysmo)
-                    .args(["check", &format!("{module}.tla"), "--config", &cfg, "--json", "--workers", &workers])
-                    .current_dir(&mdir),
-                o.timeout,
-            )?;
-            let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
-            let distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
-            let result = if run.timed_out {
-                format!("timed out after {} s", o.timeout.as_secs())
-            } else {
-                report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", run.code))
-            };
-            step(&format!("{model}: ours {result}, {} distinct, {:.2} s, {} MiB", distinct.unwrap_or(0), run.wall, run.peak_kib / 1024));
-            ours_runs.push(Side { run, distinct, result, spread: None });
+            let side = run_sysmo(&sysmo, &mdir, &module, &cfg, &workers, o.timeout)?;
+            step(&format!("{model}: ours {}, {} distinct, {:.2} s, {} MiB", side.result, side.distinct.unwrap_or(0), side.run.wall, side.run.peak_kib / 1024));
+            ours_runs.push(side);
+            if let Some(base) = &o.baseline {
+                let side = run_sysmo(base, &mdir, &module, &cfg, &workers, o.timeout)?;
+                step(&format!("{model}: baseline {}, {} distinct, {:.2} s", side.result, side.distinct.unwrap_or(0), side.run.wall));
+                base_runs.push(side);
+            }
             if let Some(jar) = &jar {
                 step(&format!("{model}: TLC -workers {workers} (run {k}/{})", o.runs));
                 let side = run_tlc(jar, &scratch, &mdir, Path::new(&cfg), &module, o.timeout, &workers)?;
@@ -348,6 +352,7 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
         }
         let ours = median_side(ours_runs);
         let tlc = median_side(tlc_runs);
+        let baseline = median_side(base_runs);
         // Safety-only: ours lists the temporal properties it leaves out.
         let mut safety = None;
         let safe_run = measure(
@@ -382,7 +387,7 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
                 *tlc_safe = Some(side);
             }
         }
-        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc, safety });
+        rows.push(Row { model: model.clone(), expected: exp.distinct_states, ours, tlc, baseline, safety });
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let table = render(&rows);
@@ -392,6 +397,22 @@ pub fn bench_check(root: &Path, args: &[String]) -> Result<bool, String> {
     std::fs::write(&out, format!("# sysmo check vs TLC ({} worker{})\n\n{table}", o.workers, if o.workers == 1 { "" } else { "s" })).map_err(|e| format!("{}: {e}", out.display()))?;
     step(&format!("wrote {}", out.display()));
     Ok(true)
+}
+
+/// `sysmo check` (the binary `bin`) on `module` in `mdir` under `cfg`.
+fn run_sysmo(bin: &Path, mdir: &Path, module: &str, cfg: &str, workers: &str, timeout: Duration) -> Result<Side, String> {
+    let run = measure(
+        Command::new(bin).args(["check", &format!("{module}.tla"), "--config", cfg, "--json", "--workers", workers]).current_dir(mdir),
+        timeout,
+    )?;
+    let report: Option<Value> = run.stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok());
+    let distinct = report.as_ref().and_then(|r| r["distinct_states"].as_u64());
+    let result = if run.timed_out {
+        format!("timed out after {} s", timeout.as_secs())
+    } else {
+        report.as_ref().and_then(|r| r["result"].as_str().map(str::to_string)).unwrap_or_else(|| format!("exit {:?}", run.code))
+    };
+    Ok(Side { run, distinct, result, spread: None })
 }
 
 /// TLC with `workers` workers on `module` in `mdir` with the .cfg `cfg` (relative to `mdir`, or
@@ -461,6 +482,25 @@ fn render(rows: &[Row]) -> String {
             num(speed, 2),
             num(memory, 2),
         );
+    }
+    if rows.iter().any(|r| r.baseline.is_some()) {
+        s += "\nAgainst the baseline binary (median of the runs, taken in turns with ours):\n\n\
+              | model | same answer | baseline wall s (min–max) | ours wall s (min–max) | baseline CPU s | ours CPU s | CPU ours/baseline |\n\
+              |---|---|---|---|---|---|---|\n";
+        for r in rows {
+            let (Some(o), Some(b)) = (&r.ours, &r.baseline) else { continue };
+            let wall = |x: &Side| format!("{:.2}{}", x.run.wall, x.spread.map(|(a, b)| format!(" ({a:.2}–{b:.2})")).unwrap_or_default());
+            let same = if o.result == b.result && o.distinct == b.distinct { "yes" } else { "NO" };
+            s += &format!(
+                "| {} | {same} | {} | {} | {:.2} | {:.2} | {:.3}x |\n",
+                r.model,
+                wall(b),
+                wall(o),
+                b.run.cpu,
+                o.run.cpu,
+                o.run.cpu / b.run.cpu.max(1e-9)
+            );
+        }
     }
     let live: Vec<&Row> = rows.iter().filter(|r| r.safety.is_some()).collect();
     if !live.is_empty() {
