@@ -796,6 +796,14 @@ fn explore_checks(
     };
     row.distinct_states = finished.stats.distinct;
     let what = |name: &str| format!("property {name} is violated");
+    // An error: its message, and the path to it when there is one.
+    let failed = |row: &mut InvariantResult, error: &ModelError, trace: &[TraceStep<tla_eval::State>]| {
+        let msg = error_message(sources, error);
+        if !trace.is_empty() {
+            row.counterexample = Some(itf_of(&m, &source, &msg, trace));
+        }
+        row.message = Some(msg);
+    };
     let mut exhausted = false;
     match finished.outcome {
         Outcome::InvariantViolated { invariant, trace } => {
@@ -811,14 +819,7 @@ fn explore_checks(
             run.violated = Some(name);
             return;
         }
-        Outcome::Error { error, trace } => {
-            let msg = error_message(sources, &error);
-            if !trace.is_empty() {
-                row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
-            }
-            row.message = Some(msg);
-            return;
-        }
+        Outcome::Error { error, trace } => return failed(row, &error, &trace),
         Outcome::Deadlock { .. } => {
             row.message = Some("deadlock reported with deadlock checking off".into());
             return;
@@ -848,14 +849,7 @@ fn explore_checks(
             run.violated = Some(name);
             return;
         }
-        LiveVerdict::Error { error, trace } => {
-            let msg = error_message(sources, &error);
-            if !trace.is_empty() {
-                row.counterexample = Some(itf_of(&m, &source, &msg, &trace));
-            }
-            row.message = Some(msg);
-            return;
-        }
+        LiveVerdict::Error { error, trace } => return failed(row, &error, &trace),
         LiveVerdict::ReplayFailed => {
             row.message = Some("the liveness counterexample could not be rebuilt".into());
             return;

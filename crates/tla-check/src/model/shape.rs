@@ -190,20 +190,21 @@ pub(super) fn action_label(e: &Expr) -> String {
     }
 }
 
-/// Whether `e` mentions temporal operators (through definitions).
-pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
+/// Whether `e` mentions, directly or through the definitions it applies (to a depth of 20),
+/// a node of the kind `marks` says or an operator named in `ops`.
+fn mentions<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, marks: fn(&ExprKind) -> bool, ops: &[&str], depth: u32) -> bool {
     if depth > 20 {
         return false;
     }
     let mut found = false;
     walk(e, &mut |x| match &*x.kind {
-        ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. } => found = true,
+        k if marks(k) => found = true,
         ExprKind::OpApp { op, .. } => {
-            if op.path.is_empty() && matches!(op.name.as_str(), "[]" | "<>" | "~>" | "-+->") {
+            if op.path.is_empty() && ops.contains(&op.name.as_str()) {
                 found = true;
             } else if !found
                 && let Some((body, bb)) = unfold(ev, x, b)
-                && is_temporal(ev, body, &bb, depth + 1) {
+                && mentions(ev, body, &bb, marks, ops, depth + 1) {
                     found = true;
                 }
         }
@@ -212,24 +213,12 @@ pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>,
     found
 }
 
+/// Whether `e` mentions temporal operators (through definitions).
+pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
+    mentions(ev, e, b, |k| matches!(k, ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. }), &["[]", "<>", "~>", "-+->"], depth)
+}
+
 /// Whether `e` is an action-level formula (mentions primes, UNCHANGED or `[A]_v`).
 pub(super) fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
-    if depth > 20 {
-        return false;
-    }
-    let mut found = false;
-    walk(e, &mut |x| match &*x.kind {
-        ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => found = true,
-        ExprKind::OpApp { op, .. } => {
-            if op.path.is_empty() && matches!(op.name.as_str(), "'" | "UNCHANGED") {
-                found = true;
-            } else if !found
-                && let Some((body, bb)) = unfold(ev, x, b)
-                && is_action(ev, body, &bb, depth + 1) {
-                    found = true;
-                }
-        }
-        _ => {}
-    });
-    found
+    mentions(ev, e, b, |k| matches!(k, ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. }), &["'", "UNCHANGED"], depth)
 }
