@@ -317,3 +317,79 @@ pub enum ExprKind {
     /// A subexpression that failed to parse (its diagnostic was reported).
     Error,
 }
+
+/// Call `f` on `e` and on every expression inside it, before its children (the bodies of LET
+/// definitions, the sets of bound names and the indices of EXCEPT included).
+pub fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    f(e);
+    match &*e.kind {
+        ExprKind::OpApp { args, op } => {
+            op.path.iter().for_each(|p| p.args.iter().for_each(|a| walk(a, f)));
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::FunApp { fun, args } => {
+            walk(fun, f);
+            args.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::Field { record, .. } => walk(record, f),
+        ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+            items.iter().for_each(|a| walk(a, f))
+        }
+        ExprKind::If { cond, then, els } => {
+            walk(cond, f);
+            walk(then, f);
+            walk(els, f);
+        }
+        ExprKind::Case { arms, other } => {
+            for a in arms {
+                walk(&a.guard, f);
+                walk(&a.body, f);
+            }
+            if let Some(o) = other {
+                walk(o, f);
+            }
+        }
+        ExprKind::Let { defs, body } => {
+            for d in defs {
+                match d {
+                    LetDef::Op(o) => walk(&o.body, f),
+                    LetDef::Fun(fd) => walk(&fd.body, f),
+                    _ => {}
+                }
+            }
+            walk(body, f);
+        }
+        ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+            bounds.iter().filter_map(|b| b.set.as_ref()).for_each(|s| walk(s, f));
+            walk(body, f);
+        }
+        ExprKind::TemporalQuant { body, .. } | ExprKind::Lambda { body, .. } | ExprKind::Label { body, .. } => walk(body, f),
+        ExprKind::Choose { bound, body } | ExprKind::SetFilter { bound, pred: body } => {
+            if let Some(s) = &bound.set {
+                walk(s, f);
+            }
+            walk(body, f);
+        }
+        ExprKind::FunSet { domain, range } => {
+            walk(domain, f);
+            walk(range, f);
+        }
+        ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter().for_each(|(_, x)| walk(x, f)),
+        ExprKind::Except { base, updates } => {
+            walk(base, f);
+            for u in updates {
+                for st in &u.path {
+                    if let ExceptStep::Index(xs) = st {
+                        xs.iter().for_each(|x| walk(x, f));
+                    }
+                }
+                walk(&u.value, f);
+            }
+        }
+        ExprKind::BoxAction { action, sub } | ExprKind::AngleAction { action, sub } | ExprKind::Fair { sub, action, .. } => {
+            walk(action, f);
+            walk(sub, f);
+        }
+        _ => {}
+    }
+}

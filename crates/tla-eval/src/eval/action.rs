@@ -577,6 +577,22 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// The variable `e` names: a variable, or a parameter whose argument (passed by name) is
+    /// one (`q` in `q' = Tail(q)` for `Lose(msgs)`).
+    fn var_of(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
+        if let Some(r) = self.var_ref(e, env) {
+            return Some(r);
+        }
+        if let ExprKind::OpApp { op, args } = &*e.kind
+            && op.path.is_empty() && args.is_empty()
+            && let Some(Binding::Op(cl)) = env.lookup(&op.name)
+            && cl.params.is_empty() {
+                let cl = cl.clone();
+                return self.var_of(cl.body, &cl.env);
+            }
+        None
+    }
+
     /// The variable of `x'` (or of `x` when enumerating Init).
     fn target_slot(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
         if self.frame.primed.get() {
@@ -599,7 +615,7 @@ impl<'a> ConstEval<'a> {
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() {
                 if op.name == "'" && args.len() == 1 {
-                    return self.var_ref(&args[0], env);
+                    return self.var_of(&args[0], env);
                 }
                 // A parameter bound to `x'` (passed by name, as TLC does).
                 if args.is_empty()
@@ -612,11 +628,17 @@ impl<'a> ConstEval<'a> {
         None
     }
 
-    /// An argument of an action call: action-level expressions (with primes, directly or
-    /// through the definitions they call, e.g. `Op(t, Sleep(t))`) are passed by name, as TLC
-    /// does; others by value.
-    fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>) -> VResult<Binding<'a>> {
-        if arity == 0 && (self.arg_is_action_level(a, env) || (self.frame.init_mode.get() && self.mentions_var(a, env))) {
+    /// An argument of an action call, for the parameter at `pos` (named `param`) of the
+    /// definition whose body is `body`. Passed by name, as TLC substitutes arguments: an
+    /// action-level expression (with primes, directly or through the definitions it calls, e.g.
+    /// `Op(t, Sleep(t))`), and an expression that mentions a variable where the parameter may
+    /// stand for one (`Lose(q) == q' = Tail(q)` applied to `msgs`, an Init operator that assigns
+    /// its parameter). Others by value.
+    fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>, body: &'a Expr, param: &str, pos: usize) -> VResult<Binding<'a>> {
+        if arity == 0
+            && (self.arg_is_action_level(a, env)
+                || ((self.frame.init_mode.get() || self.primes_param(body, param, pos)) && self.mentions_var(a, env)))
+        {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone(), memo: None })));
         }
         self.op_arg(arity, a, env)
@@ -693,6 +715,13 @@ impl<'a> ConstEval<'a> {
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
+            // A parameter whose argument was passed by name: UNCHANGED of that argument.
+            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty()
+                && let Some(Binding::Op(cl)) = env.lookup(&op.name)
+                && cl.params.is_empty() => {
+                let cl = cl.clone();
+                self.act_unchanged(cl.body, &cl.env, k)
+            }
             ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() => {
                 match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
@@ -781,8 +810,8 @@ impl<'a> ConstEval<'a> {
                     return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", op.name, d.params.len(), args.len())));
                 }
                 let mut callee = Env::default();
-                for (p, a) in d.params.iter().zip(args.iter()) {
-                    callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
+                for (i, (p, a)) in d.params.iter().zip(args.iter()).enumerate() {
+                    callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env, &d.body, &p.name.name, i)?);
                 }
                 // The continuation runs in the caller's module.
                 let outer = self.frame.ctx.borrow().clone();
@@ -860,8 +889,8 @@ impl<'a> ConstEval<'a> {
                 let cl: std::rc::Rc<Closure<'a>> = cl.clone();
                 if cl.params.len() == args.len() {
                     let mut callee = cl.env.bind(name, Binding::Op(cl.clone()));
-                    for ((p, arity), a) in cl.params.iter().zip(args.iter()) {
-                        callee = callee.bind(p, self.action_arg(*arity, a, env)?);
+                    for (i, ((p, arity), a)) in cl.params.iter().zip(args.iter()).enumerate() {
+                        callee = callee.bind(p, self.action_arg(*arity, a, env, cl.body, p, i)?);
                     }
                     return self.act(cl.body, &callee, k);
                 }
@@ -897,22 +926,72 @@ impl<'a> ConstEval<'a> {
             return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
         }
         let mut callee = Env::default();
-        for (p, a) in d.params.iter().zip(args.iter()) {
-            callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env)?);
+        for (i, (p, a)) in d.params.iter().zip(args.iter()).enumerate() {
+            callee = callee.bind(&p.name.name, self.action_arg(p.arity, a, env, &d.body, &p.name.name, i)?);
         }
         self.act(&d.body, &callee, k)
     }
+
+    /// Whether the definition whose body is `body` may prime its parameter `param` (at `pos`):
+    /// it applies `'` or UNCHANGED to an expression that mentions the parameter, or passes the
+    /// parameter to a definition that primes the parameter it becomes (followed 8 calls deep;
+    /// deeper counts as yes, since passing by name is always correct). Found once per
+    /// definition and position.
+    pub(super) fn primes_param(&self, body: &'a Expr, param: &str, pos: usize) -> bool {
+        let key = (body as *const Expr as usize, pos);
+        if let Some(&known) = self.caches.primed_params.borrow().get(&key) {
+            return known;
+        }
+        let r = self.primes_param_at(body, param, 0);
+        self.caches.primed_params.borrow_mut().insert(key, r);
+        r
+    }
+
+    fn primes_param_at(&self, body: &'a Expr, param: &str, depth: u32) -> bool {
+        if depth > 8 {
+            return true;
+        }
+        let mut found = false;
+        walk(body, &mut |x| {
+            let ExprKind::OpApp { op, args } = &*x.kind else { return };
+            if found || !op.path.is_empty() {
+                return;
+            }
+            if op.name == "'" || op.name == "UNCHANGED" {
+                found = args.iter().any(|a| names(a, param));
+            } else if let Some(Global::Op(d)) = self.program.globals.get(op.name.as_str())
+                && d.params.len() == args.len()
+            {
+                found = d.params.iter().zip(args).any(|(p, a)| names(a, param) && self.primes_param_at(&d.body, &p.name.name, depth + 1));
+            }
+        });
+        found
+    }
+}
+
+/// Whether `e` applies the name `name` with no argument anywhere inside it.
+fn names(e: &Expr, name: &str) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::OpApp { op, args } = &*x.kind {
+            found |= op.path.is_empty() && args.is_empty() && op.name == name;
+        }
+    });
+    found
 }
 
 impl<'a> ConstEval<'a> {
-    /// Whether `e` reads a state variable directly (Init passes such arguments by name: the
-    /// operator may assign the variable).
-    fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
+    /// Whether `e` reads a state variable directly, or through a parameter passed by name (Init
+    /// passes such arguments by name: the operator may assign the variable).
+    pub(super) fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
         match &*e.kind {
-            ExprKind::OpApp { op, args } => {
-                (op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() && self.program.vars.contains_key(op.name.as_str()))
-                    || args.iter().any(|a| self.mentions_var(a, env))
-            }
+            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() => match env.lookup(&op.name) {
+                None => self.program.vars.contains_key(op.name.as_str()),
+                // A parameter whose argument was passed by name: whether that argument does.
+                Some(Binding::Op(cl)) if cl.params.is_empty() => self.mentions_var(cl.body, &cl.env),
+                Some(_) => false,
+            },
+            ExprKind::OpApp { args, .. } => args.iter().any(|a| self.mentions_var(a, env)),
             ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(|a| self.mentions_var(a, env)),
             ExprKind::FunApp { fun, args } => self.mentions_var(fun, env) || args.iter().any(|a| self.mentions_var(a, env)),
             ExprKind::Field { record, .. } => self.mentions_var(record, env),

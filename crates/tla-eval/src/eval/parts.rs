@@ -62,6 +62,9 @@ pub(super) struct Caches<'a> {
     /// Whether each argument of an action call is action-level (see `action::action_arg`), by
     /// the argument's address: scoping is lexical, so the answer is the same at every call.
     pub(super) action_level: RefCell<HashMap<usize, bool>>,
+    /// Whether a definition may prime a parameter (see `action::primes_param`), by the
+    /// address of its body and the parameter's position.
+    pub(super) primed_params: RefCell<HashMap<(usize, usize), bool>>,
     /// What a name applied at a node means outside instances, when no local binds it.
     pub(super) resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).

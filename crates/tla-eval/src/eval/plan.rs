@@ -356,13 +356,17 @@ impl<'a> ConstEval<'a> {
         let Some(Global::Op(d)) = self.global(name) else { return self.guard_node(e, pcx) };
         // A call of an action definition: inlined, its arguments computed into its parameters'
         // slots. The interpreter takes calls with a wrong number of arguments (its error),
-        // operator parameters, arguments passed by name (action-level), and recursion.
+        // operator parameters, arguments passed by name (action-level, or mentioning a variable
+        // where the parameter is primed: see `action_arg`), and recursion.
         let key = d as *const OpDef;
         if d.params.len() != args.len()
             || d.params.iter().any(|p| p.arity > 0)
             || pcx.open.contains(&key)
             || pcx.open.len() >= MAX_INLINE
             || args.iter().any(|a| self.is_action_level(a, &Env::default(), 0))
+            || d.params.iter().zip(args).enumerate().any(|(i, (p, a))| {
+                self.primes_param(&d.body, &p.name.name, i) && self.mentions_var(a, &Env::default())
+            })
         {
             return self.interp_node(e, pcx);
         }
