@@ -308,8 +308,12 @@ impl<'a> ConstEval<'a> {
             let mut vars: FxHashSet<&'a str> = FxHashSet::default();
             let mut decls: FxHashSet<&'a str> = FxHashSet::default();
             for e in &m.extends {
+                // A name two extended modules define differently means the first one's, as in
+                // SANY (which warns) and TLC.
                 if let Some(sc) = scopes.get(e.name.as_str()) {
-                    scope.extend(sc.iter().map(|(k, v)| (*k, v.clone())));
+                    for (k, v) in sc.iter() {
+                        scope.entry(*k).or_insert_with(|| v.clone());
+                    }
                 }
                 if let Some((vs, ds)) = module_vars.get(e.name.as_str()) {
                     vars.extend(vs.iter().copied());
@@ -345,6 +349,13 @@ impl<'a> ConstEval<'a> {
             scopes.insert(m.name.name.as_str(), Rc::new(scope));
             decls.extend(vars.iter().copied());
             module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
+        }
+        // A name means in the root module what the root's scope says: where two modules it
+        // extends or instantiates define it, the first (not the module loaded last).
+        if let Some(root) = modules.last().and_then(|m| scopes.get(m.name.name.as_str())) {
+            for (k, v) in root.iter() {
+                globals.insert(*k, v.clone());
+            }
         }
         ConstEval {
             program: Program {

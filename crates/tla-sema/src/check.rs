@@ -280,7 +280,12 @@ impl<'e> Checker<'e> {
                 if prev.sym.same_origin(s) {
                     continue;
                 }
+                // Two definitions of one name, the second brought in by EXTENDS or INSTANCE:
+                // SANY warns and keeps the first (TLC evaluates the first). A clash that
+                // involves a CONSTANT or VARIABLE is an error.
+                let declared = |s: &Sym| matches!(s.kind, SymKind::Constant | SymKind::Variable);
                 let diag = d::multiply_defined_import(at, n, &prev.sym, &sig.name, how);
+                let diag = if declared(&prev.sym) || declared(s) { diag } else { d::as_warning(diag) };
                 self.err(diag);
                 continue;
             }

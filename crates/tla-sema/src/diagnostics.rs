@@ -127,6 +127,12 @@ pub(crate) fn multiply_defined_import(at: Span, name: &str, prev: &Sym, from: &s
     d.with_hint(format!("`{name}` is already {} from {}; rename one of them", prev.kind_word(), where_defined(prev)))
 }
 
+/// The same diagnostic as a warning (what SANY accepts with a warning).
+pub(crate) fn as_warning(mut d: Diagnostic) -> Diagnostic {
+    d.severity = tla_syntax::Severity::Warning;
+    d
+}
+
 pub(crate) fn shadows(at: Span, name: &str, prev: &Sym) -> Diagnostic {
     let mut d = Diagnostic::error(SHADOWS, at, format!("`{name}` is already defined: TLA+ does not allow redeclaring it here"));
     if let Some(sp) = prev.span {

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use tla_syntax::cfg::{Config, ConstRhs};
 use tla_syntax::{ast, Diagnostic, FileId, SourceMap, Span};
 
+pub mod bundled;
 mod check;
 pub mod diagnostics;
 pub mod stdlib;
@@ -219,7 +220,17 @@ impl ModuleEnv for Env<'_> {
         if let Some(s) = self.standard_sig(name) {
             return Some(s);
         }
-        let mut names: Vec<&str> = stdlib::STANDARD_MODULES.iter().map(|m| m.name).collect();
+        if let Some((file_name, text)) = bundled::bundled_module(name)
+            && self.asked.insert(format!("<library>{name}"))
+        {
+            let file = self.sources.add(file_name, text.to_string());
+            let out = tla_syntax::parse_file(file, text);
+            self.diags.extend(out.diagnostics);
+            if let Some(m) = out.modules.into_iter().find(|m| m.name.name == name) {
+                return Some(self.check_user_module(m));
+            }
+        }
+        let mut names: Vec<&str> = stdlib::STANDARD_MODULES.iter().map(|m| m.name).chain(bundled::bundled_names()).collect();
         names.extend(self.available.keys().map(|k| k.as_str()));
         let suggestion = suggest::did_you_mean(name, names.into_iter());
         self.diags.push(diagnostics::module_not_found(at, name, suggestion));

@@ -524,3 +524,29 @@ fn file_named_unlike_its_module() {
     let a = analyze(&mut sources, root, &Library::new());
     assert_eq!((a.score.parsed, a.score.total, a.score.score), (2, 2, 0.5));
 }
+
+#[test]
+fn a_definition_brought_in_twice_is_a_warning_and_a_declaration_clash_an_error() {
+    // SANY 2.1: a warning ("Multiple declarations or definitions for symbol F") where EXTENDS
+    // or INSTANCE brings in a second definition of F (TLC then uses the first), an error
+    // ("Multiply-defined symbol 'F'") where the clash is with a VARIABLE.
+    let files = vec![("A", "---- MODULE A ----\nF == 1\n====\n"), ("B", "---- MODULE B ----\nF == 2\n====\n")];
+    check_with(
+        "---- MODULE M ----\nEXTENDS A, B\nG == 3\nINSTANCE A\n====\n",
+        files.clone(),
+        expect![[r#"
+            E0203 Warning M.tla:2:12 multiply-defined symbol `F`: EXTENDS B brings in `F` from module B, which clashes with an earlier one
+              label A.tla:2:1 the other definition
+              hint `F` is already an operator from module A; rename one of them
+        "#]],
+    );
+    check_with(
+        "---- MODULE M ----\nVARIABLE F\nINSTANCE A\n====\n",
+        files,
+        expect![[r#"
+            E0203 Error M.tla:3:10 multiply-defined symbol `F`: INSTANCE A brings in `F` from module A, which clashes with an earlier one
+              label M.tla:2:10 the other definition
+              hint `F` is already a variable from module M; rename one of them
+        "#]],
+    );
+}

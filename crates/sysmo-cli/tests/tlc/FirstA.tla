@@ -1,0 +1,3 @@
+---- MODULE FirstA ----
+Limit == 2
+====

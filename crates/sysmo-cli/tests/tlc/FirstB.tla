@@ -1,0 +1,3 @@
+---- MODULE FirstB ----
+Limit == 5
+====

@@ -1,0 +1,3 @@
+---- MODULE FirstC ----
+Step == 2
+====
