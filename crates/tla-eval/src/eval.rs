@@ -88,6 +88,11 @@ enum Binding<'a> {
 }
 
 struct Closure<'a> {
+    /// The name of the LET operator it is, visible in its own body (a RECURSIVE LET operator
+    /// calls itself). `None` for a LAMBDA, an argument passed by name and a module definition
+    /// (found by name anyway). Not the name a call uses: passed as an argument, the closure is
+    /// called by the parameter's name, which its body must not see.
+    own: Option<&'a str>,
     params: Vec<(&'a str, usize)>,
     body: &'a Expr,
     env: Env<'a>,
@@ -684,6 +689,7 @@ impl<'a> ConstEval<'a> {
                         LetDef::Op(od) => {
                             let memo = if od.params.is_empty() { Some(RefCell::new(None)) } else { None };
                             let cl = Closure {
+                                own: Some(od.name.name.as_str()),
                                 params: od.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
                                 body: &od.body,
                                 env: env2.clone(),
@@ -1061,6 +1067,7 @@ impl<'a> ConstEval<'a> {
         }
         match &*a.kind {
             ExprKind::Lambda { params, body } => Ok(Binding::Op(Rc::new(Closure {
+                own: None,
                 params: params.iter().map(|p| (p.name.as_str(), 0)).collect(),
                 body,
                 env: env.clone(),
@@ -1072,6 +1079,7 @@ impl<'a> ConstEval<'a> {
                 }
                 match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) => Ok(Binding::Op(Rc::new(Closure {
+                        own: None,
                         params: d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
                         body: &d.body,
                         env: Env::default(),
@@ -1201,7 +1209,10 @@ impl<'a> ConstEval<'a> {
                         return Ok(v.clone());
                     }
                     // Recursive LET operators: the closure's own name is visible in its body.
-                    let base = cl.env.bind(name, b.clone());
+                    let base = match cl.own {
+                        Some(own) => cl.env.bind(own, b.clone()),
+                        None => cl.env.clone(),
+                    };
                     let before = self.frame.next_reads.get();
                     let r = self.call(&cl.params, cl.body, &base, args, env, name);
                     // Kept only when it read nothing of the next state (directly or through a

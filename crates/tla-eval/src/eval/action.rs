@@ -639,7 +639,7 @@ impl<'a> ConstEval<'a> {
             && (self.arg_is_action_level(a, env)
                 || ((self.frame.init_mode.get() || self.primes_param(body, param, pos)) && self.mentions_var(a, env)))
         {
-            return Ok(Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: env.clone(), memo: None })));
+            return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None })));
         }
         self.op_arg(arity, a, env)
     }
@@ -888,7 +888,10 @@ impl<'a> ConstEval<'a> {
             if let Binding::Op(cl) = b {
                 let cl: std::rc::Rc<Closure<'a>> = cl.clone();
                 if cl.params.len() == args.len() {
-                    let mut callee = cl.env.bind(name, Binding::Op(cl.clone()));
+                    let mut callee = match cl.own {
+                        Some(own) => cl.env.bind(own, Binding::Op(cl.clone())),
+                        None => cl.env.clone(),
+                    };
                     for (i, ((p, arity), a)) in cl.params.iter().zip(args.iter()).enumerate() {
                         callee = callee.bind(p, self.action_arg(*arity, a, env, cl.body, p, i)?);
                     }
@@ -1270,7 +1273,7 @@ impl<'a> ConstEval<'a> {
                 let val = if has_prime(a) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
                 match val {
                     Some(v) => Binding::Value(v),
-                    None => Binding::Op(std::rc::Rc::new(Closure { params: Vec::new(), body: a, env: b.env.clone(), memo: None })),
+                    None => Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: b.env.clone(), memo: None })),
                 }
             } else {
                 self.with_b(b, || self.op_arg(p.arity, a, &b.env)).ok()?
