@@ -550,6 +550,9 @@ impl LazySet {
             Interval(lo, hi) => match v {
                 Value::Int(i) => Ok(lo <= i && i <= hi),
                 Value::Model(m) if m.typ().is_none() => Ok(false),
+                // As TLC: nothing is in an empty interval, whatever its kind (`k \in DOMAIN f`
+                // for an empty function `f`, whose domain is 1..0).
+                _ if lo > hi => Ok(false),
                 _ => Err(ValueError::new(
                     codes::TYPE,
                     format!("Attempted to check if the value {} is in the integer interval {}..{}", v, lo, hi),
