@@ -441,6 +441,8 @@ pub fn check_against_config(analysis: &Analysis, config: &Config) -> Vec<Diagnos
             continue;
         }
         match &c.rhs {
+            // TLC substitutes the built-in constants too (`C <- TRUE`).
+            ConstRhs::Subst(def) if s.arity == 0 && matches!(def.name.as_str(), "TRUE" | "FALSE") => {}
             ConstRhs::Subst(def) => match analysis.symbol(&def.name) {
                 None => out.push(diagnostics::cfg_undefined(def.span, "definition", &def.name, suggest::did_you_mean(&def.name, names()))),
                 Some(d) if d.arity != s.arity => out.push(diagnostics::cfg_subst_arity(def.span, &c.name.name, s.arity, &def.name, d.arity)),

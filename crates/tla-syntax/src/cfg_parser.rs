@@ -259,11 +259,9 @@ fn set_single(p: &mut P, slot: &mut Option<Ident>, kw: &str, kw_span: Span) {
     }
 }
 
+/// A list of names, possibly empty: TLC accepts a keyword with no name after it
+/// (`PROPERTIES` followed by `CHECK_DEADLOCK FALSE`).
 fn names(p: &mut P, list: &mut Vec<Ident>) {
-    if p.at_keyword() {
-        p.err("a name");
-        return;
-    }
     while !p.at_keyword() {
         match p.name() {
             Some(n) => list.push(n),

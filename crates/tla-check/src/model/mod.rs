@@ -274,6 +274,9 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
                 Ok(val) => ev.set_definition_value(&c.name.name, val),
                 Err(e) => errors.push(e.into_diagnostic(*span)),
             },
+            ConstRhs::Subst(def) if matches!(def.name.as_str(), "TRUE" | "FALSE") => {
+                ev.set_definition_value(&c.name.name, Value::Bool(def.name == "TRUE"));
+            }
             ConstRhs::Subst(def) => {
                 if !ev.substitute(&c.name.name, &def.name) {
                     errors.push(diag(model_codes::BAD_NAME, def.span, format!("{} <- {}: no definition named {}", c.name.name, def.name, def.name)));
