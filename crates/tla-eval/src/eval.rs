@@ -392,6 +392,7 @@ impl<'a> ConstEval<'a> {
                 fun_memo: RefCell::new(HashMap::default()),
                 action_level: RefCell::new(HashMap::default()),
                 primed_params: RefCell::new(HashMap::default()),
+                branching: RefCell::new(HashMap::default()),
                 resolved: RefCell::new(HashMap::default()),
                 resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
                 varies_fast: PtrCache::new(FAST_BITS, ()),

@@ -696,6 +696,62 @@ impl<'a> ConstEval<'a> {
         r
     }
 
+    /// `body` under each environment in turn, as a conjunction.
+    fn act_each(&self, body: &'a Expr, envs: &[Env<'a>], k: &mut Cont<'_>) -> VResult<bool> {
+        match envs.split_first() {
+            None => k(),
+            Some((first, rest)) => self.act(body, first, &mut || self.act_each(body, rest, k)),
+        }
+    }
+
+    /// Whether enumerating `e` as an action may give more than one way to satisfy it: it has,
+    /// where an action is enumerated (conjuncts, the branches of IF and CASE, LET and label
+    /// bodies, `\A` bodies, the bodies of the definitions it applies), a disjunction or a
+    /// `\E`. Followed 8 definitions deep; deeper, and anything unknown (an operator argument,
+    /// an instance), counts as yes. Found once per node.
+    pub(super) fn may_branch(&self, e: &'a Expr, depth: u32) -> bool {
+        let key = e as *const Expr as usize;
+        if let Some(&known) = self.caches.branching.borrow().get(&key) {
+            return known;
+        }
+        let r = self.may_branch_at(e, depth);
+        self.caches.branching.borrow_mut().insert(key, r);
+        r
+    }
+
+    fn may_branch_at(&self, e: &'a Expr, depth: u32) -> bool {
+        if depth > 8 {
+            return true;
+        }
+        let sub = |x: &'a Expr| self.may_branch_at(x, depth);
+        match &*e.kind {
+            ExprKind::Junction { kind: JunctionKind::Or, .. } | ExprKind::Quant { kind: QuantKind::Exists, .. } => true,
+            ExprKind::Junction { kind: JunctionKind::And, items, .. } => items.iter().any(sub),
+            ExprKind::Quant { kind: QuantKind::Forall, body, .. } | ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => sub(body),
+            ExprKind::If { then, els, .. } => sub(then) || sub(els),
+            ExprKind::Case { arms, other } => arms.iter().any(|a| sub(&a.body)) || other.as_ref().is_some_and(sub),
+            ExprKind::OpApp { op, args } if op.path.is_empty() => match (op.name.as_str(), args.len()) {
+                ("\\/", 2) => true,
+                ("/\\", 2) => args.iter().any(sub),
+                ("=>", 2) => sub(&args[1]),
+                (name, _) => match self.program.globals.get(name) {
+                    Some(Global::Op(d)) => self.may_branch_at(&d.body, depth + 1),
+                    Some(_) => false,
+                    // A variable or a standard operator written as a symbol is a value; another
+                    // name may be bound locally (a parameter passed by name, a LET operator)
+                    // and stand for anything.
+                    None => {
+                        !self.program.vars.contains_key(name)
+                            && !matches!(name, "TRUE" | "FALSE")
+                            && name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    }
+                },
+            },
+            ExprKind::OpApp { .. } => true,
+            _ => false,
+        }
+    }
+
     fn act_conj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
         match items.split_first() {
             None => k(),
@@ -780,6 +836,29 @@ impl<'a> ConstEval<'a> {
             ExprKind::Let { defs, body } => {
                 let env2 = self.let_env(defs, env)?;
                 self.act(body, &env2, k)
+            }
+            // As TLC: `\A` in an action is the conjunction of its instances, each enumerated
+            // as an action, so a disjunction or `\E` inside branches (and counts as TLC counts).
+            // A body that cannot branch is a guard.
+            ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if self.may_branch(body, 0) => {
+                let sets = self.bound_sets(bounds, env)?;
+                for s in &sets {
+                    if let Value::Lazy(l) = s
+                        && !l.is_finite() {
+                            return Err(err(codes::NOT_ENUMERABLE, format!("\\A over the infinite set {} cannot be enumerated", s)));
+                        }
+                }
+                let mut envs = Vec::new();
+                self.for_each_binding(bounds, &sets, env, &mut |env2| {
+                    envs.push(env2.clone());
+                    Ok(true)
+                })?;
+                // TLC takes the first instance, then the others from the last to the second
+                // (each is put in front of the rest of the action in turn).
+                if envs.len() > 2 {
+                    envs[1..].reverse();
+                }
+                self.act_each(body, &envs, k)
             }
             ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
                 let sets = self.bound_sets(bounds, env)?;

@@ -65,6 +65,8 @@ pub(super) struct Caches<'a> {
     /// Whether a definition may prime a parameter (see `action::primes_param`), by the
     /// address of its body and the parameter's position.
     pub(super) primed_params: RefCell<HashMap<(usize, usize), bool>>,
+    /// Whether an action may branch at a node (see `action::may_branch`), by address.
+    pub(super) branching: RefCell<HashMap<usize, bool>>,
     /// What a name applied at a node means outside instances, when no local binds it.
     pub(super) resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).

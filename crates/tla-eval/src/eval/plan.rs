@@ -274,6 +274,8 @@ impl<'a> ConstEval<'a> {
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => self.plan_op(e, op, args, pcx),
             ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::OpApp { .. } => self.interp_node(e, pcx),
+            // `\A` whose instances may branch is enumerated by the interpreter (see `act`).
+            ExprKind::Quant { kind: QuantKind::Forall, body, .. } if self.may_branch(body, 0) => self.interp_node(e, pcx),
             _ => self.guard_node(e, pcx),
         }
     }
