@@ -383,6 +383,7 @@ impl<'a> ConstEval<'a> {
                 free: RefCell::new(Vec::new()),
                 ctx: RefCell::new(Vec::new()),
                 next_reads: Cell::new(0),
+                enumerating: Cell::new(false),
             },
             caches: Caches {
                 cacheable: Default::default(),

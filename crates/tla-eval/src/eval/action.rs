@@ -105,20 +105,55 @@ impl<'a> ConstEval<'a> {
         *self.frame.next.borrow_mut() = vec![None; n];
         *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
         self.frame.init_mode.set(true);
-        let r = self.act_refs(parts, &Env::default(), &mut || {
-            let st = self.complete("the initial predicate")?;
-            emit(st)?;
-            Ok(true)
+        let r = self.enumerating(|| {
+            self.act_refs(parts, &Env::default(), &mut || {
+                let st = self.complete("the initial predicate")?;
+                emit(st)?;
+                Ok(true)
+            })
         });
         self.frame.init_mode.set(false);
         r.map(|_| ())
     }
 
     fn act_refs(&self, items: &[&'a Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        self.act_refs_from(items, env, k, false)
+    }
+
+    fn act_refs_from(&self, items: &[&'a Expr], env: &Env<'a>, k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match items.split_first() {
             None => k(),
-            Some((first, rest)) => self.act(first, env, &mut || self.act_refs(rest, env, k)),
+            Some(_) if pending && self.all_assigned() => {
+                for it in items {
+                    if !self.condition(it, env)? {
+                        return Ok(true);
+                    }
+                }
+                k()
+            }
+            Some((first, rest)) => self.act(first, env, &mut || self.act_refs_from(rest, env, k, true)),
         }
+    }
+
+    /// Whether every variable has its next value (its value, enumerating Init) while states
+    /// are enumerated. As in TLC, the conjuncts still to come are then conditions: each is
+    /// evaluated, not enumerated, so a disjunction among them does not count its successor
+    /// twice. Not inside ENABLED, where a variable of an instance may still be free.
+    pub(super) fn all_assigned(&self) -> bool {
+        self.frame.enumerating.get() && self.frame.next.borrow().iter().all(Option::is_some)
+    }
+
+    /// A conjunct read as a condition (see `all_assigned`), its error placed at it.
+    pub(super) fn condition(&self, e: &'a Expr, env: &Env<'a>) -> VResult<bool> {
+        self.ev_bool(e, env).map_err(|x| x.at(e.span))
+    }
+
+    /// Enumerate states with the conditions shortcut on (see `all_assigned`).
+    fn enumerating<R>(&self, f: impl FnOnce() -> R) -> R {
+        let old = self.frame.enumerating.replace(true);
+        let r = f();
+        self.frame.enumerating.set(old);
+        r
     }
 
     /// Replace the value of a zero-argument definition (a constant-level definition computed
@@ -218,11 +253,13 @@ impl<'a> ConstEval<'a> {
         let saved_free = std::mem::take(&mut *self.frame.free.borrow_mut());
         let cutoff = self.frame.cutoff.replace(self.frame.ctx.borrow().len());
         let (p, i) = (self.frame.primed.replace(false), self.frame.init_mode.replace(false));
+        let enumerating = self.frame.enumerating.replace(false);
         let mut found = false;
         let r = self.act(a, env, &mut || {
             found = true;
             Ok(false)
         });
+        self.frame.enumerating.set(enumerating);
         self.frame.primed.set(p);
         self.frame.init_mode.set(i);
         self.frame.cutoff.set(cutoff);
@@ -255,10 +292,12 @@ impl<'a> ConstEval<'a> {
         *self.frame.next.borrow_mut() = vec![None; n];
         *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
         self.frame.init_mode.set(true);
-        let r = self.act(init, &Env::default(), &mut || {
-            let st = self.complete("the initial predicate")?;
-            emit(st)?;
-            Ok(true)
+        let r = self.enumerating(|| {
+            self.act(init, &Env::default(), &mut || {
+                let st = self.complete("the initial predicate")?;
+                emit(st)?;
+                Ok(true)
+            })
         });
         self.frame.init_mode.set(false);
         r.map(|_| ())
@@ -279,10 +318,10 @@ impl<'a> ConstEval<'a> {
             emit(st)?;
             Ok(true)
         };
-        match self.plan(a) {
+        self.enumerating(|| match self.plan(a) {
             Some(p) => self.run_plan(&p, &mut k),
             None => self.act(a, &Env::default(), &mut k),
-        }
+        })
         .map(|_| ())
     }
 
@@ -696,11 +735,20 @@ impl<'a> ConstEval<'a> {
         r
     }
 
-    /// `body` under each environment in turn, as a conjunction.
-    fn act_each(&self, body: &'a Expr, envs: &[Env<'a>], k: &mut Cont<'_>) -> VResult<bool> {
+    /// `body` under each environment in turn, as a conjunction (`pending` as in
+    /// `act_conj_from`).
+    fn act_each(&self, body: &'a Expr, envs: &[Env<'a>], k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match envs.split_first() {
             None => k(),
-            Some((first, rest)) => self.act(body, first, &mut || self.act_each(body, rest, k)),
+            Some(_) if pending && self.all_assigned() => {
+                for env in envs {
+                    if !self.condition(body, env)? {
+                        return Ok(true);
+                    }
+                }
+                k()
+            }
+            Some((first, rest)) => self.act(body, first, &mut || self.act_each(body, rest, k, true)),
         }
     }
 
@@ -753,9 +801,23 @@ impl<'a> ConstEval<'a> {
     }
 
     fn act_conj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        self.act_conj_from(items, env, k, false)
+    }
+
+    /// The conjuncts `items`; `pending` when the first of them is not the first of its
+    /// conjunction (TLC takes it from its list of conjuncts still to come).
+    fn act_conj_from(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match items.split_first() {
             None => k(),
-            Some((first, rest)) => self.act(first, env, &mut || self.act_conj(rest, env, k)),
+            Some(_) if pending && self.all_assigned() => {
+                for it in items {
+                    if !self.condition(it, env)? {
+                        return Ok(true);
+                    }
+                }
+                k()
+            }
+            Some((first, rest)) => self.act(first, env, &mut || self.act_conj_from(rest, env, k, true)),
         }
     }
 
@@ -858,7 +920,7 @@ impl<'a> ConstEval<'a> {
                 if envs.len() > 2 {
                     envs[1..].reverse();
                 }
-                self.act_each(body, &envs, k)
+                self.act_each(body, &envs, k, false)
             }
             ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
                 let sets = self.bound_sets(bounds, env)?;
@@ -1207,6 +1269,7 @@ impl<'a> ConstEval<'a> {
         let n = self.program.var_names.len();
         let saved = std::mem::replace(&mut *self.frame.next.borrow_mut(), vec![None; n]);
         let saved_free = std::mem::take(&mut *self.frame.free.borrow_mut());
+        let enumerating = self.frame.enumerating.replace(false);
         let mut found = false;
         let r = self.with_b(b, || {
             // The instances the fairness condition is read in were entered before ENABLED.
@@ -1233,6 +1296,7 @@ impl<'a> ConstEval<'a> {
             self.frame.cutoff.set(cutoff);
             r
         });
+        self.frame.enumerating.set(enumerating);
         *self.frame.free.borrow_mut() = saved_free;
         *self.frame.next.borrow_mut() = saved;
         *self.frame.cur.borrow_mut() = old;
@@ -1245,11 +1309,13 @@ impl<'a> ConstEval<'a> {
         let n = self.program.var_names.len();
         *self.frame.next.borrow_mut() = vec![None; n];
         *self.frame.cur.borrow_mut() = state.clone();
-        self.with_b(b, || {
-            self.act(a, &b.env, &mut || {
-                let st = self.complete("the action")?;
-                emit(st)?;
-                Ok(true)
+        self.enumerating(|| {
+            self.with_b(b, || {
+                self.act(a, &b.env, &mut || {
+                    let st = self.complete("the action")?;
+                    emit(st)?;
+                    Ok(true)
+                })
             })
         })
         .map(|_| ())
@@ -1262,10 +1328,12 @@ impl<'a> ConstEval<'a> {
         *self.frame.next.borrow_mut() = vec![None; n];
         *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
         self.frame.init_mode.set(true);
-        let r = self.act_bound(parts, &mut || {
-            let st = self.complete("the initial predicate")?;
-            emit(st)?;
-            Ok(true)
+        let r = self.enumerating(|| {
+            self.act_bound(parts, &mut || {
+                let st = self.complete("the initial predicate")?;
+                emit(st)?;
+                Ok(true)
+            })
         });
         self.frame.init_mode.set(false);
         r.map(|_| ())

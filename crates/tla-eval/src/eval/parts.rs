@@ -43,6 +43,9 @@ pub(super) struct Frame<'a> {
     pub(super) ctx: RefCell<Vec<InstFrame<'a>>>,
     /// Reads of the next state so far (a LET value that read none may be kept).
     pub(super) next_reads: Cell<u64>,
+    /// Enumerating states (Init or successors), outside ENABLED: the conditions shortcut of
+    /// `action::all_assigned` applies.
+    pub(super) enumerating: Cell<bool>,
 }
 
 /// What evaluation keeps, keyed by the address of a node or definition: constant values and

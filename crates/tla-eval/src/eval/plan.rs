@@ -431,6 +431,14 @@ impl<'a> ConstEval<'a> {
     /// each through a continuation; an error from what follows them takes the span of the
     /// last, as when each passes the rest to its continuation (`at` keeps the first span set).
     fn run_conj(&self, items: &[PlanNode<'a>], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
+        self.run_conj_from(items, st, k, false)
+    }
+
+    /// `run_conj`, `pending` when the first of `items` is not the first of its conjunction:
+    /// once every variable has its value, the conjuncts still to come are conditions (see
+    /// `action::all_assigned`). Guards are conditions already, so the question is asked only
+    /// before a conjunct of another kind.
+    fn run_conj_from(&self, items: &[PlanNode<'a>], st: &mut Vec<Value>, k: &mut Continuation<'_>, mut pending: bool) -> Flow {
         let mut items = items;
         let mut passed: Option<&PlanNode<'a>> = None;
         let r = loop {
@@ -442,14 +450,18 @@ impl<'a> ConstEval<'a> {
                             Ok(true) => {
                                 passed = Some(first);
                                 items = rest;
+                                pending = true;
                                 continue;
                             }
                             Ok(false) => return Ok(()),
                             // The interpreter takes the guard over (as in `run_kind`).
-                            Err(_) => break self.at_node(first, || self.run_interp(first, st, &mut |st| self.run_conj(rest, st, k))),
+                            Err(_) => break self.at_node(first, || self.run_interp(first, st, &mut |st| self.run_conj_from(rest, st, k, true))),
                         }
                     }
-                    break self.run_node(first, st, &mut |st| self.run_conj(rest, st, k));
+                    if pending && self.all_assigned() {
+                        break self.run_conditions(items, st, k);
+                    }
+                    break self.run_node(first, st, &mut |st| self.run_conj_from(rest, st, k, true));
                 }
             }
         };
@@ -457,6 +469,33 @@ impl<'a> ConstEval<'a> {
             Some(g) => r.map_err(|x| x.at(g.e.span)),
             None => r,
         }
+    }
+
+    /// Conjuncts read as conditions, then `k` (see `run_conj_from`).
+    fn run_conditions(&self, items: &[PlanNode<'a>], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
+        for n in items {
+            let holds = match &n.kind {
+                PlanStep::Guard(c) => match self.run_bool(c, &Env::default(), st, 0) {
+                    Ok(b) => b,
+                    Err(_) => self.node_holds(n, st)?,
+                },
+                _ => self.node_holds(n, st)?,
+            };
+            if !holds {
+                return Ok(());
+            }
+        }
+        k(st)
+    }
+
+    /// The interpreter's value of the node's formula, with the names in scope bound to their
+    /// slots (as `run_interp` binds them).
+    fn node_holds(&self, n: &PlanNode<'a>, st: &[Value]) -> Result<bool, ValueError> {
+        let mut env = Env::default();
+        for (name, s) in n.names.iter() {
+            env = env.bind_value(name, st[*s as usize].clone());
+        }
+        self.condition(n.e, &env)
     }
 
     fn run_unchanged(&self, vars: &[usize], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
