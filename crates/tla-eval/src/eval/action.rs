@@ -123,7 +123,7 @@ impl<'a> ConstEval<'a> {
     fn act_refs_from(&self, items: &[&'a Expr], env: &Env<'a>, k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match items.split_first() {
             None => k(),
-            Some(_) if pending && self.all_assigned() => {
+            Some((first, _)) if pending && self.conditions_from(first) => {
                 for it in items {
                     if !self.condition(it, env)? {
                         return Ok(true);
@@ -139,8 +139,15 @@ impl<'a> ConstEval<'a> {
     /// are enumerated. As in TLC, the conjuncts still to come are then conditions: each is
     /// evaluated, not enumerated, so a disjunction among them does not count its successor
     /// twice. Not inside ENABLED, where a variable of an instance may still be free.
+    #[inline(never)]
     pub(super) fn all_assigned(&self) -> bool {
         self.frame.enumerating.get() && self.frame.next.borrow().iter().all(Option::is_some)
+    }
+
+    /// Whether the conditions shortcut applies before the pending conjunct `e`: asked only
+    /// where enumerating `e` may branch, since elsewhere evaluating it gives the same.
+    fn conditions_from(&self, e: &'a Expr) -> bool {
+        self.frame.enumerating.get() && self.may_branch(e, 0) && self.all_assigned()
     }
 
     /// A conjunct read as a condition (see `all_assigned`), its error placed at it.
@@ -318,11 +325,13 @@ impl<'a> ConstEval<'a> {
             emit(st)?;
             Ok(true)
         };
-        self.enumerating(|| match self.plan(a) {
+        let enumerating = self.frame.enumerating.replace(true);
+        let r = match self.plan(a) {
             Some(p) => self.run_plan(&p, &mut k),
             None => self.act(a, &Env::default(), &mut k),
-        })
-        .map(|_| ())
+        };
+        self.frame.enumerating.set(enumerating);
+        r.map(|_| ())
     }
 
     fn complete(&self, what: &str) -> VResult<State> {
@@ -740,7 +749,7 @@ impl<'a> ConstEval<'a> {
     fn act_each(&self, body: &'a Expr, envs: &[Env<'a>], k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match envs.split_first() {
             None => k(),
-            Some(_) if pending && self.all_assigned() => {
+            Some(_) if pending && self.conditions_from(body) => {
                 for env in envs {
                     if !self.condition(body, env)? {
                         return Ok(true);
@@ -809,7 +818,7 @@ impl<'a> ConstEval<'a> {
     fn act_conj_from(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>, pending: bool) -> VResult<bool> {
         match items.split_first() {
             None => k(),
-            Some(_) if pending && self.all_assigned() => {
+            Some((first, _)) if pending && self.conditions_from(first) => {
                 for it in items {
                     if !self.condition(it, env)? {
                         return Ok(true);

@@ -57,6 +57,10 @@ pub(super) struct PlanNode<'a> {
     e: &'a Expr,
     names: Rc<[(&'a str, u32)]>,
     kind: PlanStep<'a>,
+    /// Whether enumerating the node may give more than one way (a disjunction, `\E`, a node
+    /// the interpreter enumerates that may branch): only then can the conditions shortcut
+    /// (`action::all_assigned`) change what it gives, so only then is it asked.
+    branches: bool,
 }
 
 enum PlanStep<'a> {
@@ -83,6 +87,11 @@ enum PlanStep<'a> {
     Implies(Code<'a>, Box<PlanNode<'a>>),
     /// `\E x \in S, ... : A` (the names' slots and sets, as in `Code::Quant`).
     Exists(Box<[(u32, Code<'a>)]>, Box<PlanNode<'a>>),
+    /// `\A x \in S, ... : A` whose instances may branch: the conjunction of the instances, in
+    /// TLC's order (see `ConstEval::act`); the names' slots and sets as in `Exists`, and the
+    /// whole formula compiled as a condition, when it can be: where it is false there is no
+    /// way to satisfy it, and no instance is enumerated.
+    ForAll(Box<[(u32, Code<'a>)]>, Box<PlanNode<'a>>, Option<Box<Code<'a>>>),
     /// A LET of zero-argument definitions (computed on entry into their slots), or a call of
     /// an action definition (its arguments computed into the slots of its parameters).
     Bind(Box<[(u32, Code<'a>)]>, Box<PlanNode<'a>>),
@@ -170,7 +179,7 @@ impl<'a> ConstEval<'a> {
 
     /// A node the interpreter enumerates.
     fn interp_node(&self, e: &'a Expr, pcx: &CompileScope<'a>) -> PlanNode<'a> {
-        PlanNode { e, names: names(pcx), kind: PlanStep::Interp }
+        PlanNode { branches: false, e, names: names(pcx), kind: PlanStep::Interp }
     }
 
     /// `e` compiled as an expression in the plan's scope, when it reads no next state and has
@@ -184,17 +193,32 @@ impl<'a> ConstEval<'a> {
 
     fn guard_node(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
         match self.plan_expr(e, pcx) {
-            Some(c) => PlanNode { e, names: names(pcx), kind: PlanStep::Guard(c) },
+            Some(c) => PlanNode { branches: false, e, names: names(pcx), kind: PlanStep::Guard(c) },
             None => self.interp_node(e, pcx),
         }
     }
 
     fn plan_node(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
+        let mut n = self.plan_node_kind(e, pcx);
+        n.branches = match &n.kind {
+            PlanStep::Interp => self.may_branch(n.e, 0),
+            PlanStep::Guard(_) | PlanStep::Assign(..) | PlanStep::In(..) | PlanStep::Unchanged(_) => false,
+            PlanStep::Or(..) | PlanStep::Exists(..) => true,
+            PlanStep::ForAll(_, body, _) => body.branches,
+            PlanStep::And(items) => items.iter().any(|x| x.branches),
+            PlanStep::If(_, t, f) => t.branches || f.branches,
+            PlanStep::Case(arms, other) => arms.iter().any(|(_, x)| x.branches) || other.as_ref().is_some_and(|x| x.branches),
+            PlanStep::Implies(_, body) | PlanStep::Bind(_, body) => body.branches,
+        };
+        n
+    }
+
+    fn plan_node_kind(&self, e: &'a Expr, pcx: &mut CompileScope<'a>) -> PlanNode<'a> {
         match &*e.kind {
             ExprKind::Junction { kind: JunctionKind::And, items, .. } => {
                 let names = names(pcx);
                 let items = items.iter().map(|x| self.plan_node(x, pcx)).collect();
-                PlanNode { e, names, kind: PlanStep::And(items) }
+                PlanNode { branches: false, e, names, kind: PlanStep::And(items) }
             }
             ExprKind::Junction { kind: JunctionKind::Or, items, .. } => {
                 let names = names(pcx);
@@ -203,19 +227,19 @@ impl<'a> ConstEval<'a> {
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
                 let let_keyed = let_keyed(&items, same.as_deref());
-                PlanNode { e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) }
+                PlanNode { branches: false, e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) }
             }
             ExprKind::Label { body, .. } => {
                 let names = names(pcx);
                 let body = self.plan_node(body, pcx);
-                PlanNode { e, names, kind: PlanStep::And(Box::new([body])) }
+                PlanNode { branches: false, e, names, kind: PlanStep::And(Box::new([body])) }
             }
             ExprKind::If { cond, then, els } => {
                 let names = names(pcx);
                 let Some(c) = self.plan_expr(cond, pcx) else { return self.interp_node(e, pcx) };
                 let t = self.plan_node(then, pcx);
                 let f = self.plan_node(els, pcx);
-                PlanNode { e, names, kind: PlanStep::If(c, Box::new(t), Box::new(f)) }
+                PlanNode { branches: false, e, names, kind: PlanStep::If(c, Box::new(t), Box::new(f)) }
             }
             ExprKind::Case { arms, other } => {
                 let names = names(pcx);
@@ -225,7 +249,7 @@ impl<'a> ConstEval<'a> {
                     out.push((g, self.plan_node(&arm.body, pcx)));
                 }
                 let other = other.as_ref().map(|o| Box::new(self.plan_node(o, pcx)));
-                PlanNode { e, names, kind: PlanStep::Case(out.into(), other) }
+                PlanNode { branches: false, e, names, kind: PlanStep::Case(out.into(), other) }
             }
             ExprKind::Let { defs, body } => {
                 let names = names(pcx);
@@ -248,9 +272,11 @@ impl<'a> ConstEval<'a> {
                 }
                 let body = self.plan_node(body, pcx);
                 pcx.scope.truncate(mark);
-                PlanNode { e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
+                PlanNode { branches: false, e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
             }
-            ExprKind::Quant { kind: QuantKind::Exists, bounds, body } => {
+            ExprKind::Quant { kind: kind @ (QuantKind::Exists | QuantKind::Forall), bounds, body }
+                if *kind == QuantKind::Exists || self.may_branch(body, 0) =>
+            {
                 let names = names(pcx);
                 let mark = pcx.scope.len();
                 let mut sets = Vec::new();
@@ -268,14 +294,17 @@ impl<'a> ConstEval<'a> {
                         slots.push((pcx.bind(n.name.as_str()), s));
                     }
                 }
-                let body = self.plan_node(body, pcx);
+                let body = Box::new(self.plan_node(body, pcx));
                 pcx.scope.truncate(mark);
-                PlanNode { e, names, kind: PlanStep::Exists(slots.into(), Box::new(body)) }
+                let kind = if *kind == QuantKind::Exists {
+                    PlanStep::Exists(slots.into(), body)
+                } else {
+                    PlanStep::ForAll(slots.into(), body, self.plan_expr(e, pcx).map(Box::new))
+                };
+                PlanNode { branches: false, e, names, kind }
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => self.plan_op(e, op, args, pcx),
             ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::OpApp { .. } => self.interp_node(e, pcx),
-            // `\A` whose instances may branch is enumerated by the interpreter (see `act`).
-            ExprKind::Quant { kind: QuantKind::Forall, body, .. } if self.may_branch(body, 0) => self.interp_node(e, pcx),
             _ => self.guard_node(e, pcx),
         }
     }
@@ -319,7 +348,7 @@ impl<'a> ConstEval<'a> {
             ("/\\", 2) => {
                 let names = names(pcx);
                 let items = args.iter().map(|x| self.plan_node(x, pcx)).collect();
-                return PlanNode { e, names, kind: PlanStep::And(items) };
+                return PlanNode { branches: false, e, names, kind: PlanStep::And(items) };
             }
             ("\\/", 2) => {
                 let names = names(pcx);
@@ -328,26 +357,26 @@ impl<'a> ConstEval<'a> {
                 let keyed = keyed(&items);
                 let same = same_guards(&items);
                 let let_keyed = let_keyed(&items, same.as_deref());
-                return PlanNode { e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) };
+                return PlanNode { branches: false, e, names, kind: PlanStep::Or(items, marks, keyed, same, let_keyed) };
             }
             ("=", 2) | ("\\in", 2) => {
                 let Some(var) = self.primed_var(&args[0], pcx) else { return self.guard_node(e, pcx) };
                 let Some(c) = self.plan_expr(&args[1], pcx) else { return self.interp_node(e, pcx) };
                 let kind = if name == "=" { PlanStep::Assign(var, c) } else { PlanStep::In(var, c) };
-                return PlanNode { e, names: names(pcx), kind };
+                return PlanNode { branches: false, e, names: names(pcx), kind };
             }
             ("UNCHANGED", 1) => {
                 let mut vars = Vec::new();
                 if !self.unchanged_vars(&args[0], &pcx.scope, &mut vars, 0) {
                     return self.interp_node(e, pcx);
                 }
-                return PlanNode { e, names: names(pcx), kind: PlanStep::Unchanged(vars.into()) };
+                return PlanNode { branches: false, e, names: names(pcx), kind: PlanStep::Unchanged(vars.into()) };
             }
             ("=>", 2) => {
                 let names = names(pcx);
                 let Some(c) = self.plan_expr(&args[0], pcx) else { return self.interp_node(e, pcx) };
                 let body = self.plan_node(&args[1], pcx);
-                return PlanNode { e, names, kind: PlanStep::Implies(c, Box::new(body)) };
+                return PlanNode { branches: false, e, names, kind: PlanStep::Implies(c, Box::new(body)) };
             }
             _ => {}
         }
@@ -402,9 +431,10 @@ impl<'a> ConstEval<'a> {
         let body = self.plan_node(&d.body, pcx);
         pcx.open.pop();
         pcx.scope = outer;
-        PlanNode { e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
+        PlanNode { branches: false, e, names, kind: PlanStep::Bind(slots.into(), Box::new(body)) }
     }
 
+    #[inline]
     fn run_node(&self, n: &PlanNode<'a>, st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         self.at_node(n, || self.run_kind(n, st, k))
     }
@@ -458,7 +488,7 @@ impl<'a> ConstEval<'a> {
                             Err(_) => break self.at_node(first, || self.run_interp(first, st, &mut |st| self.run_conj_from(rest, st, k, true))),
                         }
                     }
-                    if pending && self.all_assigned() {
+                    if pending && first.branches && self.all_assigned() {
                         break self.run_conditions(items, st, k);
                     }
                     break self.run_node(first, st, &mut |st| self.run_conj_from(rest, st, k, true));
@@ -471,7 +501,184 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// A `\A` whose instances may branch (see `PlanStep::ForAll`).
+    #[inline(never)]
+    fn run_forall(
+        &self,
+        n: &PlanNode<'a>,
+        slots: &[(u32, Code<'a>)],
+        body: &PlanNode<'a>,
+        whole: Option<&Code<'a>>,
+        st: &mut Vec<Value>,
+        k: &mut Continuation<'_>,
+    ) -> Flow {
+        let env = Env::default();
+        let sets = match self.bound_values(slots, &env, st, 0) {
+            Ok(sets) => sets,
+            Err(_) => return self.run_interp(n, st, k),
+        };
+        if sets.iter().any(|s| s.is_infinite()) {
+            return self.run_interp(n, st, k);
+        }
+        // A body that assigns nothing leaves the partial state as it found it, whichever way it
+        // is satisfied: the ways are counted with the compiled conditions (stopping at the
+        // first instance that does not hold) and the rest of the action runs once for each, as
+        // TLC's enumeration would run it.
+        if let Some(ways) = self.forall_ways(slots, body, &sets, st) {
+            for _ in 0..ways {
+                k(st)?;
+            }
+            return Ok(());
+        }
+        // Otherwise the instances are enumerated, unless the formula, compiled as a condition,
+        // is false. Their values (one row of `slots.len()` a binding) in enumeration order;
+        // TLC takes the first, then the others from the last to the second.
+        if let Some(c) = whole
+            && let Ok(false) = self.run_bool(c, &env, st, 0)
+        {
+            return Ok(());
+        }
+        let width = slots.len();
+        let mut rows: Vec<Value> = Vec::new();
+        flow(self.bind_each(slots, &sets, width, st, 0, &mut |_, st| {
+            rows.extend(slots.iter().map(|(s, _)| st[*s as usize].clone()));
+            Ok(true)
+        }))?;
+        let mut order: Vec<usize> = (0..rows.len() / width.max(1)).collect();
+        if order.len() > 2 {
+            order[1..].reverse();
+        }
+        self.run_instances(slots, body, &rows, &order, st, k, false)
+    }
+
+    /// The number of ways `\A` over `sets` is satisfied, counted as TLC enumerates it (the
+    /// product over instances of each instance's ways), when the body assigns nothing and every
+    /// part of it can be counted with compiled code; `None` otherwise (the instances are then
+    /// enumerated). `Some(0)` when some instance does not hold.
+    fn forall_ways(&self, slots: &[(u32, Code<'a>)], body: &PlanNode<'a>, sets: &super::compile::BoundSets, st: &mut Vec<Value>) -> Option<u64> {
+        let mut total: u64 = 1;
+        let mut failed = false;
+        let r = self.bind_each(slots, sets, slots.len(), st, 0, &mut |me, st| match me.ways(body, st) {
+            Some(w) => {
+                total = total.saturating_mul(w);
+                Ok(total != 0)
+            }
+            None => {
+                failed = true;
+                Ok(false)
+            }
+        });
+        match r {
+            Ok(_) if !failed => Some(total),
+            _ => None,
+        }
+    }
+
+    /// The number of ways the node is satisfied where it assigns nothing (see `forall_ways`).
+    fn ways(&self, n: &PlanNode<'a>, st: &mut Vec<Value>) -> Option<u64> {
+        let env = Env::default();
+        let holds = |c: &Code<'a>, st: &mut Vec<Value>| self.run_bool(c, &env, st, 0).ok();
+        match &n.kind {
+            PlanStep::Guard(c) => holds(c, st).map(u64::from),
+            PlanStep::And(items) => {
+                let mut w: u64 = 1;
+                for it in items.iter() {
+                    w = w.saturating_mul(self.ways(it, st)?);
+                    if w == 0 {
+                        return Some(0);
+                    }
+                }
+                Some(w)
+            }
+            PlanStep::Or(items, marks, ..) if marks.iter().all(|m| *m == super::action::NO_MARK) => {
+                let mut w: u64 = 0;
+                for it in items.iter() {
+                    w = w.saturating_add(self.ways(it, st)?);
+                }
+                Some(w)
+            }
+            PlanStep::If(c, t, f) => {
+                if holds(c, st)? { self.ways(t, st) } else { self.ways(f, st) }
+            }
+            PlanStep::Implies(c, body) => {
+                if holds(c, st)? { self.ways(body, st) } else { Some(1) }
+            }
+            PlanStep::Exists(slots, body) | PlanStep::ForAll(slots, body, _) => {
+                let sets = self.bound_values(slots, &env, st, 0).ok()?;
+                if sets.iter().any(|s| s.is_infinite()) {
+                    return None;
+                }
+                let exists = matches!(n.kind, PlanStep::Exists(..));
+                let mut w: u64 = if exists { 0 } else { 1 };
+                let mut failed = false;
+                let _ = self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| match me.ways(body, st) {
+                    Some(x) => {
+                        w = if exists { w.saturating_add(x) } else { w.saturating_mul(x) };
+                        Ok(exists || w != 0)
+                    }
+                    None => {
+                        failed = true;
+                        Ok(false)
+                    }
+                });
+                (!failed).then_some(w)
+            }
+            PlanStep::Bind(slots, body) => {
+                for (s, c) in slots.iter() {
+                    st[*s as usize] = self.run(c, &env, st, 0).ok()?;
+                }
+                self.ways(body, st)
+            }
+            _ => None,
+        }
+    }
+
+    /// The instances `order` (rows of `rows`) of a `\A`'s body, as a conjunction (`pending` as
+    /// in `run_conj_from`). A continuation that binds the slots to a later instance puts the
+    /// earlier values back when it returns, for the branches of the earlier instance still to
+    /// come.
+    #[allow(clippy::too_many_arguments)]
+    fn run_instances(
+        &self,
+        slots: &[(u32, Code<'a>)],
+        body: &PlanNode<'a>,
+        rows: &[Value],
+        order: &[usize],
+        st: &mut Vec<Value>,
+        k: &mut Continuation<'_>,
+        pending: bool,
+    ) -> Flow {
+        let width = slots.len();
+        let bind = |st: &mut Vec<Value>, row: usize| {
+            for (i, (s, _)) in slots.iter().enumerate() {
+                st[*s as usize] = rows[row * width + i].clone();
+            }
+        };
+        match order.split_first() {
+            None => k(st),
+            Some(_) if pending && body.branches && self.all_assigned() => {
+                for &row in order {
+                    bind(st, row);
+                    if !self.node_holds(body, st)? {
+                        return Ok(());
+                    }
+                }
+                k(st)
+            }
+            Some((&first, rest)) => {
+                bind(st, first);
+                self.run_node(body, st, &mut |st| {
+                    let r = self.run_instances(slots, body, rows, rest, st, k, true);
+                    bind(st, first);
+                    r
+                })
+            }
+        }
+    }
+
     /// Conjuncts read as conditions, then `k` (see `run_conj_from`).
+    #[cold]
+    #[inline(never)]
     fn run_conditions(&self, items: &[PlanNode<'a>], st: &mut Vec<Value>, k: &mut Continuation<'_>) -> Flow {
         for n in items {
             let holds = match &n.kind {
@@ -635,6 +842,7 @@ impl<'a> ConstEval<'a> {
                 }
                 flow(self.bind_each(slots, &sets, slots.len(), st, 0, &mut |me, st| answer(me.run_node(body, st, k))))
             }
+            PlanStep::ForAll(slots, body, whole) => self.run_forall(n, slots, body, whole.as_deref(), st, k),
             PlanStep::Bind(slots, body) => {
                 for (s, c) in slots.iter() {
                     match self.run(c, &env, st, 0) {
