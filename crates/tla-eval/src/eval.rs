@@ -56,6 +56,9 @@ enum Global<'a> {
     Value(Value),
     /// A named instance `I == INSTANCE M WITH ...`.
     Inst(&'a ModuleDef),
+    /// A named ASSUME or THEOREM used as an operator (`ASSUME T1` where `THEOREM T1 == P`):
+    /// its statement, evaluated where it is used.
+    Stated(&'a Expr),
 }
 
 type Scope<'a> = HashMap<&'a str, Global<'a>>;
@@ -340,6 +343,10 @@ impl<'a> ConstEval<'a> {
                     Unit::ModuleDef(d) => {
                         globals.insert(d.name.name.as_str(), Global::Inst(d));
                         scope.insert(d.name.name.as_str(), Global::Inst(d));
+                    }
+                    Unit::Assume(Assume { name: Some(n), expr, .. }) | Unit::Theorem(Theorem { name: Some(n), expr: Some(expr), .. }) => {
+                        globals.insert(n.name.as_str(), Global::Stated(expr));
+                        scope.insert(n.name.as_str(), Global::Stated(expr));
                     }
                     Unit::Instance(i) => {
                         if let Some(sc) = scopes.get(i.module.name.as_str()) {
@@ -1151,6 +1158,7 @@ impl<'a> ConstEval<'a> {
             let d = match target {
                 Some(Global::Op(d)) => d,
                 Some(Global::Value(v)) if args.is_empty() => return Ok(v),
+                Some(Global::Stated(x)) if args.is_empty() => return self.in_frames(frames, || self.ev(x, &Env::default())),
                 Some(Global::Fun(d)) if args.is_empty() => return self.in_frames(frames, || self.fun_value(d, &Env::default())),
                 _ => return Err(err(codes::UNKNOWN, format!("{}!{}: no such definition in the instantiated module", op.path[0].name.name, op.name))),
             };
@@ -1262,6 +1270,7 @@ impl<'a> ConstEval<'a> {
             }
             Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
             Some(Global::Value(v)) if args.is_empty() => return Ok(v),
+            Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
             None => {}
         }

@@ -98,6 +98,9 @@ pub struct Assume {
 #[derive(Clone, Debug)]
 pub struct Theorem {
     pub name: Option<Ident>,
+    /// The statement, when it is an expression (`THEOREM T == P`); not for an
+    /// `ASSUME ... PROVE` statement. A named theorem may be used as an operator (`ASSUME T`).
+    pub expr: Option<Expr>,
     pub span: Span,
 }
 

@@ -237,6 +237,25 @@ impl<'a> Parser<'a> {
     fn sym_at(&self, i: usize, s: &str) -> bool {
         self.toks.get(i).is_some_and(|t| t.is_sym(s))
     }
+    fn is_keyword_at(&self, i: usize, k: &str) -> bool {
+        self.toks.get(i).is_some_and(|t| t.kind == Kind::Ident && t.text == k)
+    }
+
+    /// An expression, or `None` (its diagnostics dropped, the position put back) when what
+    /// follows is not one.
+    fn try_expr(&mut self) -> Option<Expr> {
+        let (pos, diags, fences, depth) = (self.pos, self.diags.len(), self.fences.len(), self.depth);
+        match self.expr() {
+            Ok(e) => Some(e),
+            Err(_) => {
+                self.pos = pos;
+                self.diags.truncate(diags);
+                self.fences.truncate(fences);
+                self.depth = depth;
+                None
+            }
+        }
+    }
     fn is_infix_sym_at(&self, i: usize) -> bool {
         self.toks.get(i).is_some_and(|t| t.kind == Kind::Sym && ops::infix(&t.text).is_some())
     }
@@ -508,14 +527,20 @@ impl<'a> Parser<'a> {
             k if THEOREM_KEYWORDS.contains(&k) => {
                 self.bump();
                 let name = if self.is_ident_at(self.pos) && self.sym_at(self.pos + 1, "==") {
-                    Some(self.ident()?)
+                    let n = self.ident()?;
+                    self.bump();
+                    Some(n)
                 } else {
                     None
                 };
-                // The statement and proof are kept only as a span.
+                // A named theorem's statement is kept when it is an expression, so that the
+                // name can be used as an operator; the proof, and any other statement, only as
+                // the unit's span. A statement that does not parse as an expression is left
+                // unparsed, as before, with no diagnostic.
+                let expr = if name.is_some() && !self.is_keyword_at(self.pos, "ASSUME") { self.try_expr() } else { None };
                 let last = self.toks[self.end - 1].end;
                 self.pos = self.end;
-                Ok(Unit::Theorem(Theorem { name, span: self.sp(t.start, last) }))
+                Ok(Unit::Theorem(Theorem { name, expr, span: self.sp(t.start, last) }))
             }
             _ => Ok(self.definition(false)?.into_unit()),
         }
