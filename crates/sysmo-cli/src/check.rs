@@ -375,6 +375,7 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         workers,
         |_| {
             let m = tla.inputs.model().ok()?;
+            m.evaluator().set_check_config(m.check_deadlock(), workers);
             m.set_registers(&registers);
             Some(m)
         },
@@ -1033,16 +1034,26 @@ pub fn with_checked_model(
     config: Option<&Path>,
     json: bool,
     started: Instant,
+    workers: Option<usize>,
     run: impl FnOnce(&Tla<'_>) -> u8,
 ) -> ExitCode {
     let inputs = match read_inputs(spec, config) {
         Ok(x) => x,
         Err(stop) => return report_stop(&stop, None, json, started),
     };
-    let model = match build_model(&inputs, true) {
+    let model = match build_model(&inputs, false) {
         Ok(m) => m,
         Err(stop) => return report_stop(&stop, Some(&inputs.sources), json, started),
     };
+    // A model-checking run answers TLCGet("config"), in its ASSUMEs too.
+    if let Some(w) = workers {
+        model.evaluator().set_check_config(model.check_deadlock(), w);
+    }
+    if let Err(e) = model.check_assumptions() {
+        let failure = tla_check::load::LoadFailure::of_error(e);
+        let stop = Stop { kind: result_kind(failure.kind), message: failure.first_line(&inputs.sources), diagnostics: failure.diagnostics, sources: None };
+        return report_stop(&stop, Some(&inputs.sources), json, started);
+    }
     let tla = Tla { model: &model, sources: &inputs.sources, vars: model.variables(), inputs: &inputs };
     let code = run(&tla);
     // The process ends now: exit without freeing the model and the syntax trees.
@@ -1052,7 +1063,7 @@ pub fn with_checked_model(
 
 pub fn run(args: &CheckArgs) -> ExitCode {
     let started = Instant::now();
-    with_checked_model(&args.spec, args.config.as_deref(), args.json, started, |tla| check_loaded(args, tla, started))
+    with_checked_model(&args.spec, args.config.as_deref(), args.json, started, Some(args.workers), |tla| check_loaded(args, tla, started))
 }
 
 /// Explore, then check temporal properties, and print the report; returns TLC's exit code.

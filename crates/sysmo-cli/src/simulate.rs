@@ -234,7 +234,7 @@ mod tests {
 /// `sysmo simulate`: load like `sysmo check`, then simulate.
 pub fn run(args: &SimulateArgs) -> std::process::ExitCode {
     let started = Instant::now();
-    crate::check::with_checked_model(&args.spec, args.config.as_deref(), args.json, started, |tla| {
+    crate::check::with_checked_model(&args.spec, args.config.as_deref(), args.json, started, None, |tla| {
         simulate_loaded(args, tla, started)
     })
 }

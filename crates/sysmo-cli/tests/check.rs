@@ -358,3 +358,15 @@ fn tlcset_exit_stops_after_the_state_being_expanded_as_tlc_does() {
     let r = json(&out);
     assert_eq!((r["result"].as_str(), r["behaviours"].as_u64(), r["steps"].as_u64()), (Some("success"), Some(0), Some(4)), "{r}");
 }
+
+/// `TLCGet("config")` answers TLC's record of the run's settings in `sysmo check` (in the
+/// ASSUMEs too), and is an error that says so in `sysmo simulate`.
+#[test]
+fn tlcget_config_is_the_checkers_record() {
+    let r = json(&sysmo(&["check", "ConfigGet.tla", "--json"]));
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!(r["distinct_states"], 4, "{r}");
+    let out = sysmo(&["simulate", "ConfigGet.tla", "--json", "--seed", "1"]);
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("TLCGet(\"config\")")), "{r}");
+}

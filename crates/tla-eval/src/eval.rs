@@ -363,8 +363,11 @@ impl<'a> ConstEval<'a> {
             module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
         }
         // A name means in the root module what the root's scope says: where two modules it
-        // extends or instantiates define it, the first (not the module loaded last).
+        // extends or instantiates define it, the first (not the module loaded last); and a
+        // definition of a module it reaches only through a named instance (`D == INSTANCE
+        // DieHard`, whose Min(m, n) is not the Min(S) of FiniteSetsExt) is not visible there.
         if let Some(root) = modules.last().and_then(|m| scopes.get(m.name.name.as_str())) {
+            globals.retain(|k, _| root.contains_key(k));
             for (k, v) in root.iter() {
                 globals.insert(*k, v.clone());
             }
@@ -423,6 +426,7 @@ impl<'a> ConstEval<'a> {
                 marks: RefCell::default(),
                 registers: RefCell::default(),
                 exit: Cell::new(false),
+                config: RefCell::new(None),
                 branch: Cell::new(0),
                 branch_locked: Cell::new(false),
             },
@@ -1052,6 +1056,23 @@ impl<'a> ConstEval<'a> {
         self.tlc.level.set(level.min(i32::MAX as u32) as i32);
     }
 
+    /// What `TLCGet("config")` answers in a breadth-first model-checking run: TLC's record
+    /// `[mode |-> "bfs", deadlock, worker, seed, fingerprint, install]`. TLC's seed,
+    /// fingerprint polynomial and install location are its own; this checker answers "0",
+    /// "0" and "sysmo".
+    pub fn set_check_config(&self, deadlock: bool, workers: usize) {
+        let s = |t: &str| Value::Str(self.program.interner.get(t));
+        let fields = vec![
+            (self.program.interner.get("mode"), s("bfs")),
+            (self.program.interner.get("deadlock"), Value::Bool(deadlock)),
+            (self.program.interner.get("worker"), Value::Int(i32::try_from(workers).unwrap_or(i32::MAX))),
+            (self.program.interner.get("seed"), s("0")),
+            (self.program.interner.get("fingerprint"), s("0")),
+            (self.program.interner.get("install"), s("sysmo")),
+        ];
+        *self.tlc.config.borrow_mut() = Value::record(fields).ok();
+    }
+
     /// Whether `TLCSet("exit", TRUE)` has been evaluated: as TLC, the explorer finishes the
     /// state it is expanding, then stops as if it had found no error.
     pub fn exit_requested(&self) -> bool {
@@ -1568,9 +1589,12 @@ impl<'a> ConstEval<'a> {
             ("TLCEval", 1) => Ok(vals[0].clone()),
             ("TLCGet", 1) => match &vals[0] {
                 Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.tlc.level.get())),
+                Value::Str(s) if s.as_str() == "config" => self.tlc.config.borrow().clone().ok_or_else(|| {
+                    err(codes::UNSUPPORTED, "TLCGet(\"config\") is answered in a model-checking run (sysmo check) only")
+                }),
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,
-                    format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") is", s.as_str()),
+                    format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") and TLCGet(\"config\") are", s.as_str()),
                 )),
                 Value::Int(i) if *i >= 0 => self.tlc.registers.borrow().get(i).cloned().ok_or_else(|| {
                     err(codes::UNASSIGNED, format!("TLCGet({i}) was undefined: no TLCSet({i}, ...) has been evaluated before it"))

@@ -115,6 +115,9 @@ pub(super) struct TlcRuntime {
     pub(super) registers: RefCell<HashMap<i32, Value>>,
     /// `TLCSet("exit", TRUE)` was evaluated: the explorer stops (see `exit_requested`).
     pub(super) exit: Cell<bool>,
+    /// What `TLCGet("config")` answers: the model checker's settings, as TLC's record of them
+    /// (`None` where no run set them: simulation, the grader).
+    pub(super) config: RefCell<Option<Value>>,
     /// The disjuncts of Next where one of TLC's actions begins, by address, with the action's
     /// number (see `split_action`); entering one sets `branch`, which names the action a
     /// successor comes from.

@@ -1,0 +1,13 @@
+---- MODULE ConfigGet ----
+\* TLCGet("config") in an ASSUME and in Next: the model checker's record of its settings (the
+\* record of TLC since 2021; TLC 2.15 predates it). Deadlock checking is on, so x steps by 1.
+EXTENDS Naturals, TLC
+ASSUME /\ TLCGet("config").mode = "bfs"
+       /\ TLCGet("config").worker = 1
+       /\ DOMAIN TLCGet("config") = {"mode", "deadlock", "worker", "seed", "fingerprint", "install"}
+VARIABLE x
+Init == x = 0
+Next == x < 3 /\ x' = x + IF TLCGet("config").deadlock THEN 1 ELSE 2
+Stop == x = 3 /\ UNCHANGED x
+Spec == Init /\ [][Next \/ Stop]_x
+====
