@@ -101,12 +101,18 @@ impl<'a> ConstEval<'a> {
 
     /// Every state satisfying all of `parts` (a conjunction), in TLC's order.
     pub fn initial_states_of(&self, parts: &[&'a Expr], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
+        self.enumerate_init(emit, &mut |k| self.act_refs(parts, &Env::default(), k))
+    }
+
+    /// Initial states: every assignment `enumerate` makes, completed and emitted, with the next
+    /// state empty, no current state and Init's reading of unprimed variables.
+    fn enumerate_init(&self, emit: &mut dyn FnMut(State) -> VResult<()>, enumerate: &mut dyn FnMut(&mut Cont<'_>) -> VResult<bool>) -> VResult<()> {
         let n = self.program.var_names.len();
         *self.frame.next.borrow_mut() = vec![None; n];
         *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
         self.frame.init_mode.set(true);
         let r = self.enumerating(|| {
-            self.act_refs(parts, &Env::default(), &mut || {
+            enumerate(&mut || {
                 let st = self.complete("the initial predicate")?;
                 emit(st)?;
                 Ok(true)
@@ -295,19 +301,7 @@ impl<'a> ConstEval<'a> {
 
     /// Every state satisfying the initial predicate, in TLC's order (duplicates included).
     pub fn initial_states(&self, init: &'a Expr, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.program.var_names.len();
-        *self.frame.next.borrow_mut() = vec![None; n];
-        *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
-        self.frame.init_mode.set(true);
-        let r = self.enumerating(|| {
-            self.act(init, &Env::default(), &mut || {
-                let st = self.complete("the initial predicate")?;
-                emit(st)?;
-                Ok(true)
-            })
-        });
-        self.frame.init_mode.set(false);
-        r.map(|_| ())
+        self.enumerate_init(emit, &mut |k| self.act(init, &Env::default(), k))
     }
 
     /// Every successor of `state` by the action `a`, in TLC's order (duplicates included).
@@ -1333,19 +1327,7 @@ impl<'a> ConstEval<'a> {
     /// Every initial state satisfying all of `parts`, each read under its bindings (the parts
     /// of an instance's Init are read inside the instance), in TLC's order.
     pub fn initial_states_with(&self, parts: &[(&'a Expr, Bindings<'a>)], emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
-        let n = self.program.var_names.len();
-        *self.frame.next.borrow_mut() = vec![None; n];
-        *self.frame.cur.borrow_mut() = Arc::from(Vec::new());
-        self.frame.init_mode.set(true);
-        let r = self.enumerating(|| {
-            self.act_bound(parts, &mut || {
-                let st = self.complete("the initial predicate")?;
-                emit(st)?;
-                Ok(true)
-            })
-        });
-        self.frame.init_mode.set(false);
-        r.map(|_| ())
+        self.enumerate_init(emit, &mut |k| self.act_bound(parts, k))
     }
 
     fn act_bound(&self, items: &[(&'a Expr, Bindings<'a>)], k: &mut Cont<'_>) -> VResult<bool> {
