@@ -85,6 +85,9 @@ enum Binding<'a> {
     Op(Rc<Closure<'a>>),
     /// A LET function definition `f[x \in S] == e`, applied lazily (it may be recursive).
     Fun(&'a FunDef, Env<'a>),
+    /// A LET definition of a named instance (`LET CC == INSTANCE M IN CC!Op`), whose
+    /// substitutions read no local name.
+    Inst(&'a ModuleDef),
     /// A standard operator passed as an argument by its symbol or name (`<`, `+`, `\cup`,
     /// `Append`, `Max`), applied to values (`stdext::apply_builtin`).
     Builtin(&'a str),
@@ -717,8 +720,16 @@ impl<'a> ConstEval<'a> {
                             env2 = env2.bind(fd.name.name.as_str(), Binding::Fun(fd, env2.clone()));
                         }
                         LetDef::Recursive(_) => {}
+                        // An instance whose substitutions read a local name (a parameter of the
+                        // operator around the LET) would need them bound where it is used.
+                        LetDef::ModuleDef(m) if m.instance.substs.iter().any(|s| reads_local(&s.expr, &env2)) => {
+                            return Err(err(
+                                codes::UNSUPPORTED,
+                                format!("an instance inside LET whose substitutions read a local name is not evaluated yet ({})", m.name.name),
+                            ));
+                        }
                         LetDef::ModuleDef(m) => {
-                            return Err(err(codes::UNSUPPORTED, format!("instances inside LET are not evaluated yet ({})", m.name.name)));
+                            env2 = env2.bind(m.name.name.as_str(), Binding::Inst(m));
                         }
                     }
                 }
@@ -1268,6 +1279,7 @@ impl<'a> ConstEval<'a> {
                     }
                     self.apply_builtin(op, vals)
                 }
+                Binding::Inst(_) => Err(err(codes::TYPE, format!("{} is an instance: use its definitions as {}!Op", name, name))),
             };
         }
         if args.is_empty()
@@ -1801,4 +1813,16 @@ impl<'i, 'a> Walker<'i, 'a> {
             }
         }
     }
+}
+
+/// Whether `e` applies a name bound in `env` (a local: a parameter, a bound name, a LET
+/// definition).
+fn reads_local(e: &Expr, env: &Env<'_>) -> bool {
+    let mut found = false;
+    tla_syntax::ast::walk(e, &mut |x| {
+        if let ExprKind::OpApp { op, .. } = &*x.kind {
+            found |= op.path.is_empty() && env.lookup(&op.name).is_some();
+        }
+    });
+    found
 }

@@ -1535,8 +1535,16 @@ impl<'a> ConstEval<'a> {
     /// The instance frames of `I!J!Op` and what `Op` names in the innermost one.
     pub(super) fn resolve_path(&self, op: &'a OpName, env: &Env<'a>) -> VResult<(Vec<InstFrame<'a>>, Option<Global<'a>>)> {
         let mut frames: Vec<InstFrame<'a>> = Vec::new();
-        for step in &op.path {
-            let g = self.in_frames(frames.clone(), || Ok(self.global(&step.name.name)))?;
+        for (i, step) in op.path.iter().enumerate() {
+            // The first step may be an instance defined in a LET around the use.
+            let local = match env.lookup(&step.name.name) {
+                Some(Binding::Inst(md)) if i == 0 => Some(Global::Inst(md)),
+                _ => None,
+            };
+            let g = match local {
+                Some(g) => Some(g),
+                None => self.in_frames(frames.clone(), || Ok(self.global(&step.name.name)))?,
+            };
             let Some(Global::Inst(md)) = g else {
                 return Err(err(codes::UNKNOWN, format!("{} is not a named instance", step.name.name)));
             };
