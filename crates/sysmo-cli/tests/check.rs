@@ -370,3 +370,13 @@ fn tlcget_config_is_the_checkers_record() {
     let r = json(&out);
     assert!(r["message"].as_str().is_some_and(|m| m.contains("TLCGet(\"config\")")), "{r}");
 }
+
+/// TLC's random draws cannot be reproduced: RandomElement is an error that names it and says
+/// what to write instead, never a run on values of our own choosing.
+#[test]
+fn random_element_is_unsupported_by_name() {
+    let out = sysmo(&["check", "RandomPick.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(75));
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("RandomElement is not supported")), "{r}");
+}

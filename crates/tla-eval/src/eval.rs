@@ -1629,6 +1629,12 @@ impl<'a> ConstEval<'a> {
                 }
                 v => Err(err(codes::TYPE, format!("The first argument of TLCSet should be a nonnegative integer, but instead it is {}", v))),
             },
+            // TLC draws these with its random generator, seeded per run: their values (and so the
+            // states a model reaches) cannot be reproduced.
+            ("RandomElement", 1) | ("RandomSubset", 2) | ("RandomSetOfSubsets", 3) | ("TestRandomSetOfSubsets", 3) => Err(err(
+                codes::UNSUPPORTED,
+                format!("{name} is not supported: TLC draws its value at random, and no other checker can reproduce the draw; enumerate the choices instead (\\E x \\in S or x' \\in S)"),
+            )),
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),
         }
     }
