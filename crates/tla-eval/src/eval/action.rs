@@ -130,12 +130,7 @@ impl<'a> ConstEval<'a> {
         match items.split_first() {
             None => k(),
             Some((first, _)) if pending && self.conditions_from(first) => {
-                for it in items {
-                    if !self.condition(it, env)? {
-                        return Ok(true);
-                    }
-                }
-                k()
+                self.all_hold(items.iter().map(|it| (*it, env)), k)
             }
             Some((first, rest)) => self.act(first, env, &mut || self.act_refs_from(rest, env, k, true)),
         }
@@ -154,6 +149,20 @@ impl<'a> ConstEval<'a> {
     /// where enumerating `e` may branch, since elsewhere evaluating it gives the same.
     fn conditions_from(&self, e: &'a Expr) -> bool {
         self.frame.enumerating.get() && self.may_branch(e, 0) && self.all_assigned()
+    }
+
+    /// The conjuncts still to come, read as conditions (see `all_assigned`), then `k` when all
+    /// hold.
+    fn all_hold<'e>(&self, items: impl IntoIterator<Item = (&'a Expr, &'e Env<'a>)>, k: &mut Cont<'_>) -> VResult<bool>
+    where
+        'a: 'e,
+    {
+        for (it, env) in items {
+            if !self.condition(it, env)? {
+                return Ok(true);
+            }
+        }
+        k()
     }
 
     /// A conjunct read as a condition (see `all_assigned`), its error placed at it.
@@ -622,17 +631,7 @@ impl<'a> ConstEval<'a> {
     /// The variable `e` names: a variable, or a parameter whose argument (passed by name) is
     /// one (`q` in `q' = Tail(q)` for `Lose(msgs)`).
     fn var_of(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
-        if let Some(r) = self.var_ref(e, env) {
-            return Some(r);
-        }
-        if let ExprKind::OpApp { op, args } = &*e.kind
-            && op.path.is_empty() && args.is_empty()
-            && let Some(Binding::Op(cl)) = env.lookup(&op.name)
-            && cl.params.is_empty() {
-                let cl = cl.clone();
-                return self.var_of(cl.body, &cl.env);
-            }
-        None
+        self.var_ref(e, env).or_else(|| by_name(e, env).and_then(|cl| self.var_of(cl.body, &cl.env)))
     }
 
     /// The variable of `x'` (or of `x` when enumerating Init).
@@ -641,33 +640,14 @@ impl<'a> ConstEval<'a> {
             return None;
         }
         if self.frame.init_mode.get() {
-            if let Some(s) = self.var_ref(e, env) {
-                return Some(s);
-            }
-            // A parameter bound to a variable (passed by name).
-            if let ExprKind::OpApp { op, args } = &*e.kind
-                && op.path.is_empty() && args.is_empty()
-                && let Some(Binding::Op(cl)) = env.lookup(&op.name)
-                && cl.params.is_empty() {
-                    let cl = cl.clone();
-                    return self.target_slot(cl.body, &cl.env);
-                }
-            return None;
+            return self.var_of(e, env);
         }
         if let ExprKind::OpApp { op, args } = &*e.kind
-            && op.path.is_empty() {
-                if op.name == "'" && args.len() == 1 {
-                    return self.var_of(&args[0], env);
-                }
-                // A parameter bound to `x'` (passed by name, as TLC does).
-                if args.is_empty()
-                    && let Some(Binding::Op(cl)) = env.lookup(&op.name)
-                    && cl.params.is_empty() {
-                        let cl = cl.clone();
-                        return self.target_slot(cl.body, &cl.env);
-                    }
+            && op.path.is_empty() && op.name == "'" && args.len() == 1 {
+                return self.var_of(&args[0], env);
             }
-        None
+        // A parameter bound to `x'` (passed by name, as TLC does).
+        by_name(e, env).and_then(|cl| self.target_slot(cl.body, &cl.env))
     }
 
     /// An argument of an action call, for the parameter at `pos` (named `param`) of the
@@ -744,12 +724,7 @@ impl<'a> ConstEval<'a> {
         match envs.split_first() {
             None => k(),
             Some(_) if pending && self.conditions_from(body) => {
-                for env in envs {
-                    if !self.condition(body, env)? {
-                        return Ok(true);
-                    }
-                }
-                k()
+                self.all_hold(envs.iter().map(|env| (body, env)), k)
             }
             Some((first, rest)) => self.act(body, first, &mut || self.act_each(body, rest, k, true)),
         }
@@ -813,12 +788,7 @@ impl<'a> ConstEval<'a> {
         match items.split_first() {
             None => k(),
             Some((first, _)) if pending && self.conditions_from(first) => {
-                for it in items {
-                    if !self.condition(it, env)? {
-                        return Ok(true);
-                    }
-                }
-                k()
+                self.all_hold(items.iter().map(|it| (it, env)), k)
             }
             Some((first, rest)) => self.act(first, env, &mut || self.act_conj_from(rest, env, k, true)),
         }
@@ -834,15 +804,12 @@ impl<'a> ConstEval<'a> {
             };
             return self.assign(r, v, k);
         }
+        // A parameter whose argument was passed by name: UNCHANGED of that argument.
+        if let Some(cl) = by_name(e, env) {
+            return self.act_unchanged(cl.body, &cl.env, k);
+        }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
-            // A parameter whose argument was passed by name: UNCHANGED of that argument.
-            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty()
-                && let Some(Binding::Op(cl)) = env.lookup(&op.name)
-                && cl.params.is_empty() => {
-                let cl = cl.clone();
-                self.act_unchanged(cl.body, &cl.env, k)
-            }
             ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() => {
                 match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
@@ -1571,5 +1538,18 @@ impl<'a> ConstEval<'a> {
         let len = ctx.len();
         ctx.truncate(len.saturating_sub(n));
         r
+    }
+}
+
+/// The argument `e` stands for when it names a parameter passed by name (a closure of no
+/// parameters, read in its own environment).
+fn by_name<'a>(e: &Expr, env: &Env<'a>) -> Option<std::rc::Rc<Closure<'a>>> {
+    let ExprKind::OpApp { op, args } = &*e.kind else { return None };
+    if !op.path.is_empty() || !args.is_empty() {
+        return None;
+    }
+    match env.lookup(&op.name) {
+        Some(Binding::Op(cl)) if cl.params.is_empty() => Some(cl.clone()),
+        _ => None,
     }
 }
