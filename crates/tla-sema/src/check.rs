@@ -16,6 +16,7 @@ use tla_syntax::{Diagnostic, Span};
 
 use crate::diagnostics as d;
 use crate::stdlib::{self, builtin_arity, canonical};
+use crate::subexpr::{Rewrite, Selectable, Step};
 
 /// What a name denotes.
 #[derive(Clone, Debug)]
@@ -145,6 +146,12 @@ impl Lv {
 pub(crate) trait ModuleEnv {
     /// The signature of module `name`, or `None` after reporting why (not found, cycle).
     fn module_sig(&mut self, name: &str, at: Span) -> Option<Rc<ModuleSig>>;
+    /// The top-level definition, named ASSUME or theorem `name` of the checked module `module`.
+    fn selectable(&self, module: &str, name: &str) -> Option<Selectable>;
+    /// Every name visible at the end of the checked module `module`.
+    fn scope_of(&self, module: &str) -> Option<Vec<Sym>>;
+    /// A subexpression name's definition, to add to `module`, and how its use is rewritten.
+    fn record_subexpression(&mut self, module: &str, def: ast::OpDef, use_at: Span, rewrite: Rewrite);
 }
 
 /// The outcome of checking one module.
@@ -161,8 +168,10 @@ struct Entry {
     exported: bool,
 }
 
-pub(crate) struct Checker<'e> {
+pub(crate) struct Checker<'e, 'm> {
     env: &'e mut dyn ModuleEnv,
+    /// The module being checked (for subexpression names of its own definitions).
+    cur: Option<&'m ast::Module>,
     module: String,
     ctx: HashMap<String, Entry>,
     locals: Vec<Sym>,
@@ -175,6 +184,19 @@ pub(crate) struct Checker<'e> {
     submodules: HashMap<String, Rc<ModuleSig>>,
 }
 
+/// The top-level definition, named ASSUME or theorem `name` of `m`, to select subexpressions in.
+pub(crate) fn selectable_in(m: &ast::Module, name: &str) -> Option<Selectable> {
+    m.units.iter().find_map(|u| match u {
+        ast::Unit::OpDef(d) if d.name.name == name => Some(Selectable { name: name.to_string(), params: d.params.clone(), body: d.body.clone() }),
+        ast::Unit::Assume(ast::Assume { name: Some(n), expr, .. }) | ast::Unit::Theorem(ast::Theorem { name: Some(n), expr: Some(expr), .. })
+            if n.name == name =>
+        {
+            Some(Selectable { name: name.to_string(), params: vec![], body: expr.clone() })
+        }
+        _ => None,
+    })
+}
+
 fn def_name(u: &ast::Unit) -> Option<&ast::Ident> {
     match u {
         ast::Unit::OpDef(d) => Some(&d.name),
@@ -184,10 +206,11 @@ fn def_name(u: &ast::Unit) -> Option<&ast::Ident> {
     }
 }
 
-impl<'e> Checker<'e> {
-    pub fn new(env: &'e mut dyn ModuleEnv, module: &str) -> Checker<'e> {
+impl<'e, 'm> Checker<'e, 'm> {
+    pub fn new(env: &'e mut dyn ModuleEnv, module: &str) -> Checker<'e, 'm> {
         Checker {
             env,
+            cur: None,
             module: module.to_string(),
             ctx: HashMap::new(),
             locals: vec![],
@@ -203,10 +226,11 @@ impl<'e> Checker<'e> {
     /// nested submodule): visible, not exported.
     pub fn check_module(
         mut self,
-        m: &ast::Module,
+        m: &'m ast::Module,
         outer: Vec<Sym>,
         outer_submodules: HashMap<String, Rc<ModuleSig>>,
     ) -> (ModuleResult, Vec<Diagnostic>) {
+        self.cur = Some(m);
         for s in outer {
             self.ctx.insert(s.name.clone(), Entry { sym: s, exported: false });
         }
@@ -363,6 +387,15 @@ impl<'e> Checker<'e> {
             }
             ast::Unit::OpDef(def) => {
                 self.current_def = Some(def.name.name.clone());
+                // A RECURSIVE declaration writes each parameter as `_`: the definition says which
+                // are operators (`F(Op(_, _), v)`), for the recursive calls in its own body.
+                if let Some(e) = self.ctx.get_mut(&def.name.name)
+                    && e.sym.pending_recursive
+                    && e.sym.module == self.module
+                    && e.sym.params.len() == def.params.len()
+                {
+                    e.sym.params = def.params.iter().map(|p| p.arity).collect();
+                }
                 let s = self.op_def(def);
                 self.current_def = None;
                 if def.name.name == "Init" && s.level == 2 {
@@ -547,6 +580,11 @@ impl<'e> Checker<'e> {
     fn let_def(&mut self, ld: &ast::LetDef) {
         match ld {
             ast::LetDef::Op(def) => {
+                if let Some(l) = self.locals.iter_mut().rev().find(|l| l.name == def.name.name && l.pending_recursive)
+                    && l.params.len() == def.params.len()
+                {
+                    l.params = def.params.iter().map(|p| p.arity).collect();
+                }
                 let mut s = self.op_def(def);
                 // Replace a pending RECURSIVE declaration made in this LET.
                 if let Some(pos) = self.locals.iter().rposition(|l| l.name == s.name && l.pending_recursive) {
@@ -832,13 +870,13 @@ impl<'e> Checker<'e> {
                 lv
             }
             ExprKind::Label { params, body, .. } => {
-                let mark = self.locals.len();
+                // A label's parameters name bound names it lies under (`\E v : L(v):: P`).
                 for p in params {
-                    self.bind_local(Sym::new(&p.name, SymKind::Bound, vec![], Some(p.span), &self.module, 0));
+                    if !self.locals.iter().any(|l| l.name == p.name) {
+                        self.unknown(&p.name, p.span);
+                    }
                 }
-                let lv = self.expr(body);
-                self.locals.truncate(mark);
-                lv
+                self.expr(body)
             }
         }
     }
@@ -853,6 +891,11 @@ impl<'e> Checker<'e> {
     }
 
     fn op_app(&mut self, e: &Expr, op: &ast::OpName, args: &[Expr]) -> Lv {
+        if !op.path.is_empty()
+            && let Some(lv) = self.subexpression(op, args)
+        {
+            return lv;
+        }
         let sym = if op.path.is_empty() {
             match self.resolve(&op.name) {
                 Some(s) => Some(s),
@@ -897,6 +940,110 @@ impl<'e> Checker<'e> {
             }
         }
         lv
+    }
+
+    /// A subexpression name (`Inv!2`, `I!Inv!lbl`): `None` when `op` is an ordinary instance
+    /// path. The selected part becomes a definition of the module that holds the selected one
+    /// (see [`crate::subexpr`]), and this use an application of it.
+    fn subexpression(&mut self, op: &ast::OpName, args: &[Expr]) -> Option<Lv> {
+        // The instance steps, then the definition selected in.
+        let mut sig: Option<Rc<ModuleSig>> = None;
+        let mut head = None;
+        for (i, step) in op.path.iter().enumerate() {
+            let s = match &sig {
+                None => self.resolve(&step.name.name),
+                Some(sg) => sg.syms.get(&step.name.name).cloned(),
+            };
+            let Some(s) = s else { break };
+            let selects = i + 1 < op.path.len() || !op.name.is_empty() || !op.sel.is_empty();
+            match &s.kind {
+                SymKind::Instance(next) => sig = Some(next.clone()),
+                SymKind::Operator | SymKind::Theorem if s.span.is_some() && selects => {
+                    head = Some((i, s));
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let Some((k, sym)) = head else {
+            if op.name.is_empty() {
+                // `X!2` where X is no definition: report X as resolve_path would.
+                let probe = ast::OpName { path: op.path[..op.path.len() - 1].to_vec(), name: op.path[op.path.len() - 1].name.name.clone(), span: op.span, sel: vec![] };
+                let _ = if probe.path.is_empty() { self.resolve(&probe.name).or_else(|| { self.unknown(&probe.name, op.path[0].name.span); None }) } else { self.resolve_path(&probe) };
+                self.err(d::subexpression(op.span, "only a definition, a named ASSUME or a theorem has subexpressions"));
+                return Some(Lv::CONST);
+            }
+            return None;
+        };
+        for step in &op.path[..=k] {
+            for a in &step.args {
+                self.expr(a);
+            }
+        }
+        // The selectors: names after the definition's, the final name, then the rest.
+        let mut steps: Vec<Step> = op.path[k + 1..]
+            .iter()
+            .map(|p| Step { kind: ast::SelKind::Name(p.name.name.clone()), args: &p.args, span: p.name.span })
+            .collect();
+        if !op.name.is_empty() {
+            steps.push(Step { kind: ast::SelKind::Name(op.name.clone()), args, span: op.span });
+        }
+        steps.extend(op.sel.iter().map(|s| Step { kind: s.kind.clone(), args: &s.args, span: s.span }));
+        let target = if sym.module == self.module {
+            self.cur.and_then(|m| selectable_in(m, &sym.name))
+        } else {
+            self.env.selectable(&sym.module, &sym.name)
+        };
+        let Some(target) = target else {
+            self.err(d::subexpression(op.span, &format!("`{}` has no expression to select in (an ASSUME ... PROVE statement?)", sym.name)));
+            return Some(Lv::CONST);
+        };
+        let head_args = &op.path[k].args;
+        if head_args.len() != target.params.len() {
+            self.err(d::wrong_arity(op.path[k].name.span, &sym.name, target.params.len(), head_args.len(), sym.span));
+            return Some(Lv::CONST);
+        }
+        let selected = match crate::subexpr::select(&target, &steps, op.span) {
+            Ok(s) => s,
+            Err(diag) => {
+                self.err(diag);
+                return Some(Lv::CONST);
+            }
+        };
+        for a in &selected.extra_args {
+            self.expr(a);
+        }
+        // The new definition's level and parameters, read in its module's scope (its
+        // diagnostics are the selected definition's, already reported).
+        let def_sym = if sym.module == self.module {
+            let saved = std::mem::take(&mut self.locals);
+            let n = self.diags.len();
+            let s = self.op_def(&selected.def);
+            self.diags.truncate(n);
+            self.locals = saved;
+            s
+        } else {
+            let scope = self.env.scope_of(&sym.module).unwrap_or_default();
+            let mut c = Checker::new(&mut *self.env, &sym.module);
+            for s in scope {
+                c.ctx.insert(s.name.clone(), Entry { sym: s, exported: false });
+            }
+            c.op_def(&selected.def)
+        };
+        let all_args: Vec<&Expr> = head_args.iter().chain(selected.extra_args.iter().copied()).collect();
+        let mut lv = Lv { level: def_sym.level, deps: 0 };
+        for (i, a) in all_args.iter().enumerate() {
+            if def_sym.param_deps.get(i).copied().unwrap_or(true) {
+                lv = lv.join(self.expr(a));
+            }
+        }
+        let rewrite = Rewrite {
+            path: op.path[..k].to_vec(),
+            name: selected.def.name.name.clone(),
+            args: all_args.into_iter().cloned().collect(),
+        };
+        self.env.record_subexpression(&sym.module, selected.def, op.span, rewrite);
+        Some(lv)
     }
 
     fn builtin_app(&mut self, e: &Expr, name: &str, args: &[Expr]) -> Lv {

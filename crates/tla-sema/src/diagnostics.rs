@@ -38,6 +38,7 @@ pub const INIT_PRIMED: &str = "W0201";
 pub const RECORD_SET_FIELD: &str = "W0202";
 pub const RECORD_EQ_RECORD_SET: &str = "W0203";
 pub const FILE_NAME_MISMATCH: &str = "E0225";
+pub const SUBEXPRESSION: &str = "E0226";
 
 fn level_word(l: u8) -> &'static str {
     match l {
@@ -182,6 +183,11 @@ pub fn instance_as_value(at: Span, name: &str) -> Diagnostic {
 pub fn not_an_instance(at: Span, name: &str, kind: &str) -> Diagnostic {
     Diagnostic::error(NOT_AN_INSTANCE, at, format!("`{name}` is {kind}, not a module instance, so `{name}!...` is meaningless"))
         .with_hint(format!("define it with `{name} == INSTANCE M` first"))
+}
+
+pub fn subexpression(at: Span, why: &str) -> Diagnostic {
+    Diagnostic::error(SUBEXPRESSION, at, format!("this subexpression name selects nothing: {why}"))
+        .with_hint("a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)")
 }
 
 pub fn not_in_module(at: Span, name: &str, module: &str) -> Diagnostic {

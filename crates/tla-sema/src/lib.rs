@@ -13,6 +13,7 @@ use tla_syntax::cfg::{Config, ConstRhs};
 use tla_syntax::{ast, Diagnostic, FileId, SourceMap, Span};
 
 pub mod bundled;
+mod subexpr;
 mod check;
 pub mod diagnostics;
 pub mod stdlib;
@@ -154,6 +155,10 @@ struct Env<'a> {
     unit_codes: HashMap<String, Vec<Vec<&'static str>>>,
     scopes: HashMap<String, Vec<Sym>>,
     diags: Vec<Diagnostic>,
+    /// The definitions subexpression names stand for, with the module each belongs to.
+    subexpr_defs: Vec<(String, ast::OpDef)>,
+    /// How each use of a subexpression name is rewritten, by its span.
+    subexpr_uses: HashMap<Span, subexpr::Rewrite>,
 }
 
 impl Env<'_> {
@@ -182,6 +187,29 @@ impl Env<'_> {
 }
 
 impl ModuleEnv for Env<'_> {
+    fn selectable(&self, module: &str, name: &str) -> Option<subexpr::Selectable> {
+        let m = self.ordered.iter().find(|m| m.name.name == module)?;
+        check::selectable_in(m, name).or_else(|| {
+            // Defined by an earlier subexpression name (`Inv!1!2` after `Inv!1`).
+            self.subexpr_defs.iter().find(|(m, d)| m == module && d.name.name == name).map(|(_, d)| subexpr::Selectable {
+                name: name.to_string(),
+                params: d.params.clone(),
+                body: d.body.clone(),
+            })
+        })
+    }
+
+    fn scope_of(&self, module: &str) -> Option<Vec<Sym>> {
+        self.scopes.get(module).cloned()
+    }
+
+    fn record_subexpression(&mut self, module: &str, def: ast::OpDef, use_at: Span, rewrite: subexpr::Rewrite) {
+        if !self.subexpr_defs.iter().any(|(m, d)| m == module && d.name.name == def.name.name) {
+            self.subexpr_defs.push((module.to_string(), def));
+        }
+        self.subexpr_uses.insert(use_at, rewrite);
+    }
+
     fn module_sig(&mut self, name: &str, at: Span) -> Option<Rc<ModuleSig>> {
         if let Some(pos) = self.in_progress.iter().position(|n| n == name) {
             let mut cycle: Vec<String> = self.in_progress[pos..].to_vec();
@@ -309,6 +337,8 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         unit_codes: HashMap::new(),
         scopes: HashMap::new(),
         diags: parse_diags,
+        subexpr_defs: Vec::new(),
+        subexpr_uses: HashMap::new(),
     };
     // The root first (it pulls in what it uses), then the file's other modules.
     for name in &file_order {
@@ -364,8 +394,10 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
     } else {
         0.5 * parsed as f64 / total as f64
     };
+    let mut modules = env.ordered;
+    subexpr::rewrite(&mut modules, env.subexpr_defs, env.subexpr_uses);
     Analysis {
-        modules: env.ordered,
+        modules,
         root: root_idx,
         diagnostics,
         score: SyntaxScore { clean, total, parsed, score },

@@ -452,8 +452,9 @@ R(n) == IF n = 0 THEN 0 ELSE R(n - 1, 0)
               hint a module `Other` must be in a file named `Other.tla` whose module is `Other`
             E0218 Error M.tla:5:6 `I` is a module instance, not a value
               hint refer to one of its definitions: `I!Op`
-            E0218 Error M.tla:5:10 `A` is an operator, not a module instance, so `A!...` is meaningless
-              hint define it with `A == INSTANCE M` first
+            E0226 Error M.tla:5:10 this subexpression name selects nothing: `A` has no label `Op`
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+              hint `A` is a definition, not a module instance: for a module's definitions write `A == INSTANCE M` first
             E0214 Error M.tla:7:1 `R` is declared RECURSIVE with 2 parameter(s) but defined with 1
               label M.tla:6:11 declared here
               hint make the RECURSIVE declaration's `_` count match the definition's parameters
@@ -547,6 +548,46 @@ fn a_definition_brought_in_twice_is_a_warning_and_a_declaration_clash_an_error()
             E0203 Error M.tla:3:10 multiply-defined symbol `F`: INSTANCE A brings in `F` from module A, which clashes with an earlier one
               label M.tla:2:10 the other definition
               hint `F` is already a variable from module M; rename one of them
+        "#]],
+    );
+}
+
+#[test]
+fn subexpression_names_that_select_nothing() {
+    check(
+        "---- MODULE M ----
+EXTENDS Naturals
+VARIABLE x
+Inv == /\\ x > 0
+       /\\ P:: x < 9
+Q == \\E v \\in 1..2 : L(v):: v = x
+THEOREM T == ASSUME NEW n PROVE n = n
+A == Inv!3
+B == Inv!R
+C == Q!@
+D == Q!(1, 2)
+E == Q!L
+F == T!1
+G == Inv!P!<<
+H == x!1
+====
+",
+        expect![[r#"
+            E0226 Error M.tla:8:10 this subexpression name selects nothing: `!3` names no operand: the selected expression has 2
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+            E0226 Error M.tla:9:6 this subexpression name selects nothing: `Inv` has no label `R`
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+              hint `Inv` is a definition, not a module instance: for a module's definitions write `Inv == INSTANCE M` first
+            E0226 Error M.tla:10:8 this subexpression name selects nothing: `!@` names a body under its own bound names, which only its definition can use: write `!(e, ...)` with the values
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+            E0226 Error M.tla:11:8 this subexpression name selects nothing: the expression binds 1 name(s), and `!(...)` gives 2 value(s)
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+            E0226 Error M.tla:12:6 this subexpression name selects nothing: the label `L` takes 1 argument(s), not 0
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+            E0226 Error M.tla:13:6 this subexpression name selects nothing: `T` has no expression to select in (an ASSUME ... PROVE statement?)
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
+            E0226 Error M.tla:15:6 this subexpression name selects nothing: only a definition, a named ASSUME or a theorem has subexpressions
+              hint a subexpression name is a definition's name followed by selectors: `Inv!2` (the second conjunct), `Inv!lbl` (a label), `Op!(e)` (a body under its bound name)
         "#]],
     );
 }

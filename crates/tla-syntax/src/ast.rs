@@ -205,12 +205,46 @@ pub enum Fairness {
 /// A reference to an operator, possibly through named instances: `M!I(x)!Op`.
 #[derive(Clone, Debug)]
 pub struct OpName {
-    /// The instance steps before the name: `M` and `I(x)` in `M!I(x)!Op`.
+    /// The instance steps before the name: `M` and `I(x)` in `M!I(x)!Op`. In a subexpression
+    /// name (`sel` not empty) every named step before the first selector, the definition's
+    /// name included: `I`, `Inv` in `I!Inv!2`.
     pub path: Vec<PathStep>,
-    /// Identifier, or canonical operator symbol.
+    /// Identifier, or canonical operator symbol; empty in a subexpression name.
     pub name: String,
     /// Span of the whole reference (path and name, without arguments).
     pub span: Span,
+    /// The selectors of a subexpression name, from the first one that is not a name: `2` in
+    /// `Inv!2`, `:` in `Q!:`, `1` and `lbl` in `Op(a)!1!lbl`. A subexpression name made of
+    /// names only (`Inv!P0`, a label of `Inv`) reads like an instance path: the analysis tells
+    /// the two apart.
+    pub sel: Vec<Selector>,
+}
+
+/// One selector of a subexpression name.
+#[derive(Clone, Debug)]
+pub struct Selector {
+    pub kind: SelKind,
+    /// Arguments: a label's parameters (`lbl(a, b)`) or the bound names' values of `!(a, b)`.
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelKind {
+    /// A label (or, after `!:`, a definition's name).
+    Name(String),
+    /// `!3`: the third operand.
+    Pos(u32),
+    /// `!<<`: the first operand.
+    First,
+    /// `!>>`: the last operand.
+    Last,
+    /// `!:`
+    Colon,
+    /// `!@`: the body under its bound names, themselves.
+    At,
+    /// `!(a, b)`: the body under its bound names, with these values.
+    Null,
 }
 
 #[derive(Clone, Debug)]
@@ -328,6 +362,7 @@ pub fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match &*e.kind {
         ExprKind::OpApp { args, op } => {
             op.path.iter().for_each(|p| p.args.iter().for_each(|a| walk(a, f)));
+            op.sel.iter().for_each(|s| s.args.iter().for_each(|a| walk(a, f)));
             args.iter().for_each(|a| walk(a, f))
         }
         ExprKind::FunApp { fun, args } => {
@@ -395,4 +430,107 @@ pub fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
         }
         _ => {}
     }
+}
+
+/// Call `f` on every expression of `m` (its submodules' included), children before parents, so
+/// that `f` may replace the node it is given.
+pub fn walk_module_mut(m: &mut Module, f: &mut dyn FnMut(&mut Expr)) {
+    fn instance(i: &mut Instance, f: &mut dyn FnMut(&mut Expr)) {
+        i.substs.iter_mut().for_each(|s| walk_mut(&mut s.expr, f));
+    }
+    for u in &mut m.units {
+        match u {
+            Unit::Assume(a) => walk_mut(&mut a.expr, f),
+            Unit::OpDef(d) => walk_mut(&mut d.body, f),
+            Unit::FunDef(d) => {
+                d.bounds.iter_mut().filter_map(|b| b.set.as_mut()).for_each(|s| walk_mut(s, f));
+                walk_mut(&mut d.body, f)
+            }
+            Unit::ModuleDef(d) => instance(&mut d.instance, f),
+            Unit::Instance(i) => instance(i, f),
+            Unit::Theorem(t) => t.expr.iter_mut().for_each(|e| walk_mut(e, f)),
+            Unit::Submodule(sm) => walk_module_mut(sm, f),
+            Unit::Constants(_) | Unit::Variables(_) | Unit::Recursive(_) | Unit::Error(_) => {}
+        }
+    }
+}
+
+/// Call `f` on `e` and every expression inside it, children first (see [`walk`] for which).
+pub fn walk_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut *e.kind {
+        ExprKind::OpApp { args, op } => {
+            op.path.iter_mut().for_each(|p| p.args.iter_mut().for_each(|a| walk_mut(a, f)));
+            op.sel.iter_mut().for_each(|s| s.args.iter_mut().for_each(|a| walk_mut(a, f)));
+            args.iter_mut().for_each(|a| walk_mut(a, f))
+        }
+        ExprKind::FunApp { fun, args } => {
+            walk_mut(fun, f);
+            args.iter_mut().for_each(|a| walk_mut(a, f))
+        }
+        ExprKind::Field { record, .. } => walk_mut(record, f),
+        ExprKind::Junction { items, .. } | ExprKind::SetEnum(items) | ExprKind::Tuple(items) | ExprKind::Times(items) => {
+            items.iter_mut().for_each(|a| walk_mut(a, f))
+        }
+        ExprKind::If { cond, then, els } => {
+            walk_mut(cond, f);
+            walk_mut(then, f);
+            walk_mut(els, f);
+        }
+        ExprKind::Case { arms, other } => {
+            for a in arms {
+                walk_mut(&mut a.guard, f);
+                walk_mut(&mut a.body, f);
+            }
+            if let Some(o) = other {
+                walk_mut(o, f);
+            }
+        }
+        ExprKind::Let { defs, body } => {
+            for d in defs {
+                match d {
+                    LetDef::Op(o) => walk_mut(&mut o.body, f),
+                    LetDef::Fun(fd) => {
+                        fd.bounds.iter_mut().filter_map(|b| b.set.as_mut()).for_each(|s| walk_mut(s, f));
+                        walk_mut(&mut fd.body, f)
+                    }
+                    LetDef::ModuleDef(md) => md.instance.substs.iter_mut().for_each(|s| walk_mut(&mut s.expr, f)),
+                    LetDef::Recursive(_) => {}
+                }
+            }
+            walk_mut(body, f);
+        }
+        ExprKind::Quant { bounds, body, .. } | ExprKind::SetMap { body, bounds } | ExprKind::FunCons { bounds, body } => {
+            bounds.iter_mut().filter_map(|b| b.set.as_mut()).for_each(|s| walk_mut(s, f));
+            walk_mut(body, f);
+        }
+        ExprKind::TemporalQuant { body, .. } | ExprKind::Lambda { body, .. } | ExprKind::Label { body, .. } => walk_mut(body, f),
+        ExprKind::Choose { bound, body } | ExprKind::SetFilter { bound, pred: body } => {
+            if let Some(s) = &mut bound.set {
+                walk_mut(s, f);
+            }
+            walk_mut(body, f);
+        }
+        ExprKind::FunSet { domain, range } => {
+            walk_mut(domain, f);
+            walk_mut(range, f);
+        }
+        ExprKind::Record(fs) | ExprKind::RecordSet(fs) => fs.iter_mut().for_each(|(_, x)| walk_mut(x, f)),
+        ExprKind::Except { base, updates } => {
+            walk_mut(base, f);
+            for u in updates {
+                for st in &mut u.path {
+                    if let ExceptStep::Index(xs) = st {
+                        xs.iter_mut().for_each(|x| walk_mut(x, f));
+                    }
+                }
+                walk_mut(&mut u.value, f);
+            }
+        }
+        ExprKind::BoxAction { action, sub } | ExprKind::AngleAction { action, sub } | ExprKind::Fair { sub, action, .. } => {
+            walk_mut(action, f);
+            walk_mut(sub, f);
+        }
+        ExprKind::Num(_) | ExprKind::Decimal(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::At | ExprKind::Error => {}
+    }
+    f(e);
 }

@@ -164,6 +164,26 @@ fn opname(op: &OpName) -> String {
         s.push('!');
     }
     s.push_str(&op.name);
+    for (i, sel) in op.sel.iter().enumerate() {
+        if i > 0 {
+            s.push('!');
+        }
+        match &sel.kind {
+            SelKind::Name(n) => s.push_str(n),
+            SelKind::Pos(n) => {
+                let _ = write!(s, "{n}");
+            }
+            SelKind::First => s.push_str("<<"),
+            SelKind::Last => s.push_str(">>"),
+            SelKind::Colon => s.push(':'),
+            SelKind::At => s.push('@'),
+            SelKind::Null => {}
+        }
+        if !sel.args.is_empty() || sel.kind == SelKind::Null {
+            let a: Vec<_> = sel.args.iter().map(dump_expr).collect();
+            let _ = write!(s, "({})", a.join(", "));
+        }
+    }
     s
 }
 

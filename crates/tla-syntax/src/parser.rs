@@ -71,6 +71,9 @@ const UNIT_KEYWORDS: &[&str] = &[
     "CONSTANT", "CONSTANTS", "VARIABLE", "VARIABLES", "ASSUME", "ASSUMPTION", "AXIOM", "THEOREM",
     "LEMMA", "PROPOSITION", "COROLLARY", "INSTANCE", "LOCAL", "RECURSIVE", "USE", "HIDE",
 ];
+/// Words that start a proof, which may begin at column 1 right after a theorem's statement
+/// (`BY (x # {}) <=> ...` is the theorem's proof, not a keyword misused as a definition).
+const PROOF_KEYWORDS: &[&str] = &["BY", "PROOF", "OBVIOUS", "OMITTED"];
 const THEOREM_KEYWORDS: &[&str] = &["AXIOM", "THEOREM", "LEMMA", "PROPOSITION", "COROLLARY", "USE", "HIDE"];
 
 enum Def {
@@ -336,6 +339,7 @@ impl<'a> Parser<'a> {
                 (after_operand && self.is_ident_at(i) && self.sym_at(i + 1, "="))
                     || (t.kind == Kind::Ident
                         && ops::is_keyword(&t.text)
+                        && !PROOF_KEYWORDS.contains(&t.text)
                         && (self.sym_at(i + 1, "==") || (self.sym_at(i + 1, "(") && !THEOREM_KEYWORDS.contains(&t.text))))
             }
         }
@@ -832,7 +836,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 name => Expr::new(
-                    ExprKind::OpApp { op: OpName { path: vec![], name: name.to_string(), span: tspan }, args: vec![lhs, rhs] },
+                    ExprKind::OpApp { op: OpName { path: vec![], name: name.to_string(), span: tspan, sel: vec![] }, args: vec![lhs, rhs] },
                     span,
                 ),
             };
@@ -851,7 +855,7 @@ impl<'a> Parser<'a> {
     }
 
     fn opapp(&self, name: &str, tspan: Span, args: Vec<Expr>, span: Span) -> Expr {
-        Expr::new(ExprKind::OpApp { op: OpName { path: vec![], name: name.to_string(), span: tspan }, args }, span)
+        Expr::new(ExprKind::OpApp { op: OpName { path: vec![], name: name.to_string(), span: tspan, sel: vec![] }, args }, span)
     }
 
     fn unary(&mut self) -> R<Expr> {
@@ -1105,7 +1109,7 @@ impl<'a> Parser<'a> {
                     let ns = self.tok_span(n);
                     e = Expr::new(
                         ExprKind::OpApp {
-                            op: OpName { path: vec![PathStep { name: Ident { name: t.text.to_string(), span: s }, args: vec![] }], name: n.text.to_string(), span: s.to(ns) },
+                            op: OpName { path: vec![PathStep { name: Ident { name: t.text.to_string(), span: s }, args: vec![] }], name: n.text.to_string(), span: s.to(ns), sel: vec![] },
                             args: vec![],
                         },
                         s.to(ns),
@@ -1251,17 +1255,27 @@ impl<'a> Parser<'a> {
         }
         while self.is_sym("!") {
             let bang = self.bump();
-            path.push(PathStep { name, args: std::mem::take(&mut args) });
             match self.peek() {
                 Some(n) if n.kind == Kind::Ident && !ops::is_keyword(&n.text) => {
+                    path.push(PathStep { name, args: std::mem::take(&mut args) });
                     self.bump();
                     name = Ident { name: n.text.to_string(), span: self.tok_span(n) };
                     end = n.end;
                 }
-                Some(n) if n.kind == Kind::Sym && (ops::infix(&n.text).is_some() || ops::prefix(&n.text).is_some()) => {
+                Some(n) if n.kind == Kind::Sym && Self::selector_kind(&n.text).is_none() && (ops::infix(&n.text).is_some() || ops::prefix(&n.text).is_some()) => {
+                    path.push(PathStep { name, args: std::mem::take(&mut args) });
                     self.bump();
                     name = Ident { name: n.text.to_string(), span: self.tok_span(n) };
                     end = n.end;
+                }
+                Some(n) if matches!(n.kind, Kind::Num(_)) || (n.kind == Kind::Sym && (Self::selector_kind(&n.text).is_some() || n.text == "(")) => {
+                    // A subexpression name: `Inv!2`, `Q!:`, `Op!<<`, `Op!@`, `Op!(x)`.
+                    path.push(PathStep { name, args: std::mem::take(&mut args) });
+                    let _ = bang;
+                    let sel = self.selectors()?;
+                    let span = self.sp(tspan.start, self.prev_end());
+                    let op = OpName { path, name: String::new(), span, sel };
+                    return Ok(Expr::new(ExprKind::OpApp { op, args: vec![] }, span));
                 }
                 _ => {
                     let _ = bang;
@@ -1274,8 +1288,59 @@ impl<'a> Parser<'a> {
                 end = e;
             }
         }
-        let op = OpName { path, name: name.name, span: self.sp(tspan.start, if args.is_empty() { end } else { name.span.end }) };
+        let op = OpName { path, name: name.name, span: self.sp(tspan.start, if args.is_empty() { end } else { name.span.end }), sel: vec![] };
         Ok(Expr::new(ExprKind::OpApp { op, args }, self.sp(tspan.start, end)))
+    }
+
+    /// The selector a symbol token stands for after `!`.
+    fn selector_kind(sym: &str) -> Option<SelKind> {
+        match sym {
+            "<<" => Some(SelKind::First),
+            ">>" => Some(SelKind::Last),
+            ":" => Some(SelKind::Colon),
+            "@" => Some(SelKind::At),
+            _ => None,
+        }
+    }
+
+    /// The selectors of a subexpression name, the first `!` already read: `2!lbl(a)!:`.
+    fn selectors(&mut self) -> R<Vec<Selector>> {
+        let mut out = Vec::new();
+        loop {
+            let Some(t) = self.peek() else { return self.unexpected("a selector after `!`") };
+            let start = t.start;
+            let kind = match t.kind {
+                Kind::Num(n) => {
+                    self.bump();
+                    match n.and_then(|n| u32::try_from(n).ok()) {
+                        Some(k) if k >= 1 => SelKind::Pos(k),
+                        _ => {
+                            self.error(Diagnostic::error("E0101", self.tok_span(t), format!("`{}` is not an operand number: they start at 1", t.text)));
+                            SelKind::Pos(1)
+                        }
+                    }
+                }
+                Kind::Ident if !ops::is_keyword(&t.text) => {
+                    self.bump();
+                    SelKind::Name(t.text.to_string())
+                }
+                Kind::Sym if t.text == "(" => SelKind::Null,
+                Kind::Sym => match Self::selector_kind(&t.text) {
+                    Some(k) => {
+                        self.bump();
+                        k
+                    }
+                    None => return self.unexpected("a selector after `!` (a name, a number, `<<`, `>>`, `:`, `@` or `(...)`)"),
+                },
+                _ => return self.unexpected("a selector after `!` (a name, a number, `<<`, `>>`, `:`, `@` or `(...)`)"),
+            };
+            let args = if self.is_sym("(") && matches!(kind, SelKind::Name(_) | SelKind::Null) { self.args()?.0 } else { vec![] };
+            out.push(Selector { kind, args, span: self.sp(start, self.prev_end()) });
+            if !self.is_sym("!") {
+                return Ok(out);
+            }
+            self.bump();
+        }
     }
 
     /// One binder for CHOOSE: `x`, `x \in S`, `<<x, y>> \in S`.
