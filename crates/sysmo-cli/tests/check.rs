@@ -380,3 +380,21 @@ fn random_element_is_unsupported_by_name() {
     let r = json(&out);
     assert!(r["message"].as_str().is_some_and(|m| m.contains("RandomElement is not supported")), "{r}");
 }
+
+/// The graph operators TLC computes in Java give what their modules define (checked in the
+/// spec's ASSUMEs against the definitions with bounded paths).
+#[test]
+fn graph_overrides_agree_with_their_definitions() {
+    let out = sysmo(&["check", "GraphOps.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+}
+
+/// A library operator TLC replaces with I/O in Java is an error that says so.
+#[test]
+fn io_overrides_are_unsupported_by_name() {
+    let out = sysmo(&["check", "ReadsEnv.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(75));
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("IOEnv (module IOUtils) is not supported")), "{r}");
+}

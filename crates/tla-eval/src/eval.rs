@@ -26,6 +26,7 @@ mod konst;
 mod plan;
 mod bags;
 mod stdext;
+mod overrides;
 mod parts;
 use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
 pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
@@ -59,6 +60,8 @@ enum Global<'a> {
     /// A named ASSUME or THEOREM used as an operator (`ASSUME T1` where `THEOREM T1 == P`):
     /// its statement, evaluated where it is used.
     Stated(&'a Expr),
+    /// A library definition TLC replaces with Java, replaced here too (see `overrides`).
+    Native(&'static overrides::Override),
 }
 
 type Scope<'a> = HashMap<&'a str, Global<'a>>;
@@ -336,8 +339,12 @@ impl<'a> ConstEval<'a> {
                     Unit::Variables(vs) => vars.extend(vs.iter().map(|v| v.name.as_str())),
                     Unit::Constants(cs) => decls.extend(cs.iter().map(|c| c.name.name.as_str())),
                     Unit::OpDef(d) => {
-                        globals.insert(d.name.name.as_str(), Global::Op(d));
-                        scope.insert(d.name.name.as_str(), Global::Op(d));
+                        let g = match overrides::of(&m.name.name, &d.name.name) {
+                            Some(o) => Global::Native(o),
+                            None => Global::Op(d),
+                        };
+                        globals.insert(d.name.name.as_str(), g.clone());
+                        scope.insert(d.name.name.as_str(), g);
                     }
                     Unit::FunDef(d) => {
                         globals.insert(d.name.name.as_str(), Global::Fun(d));
@@ -1189,6 +1196,7 @@ impl<'a> ConstEval<'a> {
             let (frames, target) = self.resolve_path(op, env)?;
             let d = match target {
                 Some(Global::Op(d)) => d,
+                Some(Global::Native(o)) => return self.call_override(o, args, env),
                 Some(Global::Value(v)) if args.is_empty() => return Ok(v),
                 Some(Global::Stated(x)) if args.is_empty() => return self.in_frames(frames, || self.ev(x, &Env::default())),
                 Some(Global::Fun(d)) if args.is_empty() => return self.in_frames(frames, || self.fun_value(d, &Env::default())),
@@ -1304,6 +1312,7 @@ impl<'a> ConstEval<'a> {
             Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
             Some(Global::Value(v)) if args.is_empty() => return Ok(v),
             Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
+            Some(Global::Native(o)) => return self.call_override(o, args, env),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
             None => {}
         }

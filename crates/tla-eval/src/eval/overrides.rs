@@ -1,0 +1,256 @@
+//! Library operators TLC does not evaluate from their module's TLA+ text: it runs Java in their
+//! place (its "overrides", by module and operator name). Where the text would give another
+//! answer (a placeholder such as `SVGElemToString(e) == TRUE`, I/O, an enumeration of an
+//! infinite set where TLC computes the result directly), the definition is replaced here too:
+//! by a native implementation of what the text defines, or by an error that names the
+//! operator and says why it is not supported. Overrides whose text gives TLC's answer (the
+//! Bitwise and Combinatorics operators, say) are left to the text.
+//!
+//! Like TLC, an override applies to any module of that name, wherever its file comes from.
+
+use tla_syntax::ast::Expr;
+
+use super::{err, ConstEval, Env};
+use crate::error::{codes, VResult};
+use crate::value::{Elems, SetVal, Value};
+
+/// What replaces a definition.
+#[derive(Debug)]
+pub(crate) enum What {
+    /// Computed natively ([`ConstEval::call_override`]).
+    Native,
+    /// Evaluating it is an error, for this reason.
+    Unsupported(&'static str),
+}
+
+/// One replaced definition.
+#[derive(Debug)]
+pub(crate) struct Override {
+    pub module: &'static str,
+    pub name: &'static str,
+    pub what: What,
+}
+
+const IO: &str = "it reads or writes files, runs programs or reads the environment, and the checker does no I/O";
+const TRACE: &str = "it reads TLC's own run (its counterexample or trace), which this checker does not expose to specs";
+const LAYOUT: &str = "TLC computes it in Java and its TLA+ definition is only a placeholder";
+
+const fn native(module: &'static str, name: &'static str) -> Override {
+    Override { module, name, what: What::Native }
+}
+const fn unsupported(module: &'static str, name: &'static str, why: &'static str) -> Override {
+    Override { module, name, what: What::Unsupported(why) }
+}
+
+static OVERRIDES: &[Override] = &[
+    native("UndirectedGraphs", "SimplePath"),
+    native("UndirectedGraphs", "AreConnectedIn"),
+    native("UndirectedGraphs", "ConnectedComponents"),
+    native("UndirectedGraphs", "IsStronglyConnected"),
+    native("Graphs", "SimplePath"),
+    native("Graphs", "AreConnectedIn"),
+    native("Graphs", "IsStronglyConnected"),
+    native("IOUtils", "atoi"),
+    unsupported("IOUtils", "IOSerialize", IO),
+    unsupported("IOUtils", "IODeserialize", IO),
+    unsupported("IOUtils", "Serialize", IO),
+    unsupported("IOUtils", "Deserialize", IO),
+    unsupported("IOUtils", "IOExec", IO),
+    unsupported("IOUtils", "IOEnvExec", IO),
+    unsupported("IOUtils", "IOExecTemplate", IO),
+    unsupported("IOUtils", "IOEnvExecTemplate", IO),
+    unsupported("IOUtils", "IOEnv", IO),
+    unsupported("CSV", "CSVWrite", IO),
+    unsupported("CSV", "CSVWriteRecord", IO),
+    unsupported("CSV", "CSVRead", IO),
+    unsupported("CSV", "CSVRecords", IO),
+    unsupported("Json", "JsonSerialize", IO),
+    unsupported("Json", "JsonDeserialize", IO),
+    unsupported("Json", "ndJsonSerialize", IO),
+    unsupported("Json", "ndJsonDeserialize", IO),
+    unsupported("Json", "ToJson", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
+    unsupported("Json", "ToJsonArray", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
+    unsupported("Json", "ToJsonObject", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
+    unsupported("SVG", "SVGElemToString", LAYOUT),
+    unsupported("SVG", "NodeOfRingNetwork", LAYOUT),
+    unsupported("SVG", "NodesOfDirectedMultiGraph", LAYOUT),
+    unsupported("GraphViz", "DotDiGraph", LAYOUT),
+    unsupported("Statistics", "ChiSquare", LAYOUT),
+    unsupported("VectorClocks", "CausalOrder", "TLC sorts the log in Java, and which of the causal orders it picks is not what the TLA+ definition's CHOOSE picks"),
+    unsupported("TLCExt", "Trace", TRACE),
+    unsupported("TLCExt", "CounterExample", TRACE),
+    unsupported("TLCExt", "ToTrace", TRACE),
+    unsupported("TLCExt", "TLCDefer", "TLC runs the expression after the state is explored, in Java"),
+    unsupported("TLCExt", "TLCEvalDefinition", LAYOUT),
+    unsupported("TLCExt", "AssertError", "it compares TLC's own error messages"),
+    unsupported("TLCExt", "TLCFP", "it gives TLC's fingerprint of a value, which this checker computes differently"),
+    unsupported("TLCExt", "TLCGetOrDefault", LAYOUT),
+    unsupported("TLCExt", "TLCGetAndSet", LAYOUT),
+    unsupported("TLCExt", "PickSuccessor", "it asks TLC's user, interactively, whether to keep a successor"),
+    unsupported("TLCExt", "TLCModelValue", LAYOUT),
+];
+
+/// The override of `module`'s definition `name`, if TLC has one that the text does not match.
+pub(crate) fn of(module: &str, name: &str) -> Option<&'static Override> {
+    OVERRIDES.iter().find(|o| o.module == module && o.name == name)
+}
+
+impl ConstEval<'_> {
+    /// The graph `G` as its nodes and edges.
+    fn graph(&self, g: &Value, op: &str) -> VResult<(SetVal, SetVal)> {
+        let field = |f: &str| -> VResult<SetVal> {
+            let v = g
+                .field(&self.program.interner.get(f))
+                .map_err(|_| err(codes::TYPE, format!("{op}: the graph must be a record with fields node and edge, not {g}")))?;
+            v.to_set()
+        };
+        Ok((field("node")?, field("edge")?))
+    }
+}
+
+/// Whether an edge joins `a` to `b`: for an undirected graph an edge is the set `{a, b}` (`{a}`
+/// for a loop); for a directed one the pair `<<a, b>>`.
+fn joins(edges: &SetVal, a: &Value, b: &Value, directed: bool) -> VResult<bool> {
+    let e = if directed { Value::tuple(vec![a.clone(), b.clone()])? } else { Value::set(vec![a.clone(), b.clone()])? };
+    edges.contains(&e)
+}
+
+/// For each node (by index in `nodes`), the nodes one edge leads to.
+fn successors(nodes: &[Value], edges: &SetVal, directed: bool) -> VResult<Vec<Vec<usize>>> {
+    let mut out = vec![Vec::new(); nodes.len()];
+    for (i, a) in nodes.iter().enumerate() {
+        for (j, b) in nodes.iter().enumerate() {
+            if joins(edges, a, b, directed)? {
+                out[i].push(j);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The nodes reachable from node `from` (itself included) along edges.
+fn reachable(succ: &[Vec<usize>], from: usize) -> Vec<bool> {
+    let mut seen = vec![false; succ.len()];
+    let mut stack = vec![from];
+    seen[from] = true;
+    while let Some(i) = stack.pop() {
+        for &j in &succ[i] {
+            if !seen[j] {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    seen
+}
+
+/// Most simple paths `SimplePath` lists before giving up.
+const PATH_LIMIT: usize = 1 << 22;
+
+impl<'a> ConstEval<'a> {
+    /// Apply the override `o` to `args`.
+    pub(super) fn call_override(&self, o: &Override, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
+        if let What::Unsupported(why) = o.what {
+            return Err(err(codes::UNSUPPORTED, format!("{} (module {}) is not supported: {why}", o.name, o.module)));
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.ev(a, env)?);
+        }
+        let want = match o.name {
+            "AreConnectedIn" => 3,
+            _ => 1,
+        };
+        if vals.len() != want {
+            return Err(err(codes::ARITY, format!("{} takes {want} argument(s), not {}", o.name, vals.len())));
+        }
+        let directed = o.module == "Graphs";
+        match o.name {
+            "atoi" => match &vals[0] {
+                Value::Str(s) => s.as_str().trim().parse::<i32>().map(Value::Int).map_err(|_| {
+                    err(codes::TYPE, format!("atoi: \"{}\" is not the decimal text of an integer", s.as_str()))
+                }),
+                v => Err(err(codes::TYPE, format!("atoi expects a string, not {v}"))),
+            },
+            "AreConnectedIn" => {
+                let (nodes, edges) = self.graph(&vals[2], o.name)?;
+                let ns = nodes.elems();
+                let (Some(m), Some(n)) = (ns.iter().position(|x| *x == vals[0]), ns.iter().position(|x| *x == vals[1])) else {
+                    return Ok(Value::Bool(false));
+                };
+                let succ = successors(ns, &edges, directed)?;
+                Ok(Value::Bool(reachable(&succ, m)[n]))
+            }
+            "IsStronglyConnected" => {
+                let (nodes, edges) = self.graph(&vals[0], o.name)?;
+                let ns = nodes.elems();
+                let succ = successors(ns, &edges, directed)?;
+                let all = (0..ns.len()).all(|i| reachable(&succ, i).iter().all(|r| *r));
+                // UndirectedGraphs defines it as ConnectedComponents(G) = {G.node}: never for a
+                // graph with no node, which has no component. Graphs: all pairs connected.
+                Ok(Value::Bool(all && (directed || !ns.is_empty())))
+            }
+            "ConnectedComponents" => {
+                let (nodes, edges) = self.graph(&vals[0], o.name)?;
+                let ns = nodes.elems();
+                let succ = successors(ns, &edges, directed)?;
+                let mut comp: Vec<Option<usize>> = vec![None; ns.len()];
+                let mut sets = Vec::new();
+                for i in 0..ns.len() {
+                    if comp[i].is_some() {
+                        continue;
+                    }
+                    let r = reachable(&succ, i);
+                    let members: Vec<Value> = (0..ns.len()).filter(|&j| r[j]).map(|j| ns[j].clone()).collect();
+                    for (j, reach) in r.iter().enumerate() {
+                        if *reach {
+                            comp[j] = Some(sets.len());
+                        }
+                    }
+                    sets.push(Value::set(members)?);
+                }
+                Value::set(sets)
+            }
+            "SimplePath" => {
+                let (nodes, edges) = self.graph(&vals[0], o.name)?;
+                let ns = nodes.elems();
+                let succ = successors(ns, &edges, directed)?;
+                let mut paths = Vec::new();
+                let mut path = Vec::new();
+                let mut on = vec![false; ns.len()];
+                fn extend(succ: &[Vec<usize>], ns: &[Value], path: &mut Vec<usize>, on: &mut [bool], out: &mut Vec<Value>) -> bool {
+                    if out.len() >= PATH_LIMIT {
+                        return false;
+                    }
+                    out.push(Value::Seq(Elems::from(path.iter().map(|&i| ns[i].clone()).collect::<Vec<_>>())));
+                    let last = *path.last().expect("non-empty");
+                    for &j in &succ[last] {
+                        if !on[j] {
+                            on[j] = true;
+                            path.push(j);
+                            let ok = extend(succ, ns, path, on, out);
+                            path.pop();
+                            on[j] = false;
+                            if !ok {
+                                return false;
+                            }
+                        }
+                    }
+                    true
+                }
+                for i in 0..ns.len() {
+                    on[i] = true;
+                    path.push(i);
+                    let ok = extend(&succ, ns, &mut path, &mut on, &mut paths);
+                    path.pop();
+                    on[i] = false;
+                    if !ok {
+                        return Err(err(codes::TOO_LARGE, format!("SimplePath: the graph has more than {PATH_LIMIT} simple paths")));
+                    }
+                }
+                Value::set(paths)
+            }
+            _ => Err(err(codes::UNSUPPORTED, format!("{} (module {}) has no native implementation", o.name, o.module))),
+        }
+    }
+}
