@@ -78,6 +78,10 @@ struct InstFrame<'a> {
     decls: Rc<FxHashSet<&'a str>>,
     /// The instance's parameters, bound at the call.
     env: Env<'a>,
+    /// The arguments of the instance's parameters that stand for a constant or variable of the
+    /// same name (`P(K) == INSTANCE M` substitutes M's `K` by P's argument): the argument and
+    /// the environment of the call.
+    param_args: Rc<Vec<(&'a str, &'a Expr, Env<'a>)>>,
 }
 
 /// What a local name stands for.

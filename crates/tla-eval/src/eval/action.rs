@@ -1440,6 +1440,9 @@ impl<'a> ConstEval<'a> {
             if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
                 return Some(OuterMeaning::Subst(&s.expr, f.env.clone(), i));
             }
+            if let Some((_, arg, env)) = f.param_args.iter().find(|(p, _, _)| *p == name) {
+                return Some(OuterMeaning::Subst(arg, env.clone(), i));
+            }
             if let Some(g) = f.scope.get(name) {
                 if i + 1 == n {
                     return None;
@@ -1524,7 +1527,14 @@ impl<'a> ConstEval<'a> {
                 return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
             };
             let (vars, decls) = self.program.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();
-            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv });
+            let param_args: Vec<(&'a str, &'a Expr, Env<'a>)> = md
+                .params
+                .iter()
+                .zip(step.args.iter())
+                .filter(|(p, _)| p.arity == 0 && decls.contains(p.name.name.as_str()))
+                .map(|(p, a)| (p.name.name.as_str(), a, env.clone()))
+                .collect();
+            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv, param_args: std::rc::Rc::new(param_args) });
         }
         let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
         Ok((frames, target))

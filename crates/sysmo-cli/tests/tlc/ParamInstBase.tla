@@ -1,0 +1,5 @@
+---- MODULE ParamInstBase ----
+EXTENDS Naturals
+CONSTANTS K
+Big(n) == n > K
+====
