@@ -396,6 +396,18 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
     };
     let mut modules = env.ordered;
     subexpr::rewrite(&mut modules, env.subexpr_defs, env.subexpr_uses);
+    let sigs = &env.sigs;
+    subexpr::name_instances(&mut modules, &|name: &str| {
+        let Some(sig) = sigs.get(name) else { return vec![] };
+        let mut defs: Vec<(String, Vec<usize>)> = sig
+            .syms
+            .values()
+            .filter(|s| s.span.is_some() && matches!(s.kind, SymKind::Operator | SymKind::Function | SymKind::Theorem))
+            .map(|s| (s.name.clone(), s.params.clone()))
+            .collect();
+        defs.sort();
+        defs
+    });
     Analysis {
         modules,
         root: root_idx,

@@ -364,3 +364,54 @@ pub(crate) fn rewrite(modules: &mut [ast::Module], defs: Vec<(String, OpDef)>, u
         });
     }
 }
+
+/// Give every unnamed `INSTANCE M WITH s <- e, ...` of `modules` its meaning: a named instance
+/// of M with those substitutions, and for each definition M exports (its own and those of the
+/// user modules it extends) a definition of the same name and parameters that applies the
+/// instance's: `Op(a, b) == I!Op(a, b)`. An unnamed instance whose substitutions all keep a
+/// name's meaning (none, or `x <- x`) means the same as importing M's definitions, and is left
+/// as it is.
+pub(crate) fn name_instances(modules: &mut [ast::Module], exports: &dyn Fn(&str) -> Vec<(String, Vec<usize>)>) {
+    for m in modules.iter_mut() {
+        let mut units = Vec::with_capacity(m.units.len());
+        for u in std::mem::take(&mut m.units) {
+            let ast::Unit::Instance(i) = &u else {
+                units.push(u);
+                continue;
+            };
+            // `WITH x <- x` substitutes a name by the same name, as no substitution would.
+            let identity = |s: &ast::Subst| {
+                matches!(&*s.expr.kind, ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() && op.sel.is_empty() && op.name == s.name.name)
+            };
+            if i.substs.iter().all(identity) {
+                units.push(u);
+                continue;
+            }
+            let span = i.span;
+            let inst = format!("INSTANCE {}", i.module.name);
+            let ident = |name: &str| ast::Ident { name: name.to_string(), span };
+            units.push(ast::Unit::ModuleDef(ast::ModuleDef {
+                name: ident(&inst),
+                params: vec![],
+                instance: i.clone(),
+                local: true,
+                span,
+            }));
+            for (name, arities) in exports(&i.module.name) {
+                let params: Vec<OpParam> =
+                    arities.iter().enumerate().map(|(k, a)| OpParam { name: ident(&format!("p{}", k + 1)), arity: *a }).collect();
+                let args: Vec<Expr> = params
+                    .iter()
+                    .map(|p| {
+                        let op = ast::OpName { path: vec![], name: p.name.name.clone(), span, sel: vec![] };
+                        Expr::new(ExprKind::OpApp { op, args: vec![] }, span)
+                    })
+                    .collect();
+                let op = ast::OpName { path: vec![ast::PathStep { name: ident(&inst), args: vec![] }], name: name.clone(), span, sel: vec![] };
+                let body = Expr::new(ExprKind::OpApp { op, args }, span);
+                units.push(ast::Unit::OpDef(OpDef { name: ident(&name), params, body, local: i.local, span }));
+            }
+        }
+        m.units = units;
+    }
+}

@@ -209,17 +209,14 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let mut vars: Vec<&'a str> = Vec::new();
     let mut var_decls: Vec<(&'a str, Span)> = Vec::new();
     let mut consts: Vec<(&'a str, Span)> = Vec::new();
-    // The root and the modules it extends or instantiates without a name, transitively (a
-    // module instantiated by name keeps its variables and constants to itself).
+    // The root and the modules it extends, transitively. An instance (named or not) declares
+    // nothing: its module's constants and variables are substituted, explicitly or by a name
+    // of the instantiating module (`INSTANCE M WITH c <- e` needs no value for M's `c`).
     let mut visible: Vec<&str> = vec![root.name.name.as_str()];
     let mut k = 0;
     while k < visible.len() {
         if let Some(m) = analysis.modules.iter().rev().find(|m| m.name.name == visible[k]) {
-            let mut uses: Vec<&str> = m.extends.iter().map(|e| e.name.as_str()).collect();
-            uses.extend(m.units.iter().filter_map(|u| match u {
-                Unit::Instance(i) => Some(i.module.name.as_str()),
-                _ => None,
-            }));
+            let uses: Vec<&str> = m.extends.iter().map(|e| e.name.as_str()).collect();
             for u in uses {
                 if !visible.contains(&u) {
                     visible.push(u);
