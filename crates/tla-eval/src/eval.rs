@@ -220,13 +220,14 @@ enum StdOp {
 }
 
 impl StdOp {
-    fn of(name: &str, args: &[Expr]) -> StdOp {
+    /// `filter`: the set of a membership is a set filter, or names one (see `filter_target`).
+    fn of(name: &str, args: &[Expr], filter: bool) -> StdOp {
         match (name, args.len()) {
             ("=", 2) => StdOp::Eq,
             ("/=", 2) => StdOp::Neq,
             // `x \in {y \in S : P}` is decided without building the set (see `builtin`).
-            ("\\in", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => StdOp::In,
-            ("\\notin", 2) if !matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => StdOp::NotIn,
+            ("\\in", 2) if !filter => StdOp::In,
+            ("\\notin", 2) if !filter => StdOp::NotIn,
             ("<", 2) => StdOp::Lt,
             (">", 2) => StdOp::Gt,
             ("<=", 2) => StdOp::Le,
@@ -1237,7 +1238,7 @@ impl<'a> ConstEval<'a> {
                     } else if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
                         Resolved::Var(slot)
                     } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
-                        Resolved::Builtin(StdOp::of(name, args))
+                        Resolved::Builtin(StdOp::of(name, args, matches!(name, "\\in" | "\\notin") && args.len() == 2 && self.filter_target(&args[1]).is_some()))
                     } else {
                         Resolved::Other
                     };
@@ -1440,8 +1441,8 @@ impl<'a> ConstEval<'a> {
             ("\\/", 2) => return Ok(Value::Bool(self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
             ("=>", 2) => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
             ("SelectSeq", 2) => return self.select_seq(args, env),
-            ("\\in", 2) | ("\\notin", 2) if matches!(&*args[1].kind, ExprKind::SetFilter { .. }) => {
-                let m = self.filter_member(&args[0], &args[1], env)?;
+            ("\\in", 2) | ("\\notin", 2) if let Some(filter) = self.filter_target(&args[1]) => {
+                let m = self.filter_member(&args[0], filter, env)?;
                 return Ok(Value::Bool(m == (name == "\\in")));
             }
             ("'", 1) => return self.ev_primed(&args[0], env),
@@ -1463,21 +1464,47 @@ impl<'a> ConstEval<'a> {
         self.strict_builtin(name, vals)
     }
 
+    /// The set filter `{y \in S : P}` that the set `e` of a membership is, or names through
+    /// definitions without parameters (`x \in Partitions` where `Partitions == {p \in SUBSET
+    /// S : ...}`): TLC's SetPredValue is lazy wherever it comes from. A definition is followed
+    /// outside instances only (inside one, a name may be substituted). With the filter's span,
+    /// and whether it is a definition's body (read with no local names).
+    fn filter_target(&self, e: &'a Expr) -> Option<(&'a Bound, &'a Expr, Span, bool)> {
+        let mut e = e;
+        for depth in 0..8 {
+            match &*e.kind {
+                ExprKind::SetFilter { bound, pred } => return Some((bound, pred, e.span, depth > 0)),
+                ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() && op.sel.is_empty() => {
+                    if !self.frame.ctx.borrow().is_empty() || self.program.vars.contains_key(op.name.as_str()) {
+                        return None;
+                    }
+                    match self.global(&op.name) {
+                        // A constant-level definition is computed once and kept: its value is
+                        // looked up faster than its predicate is evaluated.
+                        Some(Global::Op(d)) if d.params.is_empty() && !self.caches.cacheable.contains(&(d as *const OpDef)) => e = &d.body,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// `x \in {y \in S : P}` without enumerating S (S may be infinite), as TLC's SetPredValue.
     #[inline(never)]
-    fn filter_member(&self, elem: &'a Expr, set: &'a Expr, env: &Env<'a>) -> VResult<bool> {
-        let ExprKind::SetFilter { bound, pred } = &*set.kind else {
-            return self.ev(set, env)?.member(&self.ev(elem, env)?);
-        };
+    fn filter_member(&self, elem: &'a Expr, (bound, pred, at, in_def): (&'a Bound, &'a Expr, Span, bool), env: &Env<'a>) -> VResult<bool> {
         let Some(base_e) = &bound.set else {
-            return Err(err(codes::NOT_ENUMERABLE, "a set filter needs a bounding set").at(set.span));
+            return Err(err(codes::NOT_ENUMERABLE, "a set filter needs a bounding set").at(at));
         };
         let x = self.ev(elem, env)?;
-        let base = self.ev(base_e, env)?;
-        if !base.member(&x).map_err(|e| e.at(set.span))? {
+        // A definition's body reads no local name of the membership's.
+        let fenv = if in_def { Env::default() } else { env.clone() };
+        let base = self.ev(base_e, &fenv)?;
+        if !base.member(&x).map_err(|e| e.at(at))? {
             return Ok(false);
         }
-        let env2 = self.bind_bound(&bound.vars, x, env).map_err(|e| e.at(set.span))?;
+        let env2 = self.bind_bound(&bound.vars, x, &fenv).map_err(|e| e.at(at))?;
         self.ev_bool(pred, &env2)
     }
 
