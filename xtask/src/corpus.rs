@@ -353,6 +353,15 @@ fn sysmo_commands(sysmo: &Path) -> Vec<String> {
 /// The file of known differences, relative to the repository root.
 pub const KNOWN_FILE: &str = "xtask/corpus-known.tsv";
 
+/// The file of known differences of the models folder `dir`: [`KNOWN_FILE`] for the corpus,
+/// `xtask/NAME-known.tsv` for a folder named NAME (`../shared/examples`: examples-known.tsv).
+pub fn known_file(dir: &Path) -> String {
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some(name) if name != "corpus" => format!("xtask/{name}-known.tsv"),
+        _ => KNOWN_FILE.to_string(),
+    }
+}
+
 /// `model<TAB>reason` lines; `#` starts a comment.
 pub fn read_known(text: &str) -> Vec<(String, String)> {
     text.lines()
@@ -375,7 +384,7 @@ pub fn apply_known(check: Outcome, known: Option<&str>) -> Outcome {
         // fails the run until it is taken off the list.
         (Outcome::Pass, Some(reason)) if reason.starts_with("too slow") => Outcome::Pass,
         (Outcome::Pass, Some(_)) => {
-            Outcome::Fail(format!("matches TLC now: take it off {KNOWN_FILE}"))
+            Outcome::Fail("matches TLC now: take it off the list of known differences".to_string())
         }
         (o, _) => o,
     }
@@ -386,6 +395,9 @@ pub type Rows = Arc<Mutex<Vec<(usize, ModelRow)>>>;
 
 /// A corpus run ready to go: the models, the `sysmo` that checks them, the known differences.
 pub struct Plan {
+    /// The suite its jobs belong to: "corpus" or "examples".
+    suite: &'static str,
+    known_file: String,
     dir: PathBuf,
     models: Vec<String>,
     known: Vec<(String, String)>,
@@ -403,19 +415,27 @@ pub struct Report {
 /// Reads the corpus index and the known differences, and asks `sysmo` what it can do.
 pub fn plan(root: &Path, dir: &Path, sysmo: &Path) -> Result<Plan, String> {
     let models = read_index(dir)?;
-    let known = read_known(&std::fs::read_to_string(root.join(KNOWN_FILE)).unwrap_or_default());
+    let known_file = known_file(dir);
+    let known = read_known(&std::fs::read_to_string(root.join(&known_file)).unwrap_or_default());
     for (m, _) in &known {
         if !models.contains(m) {
-            return Err(format!("{KNOWN_FILE} names `{m}`, which is not in the corpus index"));
+            return Err(format!("{known_file} names `{m}`, which is not in the index of {}", dir.display()));
         }
     }
-    Ok(Plan { dir: dir.to_path_buf(), models, known, sysmo: sysmo.to_path_buf(), commands: sysmo_commands(sysmo) })
+    let suite = if known_file == KNOWN_FILE { "corpus" } else { "examples" };
+    Ok(Plan { suite, known_file, dir: dir.to_path_buf(), models, known, sysmo: sysmo.to_path_buf(), commands: sysmo_commands(sysmo) })
 }
 
 impl Plan {
     /// One job per model: its parse stage, then its check stage compared with TLC's. The
     /// largest models (TLC's states generated) come first, so that two workers end together.
     pub fn jobs(&self, rows: &Rows) -> Vec<Job> {
+        self.sized_jobs(rows).into_iter().map(|(_, j)| j).collect()
+    }
+
+    /// [`Plan::jobs`], each with its size (TLC's states generated), largest first: jobs of
+    /// several plans are merged by it.
+    pub fn sized_jobs(&self, rows: &Rows) -> Vec<(u64, Job)> {
         let mut jobs = vec![];
         let mut order: Vec<(usize, &String, Option<Expected>)> = self
             .models
@@ -431,12 +451,13 @@ impl Plan {
             .collect();
         order.sort_by_key(|(_, _, e)| std::cmp::Reverse(e.as_ref().and_then(|e| e.states_generated).unwrap_or(0)));
         for (i, model, expected) in order {
+            let size = expected.as_ref().and_then(|e| e.states_generated).unwrap_or(0);
             let (model, rows) = (model.clone(), rows.clone());
             let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
             let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());
-            jobs.push(Job {
-                suite: "corpus",
-                name: format!("corpus {model}"),
+            jobs.push((size, Job {
+                suite: self.suite,
+                name: format!("{} {model}", self.suite),
                 work: Box::new(move || {
                     let files = tla_files(&model_dir);
                     let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
@@ -457,7 +478,7 @@ impl Plan {
                     rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
                     done
                 }),
-            });
+            }));
         }
         jobs
     }
@@ -475,7 +496,7 @@ impl Plan {
         table.push_str(&format!("corpus: model checking took {total:.1} s in all ({} models)\n", rows.len()));
         let known_count = rows.iter().filter(|r| r.parse == Outcome::Pass && matches!(r.check, Outcome::Known(_))).count();
         if known_count > 0 {
-            table.push_str(&format!("{known_count} model(s) differ from TLC as recorded in {KNOWN_FILE} (counted as skipped)\n"));
+            table.push_str(&format!("{known_count} model(s) differ from TLC as recorded in {} (counted as skipped)\n", self.known_file));
         }
         if skipped > known_count {
             table.push_str(&format!(

@@ -423,7 +423,7 @@ fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Resu
 }
 
 /// Suites `cargo xtask test` runs, by short name; `cargo xtask test wasm browser` runs a subset.
-pub const SUITES: [&str; 5] = ["workspace", "miri", "wasm", "browser", "corpus"];
+pub const SUITES: [&str; 6] = ["workspace", "miri", "wasm", "browser", "corpus", "examples"];
 
 pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
     if let Some(bad) = only.iter().find(|s| !SUITES.contains(&s.as_str())) {
@@ -445,11 +445,19 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         secs: t.elapsed().as_secs_f64(),
     });
 
-    let corpus_dir = corpus::default_corpus_dir(root);
-    let run_corpus = wanted("corpus") && corpus_dir.join("index.tsv").exists();
-    if wanted("corpus") && !run_corpus {
-        say(&format!("[xtask] no corpus at {}: corpus suite not run", corpus_dir.display()));
+    // The model folders checked against TLC's figures: the corpus, and the further examples.
+    let mut model_dirs: Vec<(&'static str, std::path::PathBuf)> = vec![];
+    for (suite, dir) in [("corpus", corpus::default_corpus_dir(root)), ("examples", root.join("../shared/examples"))] {
+        if !wanted(suite) {
+            continue;
+        }
+        if dir.join("index.tsv").exists() {
+            model_dirs.push((suite, dir));
+        } else {
+            say(&format!("[xtask] no models at {}: {suite} suite not run", dir.display()));
+        }
     }
+    let run_corpus = !model_dirs.is_empty();
 
     // 1. The native build, shared by the workspace tests and the corpus.
     let mut native = None;
@@ -495,7 +503,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         // The jobs: every test, then every corpus model, on two workers.
         let mut jobs = vec![];
         let mut listing_error = None;
-        let corpus_rows = corpus::Rows::default();
+
         if wanted("workspace") {
             match &native {
                 Some(b) => match test_jobs(&b.tests) {
@@ -509,13 +517,19 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         if wanted("miri") {
             jobs.insert(0, miri_job(root));
         }
-        let mut corpus_setup: Option<Result<corpus::Plan, String>> = None;
-        if run_corpus {
-            corpus_setup = Some(match native.as_ref().and_then(|b| b.sysmo.clone()) {
-                Some(sysmo) => corpus::plan(root, &corpus_dir, &sysmo).inspect(|plan| jobs.extend(plan.jobs(&corpus_rows))),
+        // The models of both folders, largest first.
+        let mut corpus_setups: Vec<(&'static str, Result<corpus::Plan, String>, corpus::Rows)> = vec![];
+        let mut model_jobs = vec![];
+        for (suite, dir) in &model_dirs {
+            let rows = corpus::Rows::default();
+            let setup = match native.as_ref().and_then(|b| b.sysmo.clone()) {
+                Some(sysmo) => corpus::plan(root, dir, &sysmo).inspect(|plan| model_jobs.extend(plan.sized_jobs(&rows))),
                 None => Err("not run: `sysmo` was not built".into()),
-            });
+            };
+            corpus_setups.push((suite, setup, rows));
         }
+        model_jobs.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
+        jobs.extend(model_jobs.into_iter().map(|(_, j)| j));
         // With no timings of an earlier run (a clean clone), the tests go first and the corpus
         // models after them, largest first (see corpus::Plan::jobs).
         history.order(&mut jobs);
@@ -523,7 +537,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             say(&format!(
                 "[xtask] ===== jobs: {}{workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
                 if wanted("miri") { "Miri, " } else { "" },
-                if run_corpus { ", then the corpus models" } else { "" }
+                if run_corpus { ", then the models of the corpus and examples" } else { "" }
             ));
         }
         let done_count = std::sync::atomic::AtomicUsize::new(0);
@@ -579,10 +593,10 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             say(&verdict_line("miri", &verdict, secs));
             results.push(SuiteResult { name: "miri", verdict, secs });
         }
-        if let Some(setup) = corpus_setup {
+        for (suite, setup, rows) in corpus_setups {
             let verdict = setup.and_then(|plan| {
-                let report = plan.report(&corpus_rows);
-                log(root, "corpus", &report.table);
+                let report = plan.report(&rows);
+                log(root, suite, &report.table);
                 say(&report.table);
                 if report.failed == 0 {
                     Ok(format!("{} models match TLC", report.passed))
@@ -590,9 +604,9 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
                     Err(format!("{} models passed, {} failed", report.passed, report.failed))
                 }
             });
-            let secs = suite_wall("corpus");
-            say(&verdict_line("corpus", &verdict, secs));
-            results.push(SuiteResult { name: "corpus", verdict, secs });
+            let secs = suite_wall(suite);
+            say(&verdict_line(suite, &verdict, secs));
+            results.push(SuiteResult { name: suite, verdict, secs });
         }
         timed.lock().unwrap_or_else(|e| e.into_inner()).extend(finished);
     });
@@ -627,7 +641,7 @@ fn summary_text(results: &[SuiteResult], jobs: &[Finished], total: Duration) -> 
         };
         s.push_str(&format!("{:<14} {verdict:<7} {:>11}  {detail}\n", r.name, duration_text(r.secs)));
     }
-    s.push_str("(after the native build, the miri, workspace and corpus jobs run beside the wasm and browser suites)\n");
+    s.push_str("(after the native build, the miri, workspace, corpus and examples jobs run beside the wasm and browser suites)\n");
     let mut slow: Vec<&Finished> = jobs.iter().collect();
     slow.sort_by(|a, b| b.secs.total_cmp(&a.secs));
     if !slow.is_empty() {

@@ -1467,10 +1467,29 @@ impl<'a> ConstEval<'a> {
     /// evaluated in the module that gives it its meaning. Without `eval_it`, only whether an
     /// explicit substitution exists (`Some` with a placeholder).
     pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        let meaning = {
+        let (meaning, memo) = {
             let ctx = self.frame.ctx.borrow();
-            self.outer_meaning(&ctx, name)?
+            let meaning = self.outer_meaning(&ctx, name)?;
+            // Kept only where the value depends on the current state alone.
+            let keep = eval_it && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
+            (meaning, if keep { ctx.last().map(|f| f.memo.clone()) } else { None })
         };
+        if let Some(m) = &memo
+            && let Some((_, v)) = m.borrow().iter().find(|(n, _)| *n == name)
+        {
+            return Some(Ok(v.clone()));
+        }
+        let r = self.subst_value(meaning, name, eval_it)?;
+        if let (Some(m), Ok(v)) = (&memo, &r)
+            && let Some(key) = self.frame.ctx.borrow().last().and_then(|f| f.scope.get_key_value(name).map(|(k, _)| *k).or_else(|| f.decls.get(name).copied()))
+        {
+            m.borrow_mut().push((key, v.clone()));
+        }
+        Some(r)
+    }
+
+    /// What `try_subst` computes for a meaning found.
+    fn subst_value(&self, meaning: OuterMeaning<'a>, name: &str, eval_it: bool) -> Option<VResult<Value>> {
         match meaning {
             OuterMeaning::Subst(expr, env, level) => {
                 if !eval_it {
@@ -1534,7 +1553,7 @@ impl<'a> ConstEval<'a> {
                 .filter(|(p, _)| p.arity == 0 && decls.contains(p.name.name.as_str()))
                 .map(|(p, a)| (p.name.name.as_str(), a, env.clone()))
                 .collect();
-            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv, param_args: std::rc::Rc::new(param_args) });
+            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv, param_args: std::rc::Rc::new(param_args), memo: Default::default() });
         }
         let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
         Ok((frames, target))
