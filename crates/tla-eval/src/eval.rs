@@ -82,10 +82,10 @@ struct InstFrame<'a> {
     /// same name (`P(K) == INSTANCE M` substitutes M's `K` by P's argument): the argument and
     /// the environment of the call.
     param_args: Rc<Vec<(&'a str, &'a Expr, Env<'a>)>>,
-    /// Values of substituted names read unprimed while this frame is the innermost one (the
-    /// current state does not change meanwhile): a refinement mapping's `token` is computed
-    /// once per evaluation of `I!Next`, not at every mention, as TLC's lazy substitutions.
-    memo: Rc<RefCell<Vec<(&'a str, Value)>>>,
+    /// Values of substituted names read unprimed while this frame is the innermost one, with the
+    /// current state they were read in: a refinement mapping's `token` is computed once per
+    /// evaluation of `I!Next`, not at every mention, as TLC's lazy substitutions.
+    memo: Rc<RefCell<Vec<(&'a str, std::sync::Arc<[Value]>, Value)>>>,
 }
 
 /// What a local name stands for.

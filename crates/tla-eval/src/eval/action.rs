@@ -1474,16 +1474,17 @@ impl<'a> ConstEval<'a> {
             let keep = eval_it && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
             (meaning, if keep { ctx.last().map(|f| f.memo.clone()) } else { None })
         };
-        if let Some(m) = &memo
-            && let Some((_, v)) = m.borrow().iter().find(|(n, _)| *n == name)
+        let cur = memo.as_ref().map(|_| self.frame.cur.borrow().clone());
+        if let (Some(m), Some(cur)) = (&memo, &cur)
+            && let Some((_, _, v)) = m.borrow().iter().find(|(n, at, _)| *n == name && Arc::ptr_eq(at, cur))
         {
             return Some(Ok(v.clone()));
         }
         let r = self.subst_value(meaning, name, eval_it)?;
-        if let (Some(m), Ok(v)) = (&memo, &r)
+        if let (Some(m), Some(cur), Ok(v)) = (&memo, cur, &r)
             && let Some(key) = self.frame.ctx.borrow().last().and_then(|f| f.scope.get_key_value(name).map(|(k, _)| *k).or_else(|| f.decls.get(name).copied()))
         {
-            m.borrow_mut().push((key, v.clone()));
+            m.borrow_mut().push((key, cur, v.clone()));
         }
         Some(r)
     }
