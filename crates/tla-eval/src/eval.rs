@@ -85,7 +85,15 @@ struct InstFrame<'a> {
     /// Values of substituted names read unprimed while this frame is the innermost one, with the
     /// current state they were read in: a refinement mapping's `token` is computed once per
     /// evaluation of `I!Next`, not at every mention, as TLC's lazy substitutions.
-    memo: Rc<RefCell<Vec<(&'a str, std::sync::Arc<[Value]>, Value)>>>,
+    memo: Rc<RefCell<SubstMemo<'a>>>,
+}
+
+/// The values of substituted names an instance frame keeps (see `InstFrame::memo`): for one
+/// current state, dropped when another becomes current.
+#[derive(Default)]
+struct SubstMemo<'a> {
+    state: Option<std::sync::Arc<[Value]>>,
+    values: Vec<(&'a str, Value)>,
 }
 
 /// What a local name stands for.

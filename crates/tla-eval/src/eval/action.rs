@@ -1474,17 +1474,28 @@ impl<'a> ConstEval<'a> {
             let keep = eval_it && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
             (meaning, if keep { ctx.last().map(|f| f.memo.clone()) } else { None })
         };
-        let cur = memo.as_ref().map(|_| self.frame.cur.borrow().clone());
-        if let (Some(m), Some(cur)) = (&memo, &cur)
-            && let Some((_, _, v)) = m.borrow().iter().find(|(n, at, _)| *n == name && Arc::ptr_eq(at, cur))
-        {
-            return Some(Ok(v.clone()));
+        if let Some(m) = &memo {
+            let mut m = m.borrow_mut();
+            let cur = self.frame.cur.borrow();
+            if m.state.as_ref().is_some_and(|s| Arc::ptr_eq(s, &cur)) {
+                if let Some((_, v)) = m.values.iter().find(|(n, _)| *n == name) {
+                    return Some(Ok(v.clone()));
+                }
+            } else {
+                // Another state is current: what was kept was the other state's.
+                m.state = Some(cur.clone());
+                m.values.clear();
+            }
         }
         let r = self.subst_value(meaning, name, eval_it)?;
-        if let (Some(m), Some(cur), Ok(v)) = (&memo, cur, &r)
+        if let (Some(m), Ok(v)) = (&memo, &r)
             && let Some(key) = self.frame.ctx.borrow().last().and_then(|f| f.scope.get_key_value(name).map(|(k, _)| *k).or_else(|| f.decls.get(name).copied()))
         {
-            m.borrow_mut().push((key, cur, v.clone()));
+            let mut m = m.borrow_mut();
+            // Kept only if the state the value was read in is still current.
+            if m.state.as_ref().is_some_and(|s| Arc::ptr_eq(s, &self.frame.cur.borrow())) {
+                m.values.push((key, v.clone()));
+            }
         }
         Some(r)
     }
