@@ -539,7 +539,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             say(&format!(
                 "[xtask] ===== jobs: {}{workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
                 if wanted("miri") { "Miri, " } else { "" },
-                if run_corpus { ", then the models of the corpus and examples" } else { "" }
+                if run_corpus { format!(", then the models of {}", model_dirs.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(" and ")) } else { String::new() }
             ));
         }
         let done_count = std::sync::atomic::AtomicUsize::new(0);
