@@ -388,7 +388,9 @@ pub(crate) fn name_instances(modules: &mut [ast::Module], exports: &dyn Fn(&str)
                 continue;
             }
             let span = i.span;
-            let inst = format!("INSTANCE {}", i.module.name);
+            // Named after both modules: two modules a spec extends may instantiate M with
+            // different substitutions, and each one's definitions must read its own.
+            let inst = format!("INSTANCE {} in {}", i.module.name, m.name.name);
             let ident = |name: &str| ast::Ident { name: name.to_string(), span };
             units.push(ast::Unit::ModuleDef(ast::ModuleDef {
                 name: ident(&inst),
