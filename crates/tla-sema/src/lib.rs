@@ -14,6 +14,7 @@ use tla_syntax::{ast, Diagnostic, FileId, SourceMap, Span};
 
 pub mod bundled;
 mod subexpr;
+mod unnamed;
 mod check;
 pub mod diagnostics;
 pub mod stdlib;
@@ -397,7 +398,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
     let mut modules = env.ordered;
     subexpr::rewrite(&mut modules, env.subexpr_defs, env.subexpr_uses);
     let sigs = &env.sigs;
-    subexpr::name_instances(&mut modules, &|name: &str| {
+    unnamed::name_instances(&mut modules, &|name: &str| {
         let Some(sig) = sigs.get(name) else { return vec![] };
         let mut defs: Vec<(String, Vec<usize>)> = sig
             .syms
