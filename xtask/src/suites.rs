@@ -643,7 +643,7 @@ fn summary_text(results: &[SuiteResult], jobs: &[Finished], total: Duration) -> 
         };
         s.push_str(&format!("{:<14} {verdict:<7} {:>11}  {detail}\n", r.name, duration_text(r.secs)));
     }
-    s.push_str("(after the native build, the miri, workspace, corpus and examples jobs run beside the wasm and browser suites)\n");
+    s.push_str("(after the native build, the miri, workspace and model jobs run beside the wasm and browser suites)\n");
     let mut slow: Vec<&Finished> = jobs.iter().collect();
     slow.sort_by(|a, b| b.secs.total_cmp(&a.secs));
     if !slow.is_empty() {

@@ -1250,7 +1250,7 @@ impl<'a> ConstEval<'a> {
                     } else if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
                         Resolved::Var(slot)
                     } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
-                        Resolved::Builtin(StdOp::of(name, args, matches!(name, "\\in" | "\\notin") && args.len() == 2 && self.filter_target(&args[1]).is_some()))
+                        Resolved::Builtin(self.std_op(name, args))
                     } else {
                         Resolved::Other
                     };
@@ -1476,6 +1476,13 @@ impl<'a> ConstEval<'a> {
         self.strict_builtin(name, vals)
     }
 
+    /// The fast path of the standard operator `name` applied to `args` (a membership in a set
+    /// filter has none: see `filter_target`).
+    fn std_op(&self, name: &str, args: &'a [Expr]) -> StdOp {
+        let filter = matches!(name, "\\in" | "\\notin") && args.len() == 2 && self.filter_target(&args[1]).is_some();
+        StdOp::of(name, args, filter)
+    }
+
     /// The set filter `{y \in S : P}` that the set `e` of a membership is, or names through
     /// definitions without parameters (`x \in Partitions` where `Partitions == {p \in SUBSET
     /// S : ...}`): TLC's SetPredValue is lazy wherever it comes from. A definition is followed
@@ -1487,7 +1494,7 @@ impl<'a> ConstEval<'a> {
             match &*e.kind {
                 ExprKind::SetFilter { bound, pred } => return Some((bound, pred, e.span, depth > 0)),
                 ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() && op.sel.is_empty() => {
-                    if !self.frame.ctx.borrow().is_empty() || self.program.vars.contains_key(op.name.as_str()) {
+                    if !self.frame.ctx.borrow().is_empty() {
                         return None;
                     }
                     match self.global(&op.name) {

@@ -967,19 +967,26 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
         let Some((k, sym)) = head else {
             if op.name.is_empty() {
-                // `X!2` where X is no definition: report X as resolve_path would.
-                let probe = ast::OpName { path: op.path[..op.path.len() - 1].to_vec(), name: op.path[op.path.len() - 1].name.name.clone(), span: op.span, sel: vec![] };
-                let _ = if probe.path.is_empty() { self.resolve(&probe.name).or_else(|| { self.unknown(&probe.name, op.path[0].name.span); None }) } else { self.resolve_path(&probe) };
-                self.err(d::subexpression(op.span, "only a definition, a named ASSUME or a theorem has subexpressions"));
+                // `X!2` where X is no definition: what X is, as resolve_path would report it.
+                let last = &op.path[op.path.len() - 1];
+                let x = ast::OpName { path: op.path[..op.path.len() - 1].to_vec(), name: last.name.name.clone(), span: last.name.span, sel: vec![] };
+                let found = if x.path.is_empty() { self.resolve(&x.name) } else { self.resolve_path(&x) };
+                match found {
+                    Some(_) => self.err(d::subexpression(op.span, "only a definition, a named ASSUME or a theorem has subexpressions")),
+                    None if x.path.is_empty() => self.unknown(&x.name, x.span),
+                    None => {}
+                }
                 return Some(Lv::CONST);
             }
             return None;
         };
-        for step in &op.path[..=k] {
+        for step in &op.path[..k] {
             for a in &step.args {
                 self.expr(a);
             }
         }
+        let head_args = &op.path[k].args;
+        let head_lvs: Vec<Lv> = head_args.iter().map(|a| self.expr(a)).collect();
         // The selectors: names after the definition's, the final name, then the rest.
         let mut steps: Vec<Step> = op.path[k + 1..]
             .iter()
@@ -998,7 +1005,6 @@ impl<'e, 'm> Checker<'e, 'm> {
             self.err(d::subexpression(op.span, &format!("`{}` has no expression to select in (an ASSUME ... PROVE statement?)", sym.name)));
             return Some(Lv::CONST);
         };
-        let head_args = &op.path[k].args;
         if head_args.len() != target.params.len() {
             self.err(d::wrong_arity(op.path[k].name.span, &sym.name, target.params.len(), head_args.len(), sym.span));
             return Some(Lv::CONST);
@@ -1010,9 +1016,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 return Some(Lv::CONST);
             }
         };
-        for a in &selected.extra_args {
-            self.expr(a);
-        }
+        let extra_lvs: Vec<Lv> = selected.extra_args.iter().map(|a| self.expr(a)).collect();
         // The new definition's level and parameters, read in its module's scope (its
         // diagnostics are the selected definition's, already reported).
         let def_sym = if sym.module == self.module {
@@ -1030,17 +1034,17 @@ impl<'e, 'm> Checker<'e, 'm> {
             }
             c.op_def(&selected.def)
         };
-        let all_args: Vec<&Expr> = head_args.iter().chain(selected.extra_args.iter().copied()).collect();
+        // As any application: an argument's level counts where its parameter is used.
         let mut lv = Lv { level: def_sym.level, deps: 0 };
-        for (i, a) in all_args.iter().enumerate() {
+        for (i, alv) in head_lvs.into_iter().chain(extra_lvs).enumerate() {
             if def_sym.param_deps.get(i).copied().unwrap_or(true) {
-                lv = lv.join(self.expr(a));
+                lv = lv.join(alv);
             }
         }
         let rewrite = Rewrite {
             path: op.path[..k].to_vec(),
             name: selected.def.name.name.clone(),
-            args: all_args.into_iter().cloned().collect(),
+            args: head_args.iter().chain(selected.extra_args.iter().copied()).cloned().collect(),
         };
         self.env.record_subexpression(&sym.module, selected.def, op.span, rewrite);
         Some(lv)

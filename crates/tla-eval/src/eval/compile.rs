@@ -841,7 +841,7 @@ impl<'a> ConstEval<'a> {
         if !super::konst::known_builtin(name, args.len()) || super::konst::impure(name) {
             return self.interp(e, cx);
         }
-        match StdOp::of(name, args, matches!(name, "\\in" | "\\notin") && args.len() == 2 && self.filter_target(&args[1]).is_some()) {
+        match self.std_op(name, args) {
             StdOp::Named => {
                 if lazy_builtin(name, args.len()) {
                     return self.interp(e, cx);
