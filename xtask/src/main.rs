@@ -5,6 +5,7 @@
 //! - `corpus [DIR]`: run `sysmo parse --json` on every model of a corpus (default
 //!   `../shared/corpus`, relative to the repository root).
 //! - `sany`: re-run SANY over `crates/tla-sema/tests/negative` and compare with its `SANY.tsv`.
+//! - `fuzz-tlc`: random small specs checked by `sysmo` and by TLC, every disagreement kept.
 //! - `bench parse`: time `sysmo parse` and SANY on a generated 20,000-line module.
 //! - `bench check`: `sysmo check` against TLC on corpus models; writes target/bench/check.md.
 //! - `bench grade`: time `sysmo grade` on a task's reference model (spin: target under 1 s).
@@ -19,6 +20,8 @@ mod bench_check;
 mod bench_grade;
 mod bench_web;
 mod corpus;
+mod fuzz_gen;
+mod fuzz_tlc;
 mod runner;
 mod sany;
 mod bench_module;
@@ -45,6 +48,8 @@ usage: cargo xtask <command>
                    headless Chromium, checker states/s in the worker vs native (target >= 0.7x)
                    (--runs N loads, --check-runs N, --threads N for the rwmutex model,
                    --no-build to measure the last build's dist/)
+  fuzz-tlc         random small specs through `sysmo check` and TLC, compared (--minutes N, default 10,
+                   or --count N; --seed S); disagreements go to target/fuzz-tlc/findings/
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
             Some("web") => bench_web::bench_web(&root, &args[2..]),
             _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
+        Some("fuzz-tlc") => fuzz_tlc::fuzz_command(&root, &args[1..]),
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
         Some("setup") => tools::ensure_all(&root, tools::Need::everything()).map(|_| true),

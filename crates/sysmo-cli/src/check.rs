@@ -690,6 +690,9 @@ impl Spec for Tla<'_> {
     fn successors(&self, s: &Self::State, out: &mut Vec<(tla_check::ActionId, Self::State)>) -> Result<(), ModelError> {
         self.model.successors(s, out)
     }
+    fn take_intermediate(&self) -> u64 {
+        self.model.take_intermediate()
+    }
     fn violated_invariant(&self, s: &Self::State) -> Result<Option<usize>, ModelError> {
         self.model.violated_invariant(s)
     }

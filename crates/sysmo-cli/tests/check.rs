@@ -398,3 +398,28 @@ fn io_overrides_are_unsupported_by_name() {
     let r = json(&out);
     assert!(r["message"].as_str().is_some_and(|m| m.contains("IOEnv (module IOUtils) is not supported")), "{r}");
 }
+
+/// `A \cdot B` explores the steps written out by hand, and counts each intermediate state (each
+/// state A reaches) as a state generated, as TLC does: the composed run generates the explicit
+/// run's states plus one per Inc and per Bump successor, which the explicit run's coverage of
+/// Inc and Bump counts.
+#[test]
+fn action_composition_is_the_steps_written_out_and_counts_its_intermediate_states() {
+    let figures = |spec: &str, cfg: &str| {
+        let r = json(&sysmo(&["check", spec, "--config", cfg, "--json"]));
+        let cov: Vec<u64> = r["coverage"].as_array().unwrap().iter().map(|c| c["generated"].as_u64().unwrap()).collect();
+        (r["result"].as_str().unwrap().to_string(), r["distinct_states"].as_u64().unwrap(), r["states_generated"].as_u64().unwrap(), r["depth"].as_u64(), r["counterexample_length"].as_u64(), cov)
+    };
+    for (cfg, explicit_cfg) in [("Compose.cfg", "ComposeExplicit.cfg"), ("ComposeBounded.cfg", "ComposeExplicitBounded.cfg")] {
+        let composed = figures("Compose.tla", cfg);
+        let explicit = figures("ComposeExplicit.tla", explicit_cfg);
+        assert_eq!((&composed.0, composed.1, composed.3, composed.4), (&explicit.0, explicit.1, explicit.3, explicit.4), "{cfg}");
+        let intermediate = explicit.5[0] + explicit.5[1];
+        assert!(intermediate > 0);
+        assert_eq!(composed.2, explicit.2 + intermediate, "{cfg}: {composed:?} {explicit:?}");
+        assert_eq!(composed.5, explicit.5, "{cfg}");
+    }
+    // Evaluated on a step: every step satisfies Next's formula; not every step is composed.
+    let only = figures("Compose.tla", "ComposeOnly.cfg");
+    assert_eq!((only.0.as_str(), only.4), ("safety_violation", Some(2)), "{only:?}");
+}

@@ -182,6 +182,9 @@ impl Spec for Covered<'_, '_> {
     fn initial_states(&self, out: &mut Vec<State>) -> Result<(), ModelError> {
         self.model.initial_states(out)
     }
+    fn take_intermediate(&self) -> u64 {
+        self.model.take_intermediate()
+    }
     fn successors(&self, s: &State, out: &mut Vec<(ActionId, State)>) -> Result<(), ModelError> {
         self.model.successors(s, out)?;
         if !*self.failed.borrow() {

@@ -80,6 +80,13 @@ pub trait Spec {
     /// action, each action's successors consecutive. On `Err`, `out` holds the successors
     /// produced before the failure, in order (TLC has generated and handled them by then).
     fn successors(&self, state: &Self::State, out: &mut Vec<(ActionId, Self::State)>) -> Result<(), Self::Error>;
+    /// How many states were generated on the way to the successors since the last call that
+    /// are not successors themselves: the intermediate states of an action composition
+    /// (`A \cdot B`), which TLC counts as states generated. Explorers ask after each
+    /// `successors`. By default none.
+    fn take_intermediate(&self) -> u64 {
+        0
+    }
     /// The index of the first invariant that `state` violates, if any.
     fn violated_invariant(&self, state: &Self::State) -> Result<Option<usize>, Self::Error>;
     /// The same answer for a successor of `parent`, a state that satisfies every invariant
@@ -461,6 +468,7 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         // first, as TLC does, and the error is reported after them.
         self.spec.set_level(depth);
         let failed = self.spec.successors(&state, &mut succs).err();
+        self.stats.generated += self.spec.take_intermediate();
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             self.succ_buf = succs;
             return Some(Outcome::Deadlock { trace: self.trace_to(index) });

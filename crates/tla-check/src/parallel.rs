@@ -106,6 +106,8 @@ enum Succ<S, E> {
 struct Expanded<S, E> {
     succs: Vec<Succ<S, E>>,
     failed: Option<E>,
+    /// States generated on the way to the successors (see `Spec::take_intermediate`).
+    intermediate: u64,
 }
 
 /// Expand one state of chunk `chunk` with `spec`. `seen` is the seen set (it only grows),
@@ -121,9 +123,10 @@ fn expand<W: Spec>(
 ) -> (Expanded<W::State, W::Error>, bool) {
     buf.clear();
     let failed = spec.successors(state, buf).err();
+    let intermediate = spec.take_intermediate();
     if buf.is_empty() {
         let stop = failed.is_some() || check_deadlock;
-        return (Expanded { succs: Vec::new(), failed }, stop);
+        return (Expanded { succs: Vec::new(), failed, intermediate }, stop);
     }
     // First the model's constraints and the fingerprints, then one look at the seen set for
     // all of them, then the invariants of those that may be new.
@@ -188,7 +191,7 @@ fn expand<W: Spec>(
             }
         })
         .collect();
-    (Expanded { succs: out, failed }, stop)
+    (Expanded { succs: out, failed, intermediate }, stop)
 }
 
 /// An expanded chunk: each state's index and expansion, in queue order.
@@ -423,7 +426,8 @@ impl<S: Clone, E> Tables<S, E> {
         // One worker takes this state off its queue now.
         self.one_queue -= 1;
         let depth = depth_in(&self.level_starts, index);
-        let Expanded { succs, failed } = ex;
+        let Expanded { succs, failed, intermediate } = ex;
+        self.stats.generated += intermediate;
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
             return Some(Outcome::Deadlock { trace: self.trace_to(spec, seen, index) });
         }

@@ -244,7 +244,7 @@ impl<'a, P: Spec> Simulator<'a, P> {
                 let trace = std::mem::take(&mut self.current);
                 return self.fail(SimOutcome::Error { error, behaviour, trace });
             }
-            self.stats.generated += succs.len() as u64;
+            self.stats.generated += succs.len() as u64 + self.spec.take_intermediate();
             for (a, _) in &succs {
                 if let Some(c) = self.coverage.get_mut(*a as usize) {
                     c.generated += 1;

@@ -430,6 +430,7 @@ impl<'a> ConstEval<'a> {
                 fun_memo: RefCell::new(HashMap::default()),
                 action_level: RefCell::new(HashMap::default()),
                 primed_params: RefCell::new(HashMap::default()),
+                primed_mask_fast: PtrCache::new(FAST_BITS, 0),
                 branching: RefCell::new(HashMap::default()),
                 resolved: RefCell::new(HashMap::default()),
                 resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
@@ -456,6 +457,7 @@ impl<'a> ConstEval<'a> {
                 config: RefCell::new(None),
                 branch: Cell::new(0),
                 branch_locked: Cell::new(false),
+                composed: Cell::new(0),
             },
         }
     }
@@ -552,6 +554,7 @@ impl<'a> ConstEval<'a> {
         self.caches.action_level.get_mut().clear();
         self.caches.resolved.get_mut().clear();
         self.caches.resolved_fast.clear(Resolved::Other);
+        self.caches.primed_mask_fast.clear(0);
         self.caches.varies_fast.clear(());
         self.code.roots.get_mut().clear();
         self.code.roots_index.get_mut().clear();
@@ -1114,6 +1117,12 @@ impl<'a> ConstEval<'a> {
         self.tlc.exit.get()
     }
 
+    /// How many intermediate states of action compositions (`A \cdot B`, the states `A`
+    /// reaches) were enumerated since the last call: TLC counts each as a state generated.
+    pub fn take_composed(&self) -> u64 {
+        self.tlc.composed.replace(0)
+    }
+
     /// TLC's registers as `TLCSet` left them.
     pub fn registers(&self) -> Vec<(i32, Value)> {
         self.tlc.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
@@ -1123,6 +1132,32 @@ impl<'a> ConstEval<'a> {
     /// `TLCSet` outside the workers sets the register of every worker).
     pub fn set_registers(&self, regs: &[(i32, Value)]) {
         *self.tlc.registers.borrow_mut() = regs.iter().cloned().collect();
+    }
+
+    /// An argument of a call evaluated for its value (a guard, an invariant, an action checked
+    /// on a step). A parameter the body primes or leaves UNCHANGED (`Prime(v) == v'`,
+    /// `Keep(v) == UNCHANGED v`) stands for the argument's expression, not its value in the
+    /// current state: TLC substitutes arguments by name, so `Prime(x)` is `x'`. Others by value.
+    #[allow(clippy::too_many_arguments)]
+    fn value_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>, primed: u64, body: &'a Expr, param: &str, pos: usize) -> VResult<Binding<'a>> {
+        let by_name = if pos < 64 { primed & (1 << pos) != 0 } else { self.primes_param(body, param, pos) };
+        if arity == 0 && by_name {
+            return Ok(Binding::Op(Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None })));
+        }
+        self.op_arg(arity, a, env)
+    }
+
+    /// Which of the first 64 parameters (named `params`) the definition body `body` may prime
+    /// or leave UNCHANGED (see `primes_param`), a bit each: found once per body.
+    #[inline]
+    fn primed_mask<'p>(&self, body: &'a Expr, params: impl Iterator<Item = &'p str>) -> u64 {
+        let key = body as *const Expr as usize;
+        if let Some(m) = self.caches.primed_mask_fast.get(key) {
+            return m;
+        }
+        let m = params.take(64).enumerate().fold(0u64, |m, (i, p)| if self.primes_param(body, p, i) { m | 1 << i } else { m });
+        self.caches.primed_mask_fast.put(key, m);
+        m
     }
 
     /// An operator argument: a LAMBDA, an operator name, or an ordinary value.
@@ -1164,8 +1199,9 @@ impl<'a> ConstEval<'a> {
             return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, params.len(), args.len())));
         }
         let mut callee = base.clone();
-        for ((p, arity), a) in params.iter().zip(args.iter()) {
-            callee = callee.bind(p, self.op_arg(*arity, a, env)?);
+        let primed = self.primed_mask(body, params.iter().map(|p| p.0));
+        for (i, ((p, arity), a)) in params.iter().zip(args.iter()).enumerate() {
+            callee = callee.bind(p, self.value_arg(*arity, a, env, primed, body, p, i)?);
         }
         self.enter()?;
         let r = self.ev(body, &callee);
@@ -1179,8 +1215,9 @@ impl<'a> ConstEval<'a> {
             return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, d.params.len(), args.len())));
         }
         let mut callee = Env::default();
-        for (p, a) in d.params.iter().zip(args.iter()) {
-            callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+        let primed = self.primed_mask(&d.body, d.params.iter().map(|p| p.name.name.as_str()));
+        for (i, (p, a)) in d.params.iter().zip(args.iter()).enumerate() {
+            callee = callee.bind(&p.name.name, self.value_arg(p.arity, a, env, primed, &d.body, &p.name.name, i)?);
         }
         self.enter()?;
         let r = self.ev(&d.body, &callee);
@@ -1223,8 +1260,9 @@ impl<'a> ConstEval<'a> {
             if d.params.len() != args.len() {
                 return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", op.name, d.params.len(), args.len())));
             }
-            for (p, a) in d.params.iter().zip(args.iter()) {
-                callee = callee.bind(&p.name.name, self.op_arg(p.arity, a, env)?);
+            let primed = self.primed_mask(&d.body, d.params.iter().map(|p| p.name.name.as_str()));
+            for (i, (p, a)) in d.params.iter().zip(args.iter()).enumerate() {
+                callee = callee.bind(&p.name.name, self.value_arg(p.arity, a, env, primed, &d.body, &p.name.name, i)?);
             }
             return self.in_frames(frames, || self.ev(&d.body, &callee));
         }
@@ -1464,6 +1502,7 @@ impl<'a> ConstEval<'a> {
                 return Ok(Value::Bool(now.tlc_eq(&then)?));
             }
             ("ENABLED", 1) => return Ok(Value::Bool(self.enabled(&args[0], env)?)),
+            ("\\cdot", 2) => return Ok(Value::Bool(self.composed_step(&args[0], &args[1], env)?)),
             ("[]", 1) | ("<>", 1) | ("~>", 2) | ("-+->", 2) => {
                 return Err(err(codes::NOT_CONSTANT, format!("{} has no value at constant level", name)));
             }
@@ -1662,6 +1701,14 @@ impl<'a> ConstEval<'a> {
                 Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.tlc.level.get())),
                 Value::Str(s) if s.as_str() == "config" => self.tlc.config.borrow().clone().ok_or_else(|| {
                     err(codes::UNSUPPORTED, "TLCGet(\"config\") is answered in a model-checking run (sysmo check) only")
+                }),
+                // A Java system property, as TLC reads it: its value, or the argument itself when
+                // it is not set. Action composition is always on here (TLC needs
+                // -Dtlc2.tool.impl.Tool.cdot=true); no other property is set.
+                Value::Str(s) if s.as_str().starts_with("-D") => Ok(if s.as_str() == "-Dtlc2.tool.impl.Tool.cdot" {
+                    Value::Str(self.program.interner.get("true"))
+                } else {
+                    vals[0].clone()
                 }),
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,

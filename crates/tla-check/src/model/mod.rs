@@ -317,6 +317,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let mut init: Vec<(&'a Expr, Bindings<'a>)> = Vec::new();
     let mut next = None;
     let mut fair: Vec<(FairnessConjunct, Bindings<'a>)> = Vec::new();
+    let mut assumed: Vec<(&'a Expr, Bindings<'a>)> = Vec::new();
     if let Some(spec) = &config.specification {
         match def_body(&ev, spec, "SPECIFICATION") {
             Ok(body) => {
@@ -327,6 +328,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
                 init = parts.init;
                 next = parts.next;
                 fair = parts.fair;
+                assumed = parts.temporal;
             }
             Err(d) => errors.push(d),
         }
@@ -432,6 +434,15 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         let taken = model.atom(AtomKind::Angle(f.action, f.sub), env);
         model.fairness.push(Fairness { kind: f.kind, enabled, taken, label: f.label });
     }
+    // The SPECIFICATION's other temporal conjuncts: a behaviour refutes a property only if it
+    // satisfies them too (each property P is checked as `Assumed => P`).
+    let mut assumptions = Vec::new();
+    for (e, env) in &assumed {
+        match model.temporal(e, env, 0) {
+            Ok(t) => assumptions.push(t),
+            Err(msg) => errors.push(diag(model_codes::BAD_FORMULA, config.specification.as_ref().map_or(root_span, |s| s.span), msg)),
+        }
+    }
     // PROPERTIES.
     for p in &config.properties {
         match def_body(&model.ev, p, "PROPERTY") {
@@ -442,6 +453,11 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
                 }
                 if !live.is_empty() {
                     let formula = if live.len() == 1 { live.pop().unwrap_or(Temporal::Bool(true)) } else { Temporal::And(live) };
+                    let formula = if assumptions.is_empty() {
+                        formula
+                    } else {
+                        Temporal::implies(Temporal::And(assumptions.clone()), formula)
+                    };
                     model.properties.push(LiveProperty { name: p.name.clone(), formula });
                 }
             }
@@ -906,6 +922,10 @@ impl<'a> Spec for Model<'a> {
             })?;
         }
         Ok(())
+    }
+
+    fn take_intermediate(&self) -> u64 {
+        self.ev.take_composed()
     }
 
     fn violated_invariant(&self, state: &State) -> Result<Option<usize>, ModelError> {

@@ -38,6 +38,9 @@ pub(super) struct SpecParts<'a> {
     pub(super) init: Vec<(&'a Expr, Bindings<'a>)>,
     pub(super) next: Option<(&'a Expr, Bindings<'a>)>,
     pub(super) fair: Vec<(FairnessConjunct<'a>, Bindings<'a>)>,
+    /// Other temporal conjuncts (`<>[][A]_v`, `[]P`, ...): assumptions every behaviour that
+    /// refutes a property must also satisfy, as TLC reads them.
+    pub(super) temporal: Vec<(&'a Expr, Bindings<'a>)>,
 }
 
 pub(super) fn unfold<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Option<(&'a Expr, Bindings<'a>)> {
@@ -81,10 +84,13 @@ pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>
         ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "[]" && args.len() == 1 => {
             let (a, ab) = unfold_all(ev, &args[0], env);
             if let ExprKind::BoxAction { action, .. } = &*a.kind {
-                parts.next = Some((action, ab));
-                return Ok(());
+                if parts.next.is_none() {
+                    parts.next = Some((action, ab));
+                    return Ok(());
+                }
             }
-            Err("SPECIFICATION: expected [][Next]_vars".into())
+            parts.temporal.push((e, env.clone()));
+            Ok(())
         }
         ExprKind::Fair { kind, sub, action } => {
             let k = if matches!(kind, tla_syntax::ast::Fairness::Weak) { FairnessKind::Weak } else { FairnessKind::Strong };
@@ -105,7 +111,11 @@ pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>
                     return spec_parts(ev, b, &bb, parts, depth + 1);
                 }
             }
-            parts.init.push((e, env.clone()));
+            if is_temporal(ev, e, env, 0) {
+                parts.temporal.push((e, env.clone()));
+            } else {
+                parts.init.push((e, env.clone()));
+            }
             Ok(())
         }
     }

@@ -290,6 +290,86 @@ impl<'a> ConstEval<'a> {
         r.map(|_| found)
     }
 
+    /// The states the first action of a composition `A \cdot B` reaches from the current
+    /// state: A enumerated with `start` as the next state so far.
+    fn composed_middles(&self, a: &'a Expr, env: &Env<'a>, start: Vec<Option<Value>>) -> VResult<Vec<State>> {
+        let saved = std::mem::replace(&mut *self.frame.next.borrow_mut(), start);
+        let enumerating = self.frame.enumerating.replace(false);
+        let mut middles: Vec<Vec<Option<Value>>> = Vec::new();
+        let r = self.act(a, env, &mut || {
+            middles.push(self.frame.next.borrow().clone());
+            Ok(true)
+        });
+        self.frame.enumerating.set(enumerating);
+        *self.frame.next.borrow_mut() = saved;
+        r?;
+        middles
+            .into_iter()
+            .map(|t| {
+                t.iter().enumerate().map(|(i, v)| {
+                    v.clone().ok_or_else(|| {
+                        err(
+                            codes::UNSUPPORTED,
+                            format!(
+                                "A \\cdot B where A leaves the variable {} unassigned is not supported: the intermediate state must be complete",
+                                self.program.var_names[i]
+                            ),
+                        )
+                    })
+                })
+                .collect::<VResult<State>>()
+            })
+            .collect()
+    }
+
+    /// `B` from each state `A` reaches (`middles`), the current state set to it and the next
+    /// state to `next`, restored after each.
+    fn from_middles(&self, middles: Vec<State>, next: &[Option<Value>], mut each: impl FnMut() -> VResult<bool>) -> VResult<bool> {
+        let s0 = self.frame.cur.borrow().clone();
+        for t in middles {
+            *self.frame.cur.borrow_mut() = t;
+            *self.frame.next.borrow_mut() = next.to_vec();
+            let r = each();
+            *self.frame.cur.borrow_mut() = s0.clone();
+            *self.frame.next.borrow_mut() = next.to_vec();
+            if !r? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `A \cdot B` enumerated (action composition, as TLC does it with
+    /// `-Dtlc2.tool.impl.Tool.cdot=true`): `s -A-> t -B-> u`. A is enumerated from the current
+    /// state `s`, its next state starting with `s`'s values of the variables assigned so far;
+    /// then B from each state `t` it reaches, with the next state as it was before `A \cdot B`.
+    /// The rest of the action (the continuation) runs with `t` as the current state, as in
+    /// TLC. Each `t` counts as a state generated (see `take_composed`).
+    pub(super) fn act_composed(&self, a: &'a Expr, b: &'a Expr, env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
+        let s1 = self.frame.next.borrow().clone();
+        let s0 = self.frame.cur.borrow().clone();
+        let start = s1.iter().enumerate().map(|(i, v)| v.as_ref().and_then(|_| s0.get(i).cloned())).collect();
+        let middles = self.composed_middles(a, env, start)?;
+        self.tlc.composed.set(self.tlc.composed.get() + middles.len() as u64);
+        self.from_middles(middles, &s1, || self.act(b, env, k))
+    }
+
+    /// `A \cdot B` on a step `s → u` (both states known): whether some state `t` that A
+    /// reaches from `s` (A enumerated from scratch) has B hold on `t → u`.
+    pub(super) fn composed_step(&self, a: &'a Expr, b: &'a Expr, env: &Env<'a>) -> VResult<bool> {
+        let n = self.program.var_names.len();
+        let primed = self.frame.primed.replace(false);
+        let middles = self.composed_middles(a, env, vec![None; n]);
+        self.frame.primed.set(primed);
+        let next = self.frame.next.borrow().clone();
+        let mut found = false;
+        self.from_middles(middles?, &next, || {
+            found = self.ev_bool(b, env)?;
+            Ok(!found)
+        })?;
+        Ok(found)
+    }
+
     /// Evaluate a state-level expression on `state`.
     pub fn eval_in_state(&self, e: &'a Expr, state: &State) -> VResult<Value> {
         let old = self.frame.cur.replace(state.clone());
@@ -757,7 +837,9 @@ impl<'a> ConstEval<'a> {
             ExprKind::If { then, els, .. } => sub(then) || sub(els),
             ExprKind::Case { arms, other } => arms.iter().any(|a| sub(&a.body)) || other.as_ref().is_some_and(sub),
             ExprKind::OpApp { op, args } if op.path.is_empty() => match (op.name.as_str(), args.len()) {
-                ("\\/", 2) => true,
+                // A composition may reach several states (and, all variables assigned, TLC
+                // evaluates it on the step, as `composed_step` does).
+                ("\\/", 2) | ("\\cdot", 2) => true,
                 ("/\\", 2) => args.iter().any(sub),
                 ("=>", 2) => sub(&args[1]),
                 (name, _) => match self.program.globals.get(name) {
@@ -977,6 +1059,7 @@ impl<'a> ConstEval<'a> {
                 return self.guard(e, env, k);
             }
             ("UNCHANGED", 1) if !self.frame.primed.get() => return self.act_unchanged(&args[0], env, k),
+            ("\\cdot", 2) if !self.frame.primed.get() && !self.frame.init_mode.get() => return self.act_composed(&args[0], &args[1], env, k),
             // As TLC: when P holds, Q is enumerated as an action (a disjunction in Q branches).
             ("=>", 2) => {
                 return if self.ev_bool(&args[0], env)? { self.act(&args[1], env, k) } else { k() };

@@ -68,6 +68,9 @@ pub(super) struct Caches<'a> {
     /// Whether a definition may prime a parameter (see `action::primes_param`), by the
     /// address of its body and the parameter's position.
     pub(super) primed_params: RefCell<HashMap<(usize, usize), bool>>,
+    /// In front of `primed_params` for calls evaluated for their value: by the address of a
+    /// body, a bit per parameter (the first 64) that the body may prime (see `value_arg`).
+    pub(super) primed_mask_fast: PtrCache<u64>,
     /// Whether an action may branch at a node (see `action::may_branch`), by address.
     pub(super) branching: RefCell<HashMap<usize, bool>>,
     /// What a name applied at a node means outside instances, when no local binds it.
@@ -125,4 +128,7 @@ pub(super) struct TlcRuntime {
     pub(super) branch: Cell<u32>,
     /// Set while enumerating inside one action whole: marks met there are not followed.
     pub(super) branch_locked: Cell<bool>,
+    /// The intermediate states of action compositions (`A \cdot B`) enumerated since the
+    /// explorer last asked: TLC counts them as states generated (see `take_composed`).
+    pub(super) composed: Cell<u64>,
 }

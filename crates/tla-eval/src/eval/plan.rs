@@ -378,6 +378,8 @@ impl<'a> ConstEval<'a> {
                 let body = self.plan_node(&args[1], pcx);
                 return PlanNode { branches: false, e, names, kind: PlanStep::Implies(c, Box::new(body)) };
             }
+            // Action composition changes the current state mid-action: `act_composed`.
+            ("\\cdot", 2) => return self.interp_node(e, pcx),
             _ => {}
         }
         // A name bound in the plan or a variable: a value, hence a guard (as in `act_op`).

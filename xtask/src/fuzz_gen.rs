@@ -1,0 +1,561 @@
+//! The spec generator of `cargo xtask fuzz-tlc`: small random TLA+ specs, each from a seed.
+//!
+//! Every spec is finite by construction (integers wrap with `%`, sequences are bounded by their
+//! guards, functions and records have small ranges), assigns every variable in every branch of
+//! every action, and is meant to be accepted by SANY. What varies is the way a spec is written:
+//! guards, `\E` and `\A`, EXCEPT on functions, records and sequences, operators whose parameters
+//! stand for variables (primed, UNCHANGED, in guards), LET, an INSTANCE with substitutions, a
+//! disjunction inside an action, `x' \in S`, conditions on primed variables, CONSTRAINT,
+//! ACTION_CONSTRAINT, invariants and temporal properties under weak and strong fairness.
+//! A module is `Fuzz` (with `FuzzInner` beside it when it has an instance) and its `.cfg`.
+
+/// SplitMix64: small, seedable, the same sequence on every machine.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+    /// True with probability `p` percent.
+    pub fn chance(&mut self, p: u64) -> bool {
+        self.next() % 100 < p
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// What a variable holds; `k` bounds the integers (`0..k-1`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ty {
+    Int { k: u64 },
+    Bool,
+    /// A subset of `0..k-1`.
+    Set { k: u64 },
+    /// A sequence of `0..k-1`, at most `len` long.
+    Seq { k: u64, len: u64 },
+    /// A function `[1..N -> 0..k-1]` (N is the constant).
+    Fun { k: u64 },
+    /// A record `[a: 0..k-1, b: BOOLEAN]`.
+    Rec { k: u64 },
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    ty: Ty,
+}
+
+/// A generated spec: the modules (name, text) and the .cfg text.
+pub struct Spec {
+    pub modules: Vec<(String, String)>,
+    pub cfg: String,
+    /// Whether the .cfg has temporal properties (a liveness check).
+    pub temporal: bool,
+}
+
+struct Gen<'r> {
+    rng: &'r mut Rng,
+    vars: Vec<Var>,
+    /// The constant N (the functions' domain is 1..N).
+    n: u64,
+    /// Integer names in scope: bound by `\E`, LET or an operator's parameters.
+    ints: Vec<String>,
+    /// The instance's name, when the spec has one, and the integer variable it stands on.
+    inst: Option<(String, usize, u64)>,
+    fresh: u32,
+}
+
+impl Gen<'_> {
+    fn fresh(&mut self, base: &str) -> String {
+        self.fresh += 1;
+        format!("{base}{}", self.fresh)
+    }
+
+    fn int_vars(&self) -> Vec<usize> {
+        (0..self.vars.len()).filter(|&i| matches!(self.vars[i].ty, Ty::Int { .. })).collect()
+    }
+
+    /// An integer expression (any sign), depth-bounded.
+    fn int(&mut self, depth: u32) -> String {
+        let leaf = depth == 0 || self.rng.chance(35);
+        if leaf {
+            let mut options: Vec<String> = vec![self.rng.range(0, 3).to_string(), "N".into()];
+            options.extend(self.ints.iter().cloned());
+            for v in &self.vars {
+                match v.ty {
+                    Ty::Int { .. } => options.push(v.name.clone()),
+                    Ty::Set { .. } => options.push(format!("Cardinality({})", v.name)),
+                    Ty::Seq { .. } => options.push(format!("Len({})", v.name)),
+                    Ty::Fun { .. } => options.push(format!("{}[1]", v.name)),
+                    Ty::Rec { .. } => options.push(format!("{}.a", v.name)),
+                    Ty::Bool => {}
+                }
+            }
+            return self.rng.pick(&options).clone();
+        }
+        match self.rng.range(0, 7) {
+            0 | 1 => format!("({} + {})", self.int(depth - 1), self.int(depth - 1)),
+            2 => format!("({} - {})", self.int(depth - 1), self.int(depth - 1)),
+            3 => format!("({} % {})", self.int(depth - 1), self.rng.range(2, 4)),
+            4 => format!("(IF {} THEN {} ELSE {})", self.boolean(depth - 1), self.int(depth - 1), self.int(depth - 1)),
+            5 => {
+                let funs: Vec<String> =
+                    self.vars.iter().filter(|v| matches!(v.ty, Ty::Fun { .. })).map(|v| v.name.clone()).collect();
+                if funs.is_empty() {
+                    format!("({} * {})", self.int(depth - 1), self.rng.range(0, 2))
+                } else {
+                    let f = self.rng.pick(&funs).clone();
+                    format!("{f}[{}]", self.index())
+                }
+            }
+            6 => {
+                let seqs: Vec<String> =
+                    self.vars.iter().filter(|v| matches!(v.ty, Ty::Seq { .. })).map(|v| v.name.clone()).collect();
+                if seqs.is_empty() {
+                    format!("Max2({}, {})", self.int(depth - 1), self.int(depth - 1))
+                } else {
+                    let q = self.rng.pick(&seqs).clone();
+                    format!("(IF {q} = <<>> THEN 0 ELSE Head({q}))")
+                }
+            }
+            _ => {
+                let v = self.fresh("t");
+                let e = self.int(depth - 1);
+                self.ints.push(v.clone());
+                let body = self.int(depth - 1);
+                self.ints.pop();
+                format!("(LET {v} == {e} IN {body})")
+            }
+        }
+    }
+
+    /// An integer in `0..k-1`.
+    fn ranged(&mut self, k: u64, depth: u32) -> String {
+        if self.rng.chance(30) {
+            return self.rng.range(0, k - 1).to_string();
+        }
+        format!("(({}) % {k})", self.int(depth))
+    }
+
+    /// An index into the functions' domain 1..N.
+    fn index(&mut self) -> String {
+        let mut options: Vec<String> = vec!["1".into(), "N".into()];
+        // `i` is an action's parameter, drawn from 1..N.
+        if self.ints.iter().any(|i| i == "i") {
+            options.push("i".into());
+        }
+        self.rng.pick(&options).clone()
+    }
+
+    /// A Boolean state expression (unprimed).
+    fn boolean(&mut self, depth: u32) -> String {
+        let leaf = depth == 0 || self.rng.chance(30);
+        if leaf || self.rng.chance(50) {
+            let v = self.rng.pick(&self.vars).clone();
+            return match v.ty {
+                Ty::Int { .. } => {
+                    let op = *self.rng.pick(&["<", "<=", "=", "#", ">"]);
+                    format!("{} {op} {}", v.name, self.int(depth.saturating_sub(1)))
+                }
+                Ty::Bool => {
+                    if self.rng.chance(50) {
+                        v.name.clone()
+                    } else {
+                        format!("~{}", v.name)
+                    }
+                }
+                Ty::Set { k } => match self.rng.range(0, 3) {
+                    0 => format!("{} \\in {}", self.ranged(k, 0), v.name),
+                    1 => format!("{} = {{}}", v.name),
+                    2 => format!("(\\A e \\in {} : e < {})", v.name, self.int(0)),
+                    _ => format!("Cardinality({}) >= {}", v.name, self.rng.range(0, 2)),
+                },
+                Ty::Seq { len, .. } => match self.rng.range(0, 2) {
+                    0 => format!("Len({}) < {len}", v.name),
+                    1 => format!("{} # <<>>", v.name),
+                    _ => format!("(\\E j \\in 1..Len({}) : {}[j] = {})", v.name, v.name, self.int(0)),
+                },
+                Ty::Fun { .. } => match self.rng.range(0, 2) {
+                    0 => format!("{}[{}] = {}", v.name, self.index(), self.int(0)),
+                    1 => format!("(\\A j \\in 1..N : {}[j] <= {})", v.name, self.int(0)),
+                    _ => format!("(\\E j \\in DOMAIN {} : {}[j] > 0)", v.name, v.name),
+                },
+                Ty::Rec { .. } => {
+                    if self.rng.chance(50) {
+                        format!("{}.b", v.name)
+                    } else {
+                        format!("{}.a # {}", v.name, self.int(0))
+                    }
+                }
+            };
+        }
+        match self.rng.range(0, 4) {
+            0 => format!("({} /\\ {})", self.boolean(depth - 1), self.boolean(depth - 1)),
+            1 => format!("({} \\/ {})", self.boolean(depth - 1), self.boolean(depth - 1)),
+            2 => format!("~({})", self.boolean(depth - 1)),
+            3 => format!("({} => {})", self.boolean(depth - 1), self.boolean(depth - 1)),
+            _ => {
+                let v = self.fresh("b");
+                self.ints.push(v.clone());
+                let body = self.boolean(depth - 1);
+                self.ints.pop();
+                let q = if self.rng.chance(50) { "\\E" } else { "\\A" };
+                format!("({q} {v} \\in 0..{} : {body})", self.rng.range(1, 2))
+            }
+        }
+    }
+
+    /// A value of type `ty` for the initial state.
+    fn literal(&mut self, ty: Ty) -> String {
+        match ty {
+            Ty::Int { k } => self.rng.range(0, k - 1).to_string(),
+            Ty::Bool => self.rng.pick(&["TRUE", "FALSE"]).to_string(),
+            Ty::Set { k } => {
+                let elems: Vec<String> = (0..k).filter(|_| self.rng.chance(40)).map(|e| e.to_string()).collect();
+                format!("{{{}}}", elems.join(", "))
+            }
+            Ty::Seq { k, len } => {
+                let n = self.rng.range(0, len.min(2));
+                let elems: Vec<String> = (0..n).map(|_| self.rng.range(0, k - 1).to_string()).collect();
+                format!("<<{}>>", elems.join(", "))
+            }
+            Ty::Fun { k } => format!("[j \\in 1..N |-> {}]", self.rng.range(0, k - 1)),
+            Ty::Rec { k } => format!("[a |-> {}, b |-> {}]", self.rng.range(0, k - 1), self.rng.pick(&["TRUE", "FALSE"])),
+        }
+    }
+
+    /// The set of all values of `ty`, small enough for `\in`.
+    fn domain(&self, ty: Ty) -> String {
+        match ty {
+            Ty::Int { k } => format!("0..{}", k - 1),
+            Ty::Bool => "BOOLEAN".into(),
+            Ty::Set { k } => format!("SUBSET (0..{})", k - 1),
+            Ty::Seq { .. } => "{<<>>}".into(),
+            Ty::Fun { k } => format!("[1..N -> 0..{}]", (k - 1).min(1)),
+            Ty::Rec { k } => format!("[a: 0..{}, b: BOOLEAN]", (k - 1).min(1)),
+        }
+    }
+
+    /// A new value for variable `v` (an expression of the next state's value, unprimed inputs).
+    fn update(&mut self, v: usize) -> String {
+        let Var { name, ty } = self.vars[v].clone();
+        match ty {
+            Ty::Int { k } => match self.rng.range(0, 2) {
+                0 => format!("({name} + 1) % {k}"),
+                _ => self.ranged(k, 2),
+            },
+            Ty::Bool => match self.rng.range(0, 2) {
+                0 => format!("~{name}"),
+                _ => self.boolean(1),
+            },
+            Ty::Set { k } => match self.rng.range(0, 3) {
+                0 => format!("{name} \\cup {{{}}}", self.ranged(k, 1)),
+                1 => format!("{name} \\ {{{}}}", self.ranged(k, 1)),
+                2 => format!("{{e \\in {name} : e # {}}}", self.int(1)),
+                _ => format!("{{(e + 1) % {k} : e \\in {name}}}"),
+            },
+            // Sequences grow only under a guard: the caller adds it.
+            Ty::Seq { k, .. } => match self.rng.range(0, 2) {
+                0 => format!("IF Len({name}) < 2 THEN Append({name}, {}) ELSE {name}", self.ranged(k, 1)),
+                1 => format!("IF {name} = <<>> THEN {name} ELSE Tail({name})"),
+                _ => format!("IF {name} = <<>> THEN {name} ELSE [{name} EXCEPT ![1] = {}]", self.ranged(k, 1)),
+            },
+            Ty::Fun { k } => match self.rng.range(0, 2) {
+                0 => format!("[{name} EXCEPT ![{}] = {}]", self.index(), self.ranged(k, 1)),
+                1 => format!("[{name} EXCEPT ![{}] = (@ + 1) % {k}]", self.index()),
+                _ => format!("[j \\in 1..N |-> IF j = {} THEN {} ELSE {name}[j]]", self.index(), self.ranged(k, 1)),
+            },
+            Ty::Rec { k } => match self.rng.range(0, 2) {
+                0 => format!("[{name} EXCEPT !.a = {}]", self.ranged(k, 1)),
+                1 => format!("[{name} EXCEPT !.b = ~@]"),
+                _ => format!("[a |-> {}, b |-> {}]", self.ranged(k, 1), self.boolean(1)),
+            },
+        }
+    }
+
+    /// One conjunct giving variable `v` its next value, in one of several forms.
+    fn assign(&mut self, v: usize) -> String {
+        let name = self.vars[v].name.clone();
+        let ty = self.vars[v].ty;
+        if let (Some((inst, iv, _)), Ty::Int { .. }) = (self.inst.clone(), ty) {
+            if iv == v && self.rng.chance(40) {
+                return format!("{inst}!{}", self.rng.pick(&["Up", "Reset", "Step(1)", "Step(2)"]));
+            }
+        }
+        match self.rng.range(0, 9) {
+            0 => format!("UNCHANGED {name}"),
+            1 => format!("{name}' = {name}"),
+            2 => {
+                let (a, b) = (self.update(v), self.update(v));
+                format!("{name}' \\in {{{a}, {b}}}")
+            }
+            3 if matches!(ty, Ty::Int { .. } | Ty::Bool) => format!("{name}' \\in {}", self.domain(ty)),
+            4 => format!("SetTo({name}, {})", self.update(v)),
+            5 if matches!(ty, Ty::Int { .. }) => format!("Bump({name}, {})", match ty { Ty::Int { k } => k, _ => 2 }),
+            6 if matches!(ty, Ty::Fun { .. }) => {
+                let k = match ty { Ty::Fun { k } => k, _ => 2 };
+                format!("Shift({name}, {}, {k})", self.index())
+            }
+            7 => format!("Keep({name})"),
+            _ => format!("{name}' = ({})", self.update(v)),
+        }
+    }
+
+    /// The body of an action: guards and an assignment of every variable.
+    fn action_body(&mut self, indent: usize) -> String {
+        let pad = " ".repeat(indent);
+        let let_name = if self.rng.chance(20) {
+            let t = self.fresh("t");
+            let e = self.int(1);
+            self.ints.push(t.clone());
+            Some((t, e))
+        } else {
+            None
+        };
+        let mut conj: Vec<String> = vec![];
+        for _ in 0..self.rng.range(0, 2) {
+            conj.push(self.boolean(2));
+        }
+        let n = self.vars.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        // Some variables assigned in a disjunction (each branch assigns the same ones).
+        let in_disj: Vec<usize> = if n >= 1 && self.rng.chance(35) {
+            let k = self.rng.range(1, n.min(2) as u64) as usize;
+            order.drain(..k).collect()
+        } else {
+            vec![]
+        };
+        let unchanged_together = order.len() >= 2 && self.rng.chance(25);
+        if unchanged_together {
+            let names: Vec<String> = order.iter().map(|&v| self.vars[v].name.clone()).collect();
+            conj.push(format!("UNCHANGED <<{}>>", names.join(", ")));
+        } else {
+            for &v in &order {
+                let a = self.assign(v);
+                conj.push(a);
+            }
+        }
+        if !in_disj.is_empty() {
+            let mut branches = vec![];
+            for _ in 0..self.rng.range(2, 3) {
+                let mut parts = vec![];
+                if self.rng.chance(40) {
+                    parts.push(self.boolean(1));
+                }
+                for &v in &in_disj {
+                    let a = self.assign(v);
+                    parts.push(a);
+                }
+                branches.push(parts.join(" /\\ "));
+            }
+            conj.push(format!("\\/ {}", branches.join(&format!("\n{pad}   \\/ "))));
+        }
+        // A condition on the next state, after the assignments.
+        if self.rng.chance(20) {
+            let ints = self.int_vars();
+            let v = *self.rng.pick(&ints);
+            let name = self.vars[v].name.clone();
+            conj.push(format!("{name}' # {}", self.int(0)));
+        }
+        let body = conj.iter().map(|c| format!("/\\ {c}")).collect::<Vec<_>>().join(&format!("\n{pad}"));
+        match let_name {
+            Some((t, e)) => {
+                self.ints.pop();
+                format!("LET {t} == {e} IN\n{pad}{body}")
+            }
+            None => body,
+        }
+    }
+}
+
+/// The spec for `seed`.
+pub fn generate(seed: u64) -> Spec {
+    let mut rng = Rng::new(seed);
+    let mut g = Gen { rng: &mut rng, vars: vec![], n: 0, ints: vec![], inst: None, fresh: 0 };
+    g.n = g.rng.range(1, 2);
+    let nvars = g.rng.range(1, 3) as usize;
+    // The first variable is an integer, so every spec has one (the instance stands on it).
+    for i in 0..nvars {
+        let k = g.rng.range(2, 3);
+        let ty = if i == 0 {
+            Ty::Int { k: g.rng.range(2, 4) }
+        } else {
+            match g.rng.range(0, 5) {
+                0 => Ty::Int { k: g.rng.range(2, 4) },
+                1 => Ty::Bool,
+                2 => Ty::Set { k },
+                3 => Ty::Seq { k: 2, len: 2 },
+                4 => Ty::Fun { k },
+                _ => Ty::Rec { k },
+            }
+        };
+        g.vars.push(Var { name: ["x", "y", "z"][i].to_string(), ty });
+    }
+    let mut modules = vec![];
+    let mut defs = vec![];
+    if g.rng.chance(35) {
+        let (name, lim) = ("C".to_string(), match g.vars[0].ty { Ty::Int { k } => k - 1, _ => 1 });
+        g.inst = Some((name.clone(), 0, lim));
+        modules.push((
+            "FuzzInner".to_string(),
+            "---- MODULE FuzzInner ----\nEXTENDS Naturals\nCONSTANT Lim\nVARIABLE c\n\
+             Low == c < Lim\nUp == c < Lim /\\ c' = c + 1\nReset == c' = 0\n\
+             Step(d) == IF c + d <= Lim THEN c' = c + d ELSE c' = Lim\n\
+             ====\n"
+                .to_string(),
+        ));
+        defs.push(format!("{name} == INSTANCE FuzzInner WITH c <- {}, Lim <- {lim}", g.vars[0].name));
+    }
+    let names: Vec<String> = g.vars.iter().map(|v| v.name.clone()).collect();
+    let vars_tuple = format!("<<{}>>", names.join(", "));
+    defs.push(format!("vars == {vars_tuple}"));
+    defs.push("Max2(a, b) == IF a > b THEN a ELSE b".into());
+    defs.push("SetTo(v, e) == v' = e".into());
+    defs.push("Bump(v, k) == v' = (v + 1) % k".into());
+    defs.push("Shift(f, i, k) == f[i] < k - 1 /\\ f' = [f EXCEPT ![i] = f[i] + 1]".into());
+    defs.push("Keep(v) == UNCHANGED v".into());
+    let init_parts: Vec<String> = (0..g.vars.len())
+        .map(|i| {
+            let Var { name, ty } = g.vars[i].clone();
+            if g.rng.chance(25) && !matches!(ty, Ty::Seq { .. }) {
+                format!("{name} \\in {}", g.domain(ty))
+            } else {
+                format!("{name} = {}", g.literal(ty))
+            }
+        })
+        .collect();
+    defs.push(format!("Init == {}", init_parts.iter().map(|p| format!("/\\ {p}")).collect::<Vec<_>>().join("\n        ")));
+    let nactions = g.rng.range(1, 4);
+    let mut next = vec![];
+    let mut action_names = vec![];
+    for a in 0..nactions {
+        let name = format!("A{a}");
+        let kind = g.rng.range(0, 3);
+        match kind {
+            // With a parameter, quantified in Next.
+            0 => {
+                g.ints.push("i".into());
+                let body = g.action_body(8);
+                g.ints.pop();
+                defs.push(format!("{name}(i) ==\n        {body}"));
+                next.push(format!("\\E i \\in 1..N : {name}(i)"));
+                action_names.push(format!("\\E i \\in 1..N : {name}(i)"));
+            }
+            // An existential inside the action.
+            1 => {
+                let w = format!("i{a}");
+                g.ints.push(w.clone());
+                let body = g.action_body(8);
+                g.ints.pop();
+                defs.push(format!("{name} ==\n    \\E {w} \\in 0..{} :\n        {body}", g.rng.range(1, 2)));
+                next.push(name.clone());
+                action_names.push(name);
+            }
+            _ => {
+                let body = g.action_body(8);
+                defs.push(format!("{name} ==\n        {body}"));
+                next.push(name.clone());
+                action_names.push(name);
+            }
+        }
+    }
+    if g.rng.chance(15) {
+        next.push(format!("UNCHANGED {vars_tuple}"));
+    }
+    defs.push(format!("Next == {}", next.iter().map(|n| format!("\\/ {n}")).collect::<Vec<_>>().join("\n        ")));
+    let mut fairness = vec![];
+    let temporal = g.rng.chance(30);
+    if temporal {
+        for an in &action_names {
+            if g.rng.chance(60) {
+                let wf = if g.rng.chance(70) { "WF" } else { "SF" };
+                fairness.push(format!("{wf}_vars({an})"));
+            }
+        }
+    }
+    let spec = std::iter::once("Init".to_string())
+        .chain(std::iter::once("[][Next]_vars".to_string()))
+        .chain(fairness)
+        .collect::<Vec<_>>()
+        .join(" /\\ ");
+    defs.push(format!("Spec == {spec}"));
+    let mut cfg = format!("CONSTANT N = {}\nSPECIFICATION Spec\n", g.n);
+    let ninv = g.rng.range(0, 2);
+    for k in 0..ninv {
+        let e = g.boolean(2);
+        defs.push(format!("Inv{k} == {e}"));
+        cfg.push_str(&format!("INVARIANT Inv{k}\n"));
+    }
+    if g.inst.is_some() && g.rng.chance(50) {
+        defs.push("InvInst == C!Low \\/ x = 0 \\/ x > 0".into());
+        cfg.push_str("INVARIANT InvInst\n");
+    }
+    if g.rng.chance(20) {
+        let e = g.boolean(1);
+        defs.push(format!("Bound == {e}"));
+        cfg.push_str("CONSTRAINT Bound\n");
+    }
+    if g.rng.chance(10) {
+        defs.push("Moves == x' # x \\/ x' = 0".into());
+        cfg.push_str("ACTION_CONSTRAINT Moves\n");
+    }
+    if temporal {
+        let p = g.boolean(1);
+        let q = g.boolean(1);
+        let prop = match g.rng.range(0, 3) {
+            0 => format!("<>({p})"),
+            1 => format!("[]<>({p})"),
+            2 => format!("<>[]({p})"),
+            _ => format!("[]({p} => <>({q}))"),
+        };
+        defs.push(format!("Prop == {prop}"));
+        cfg.push_str("PROPERTY Prop\n");
+    }
+    let text = format!(
+        "---- MODULE Fuzz ----\n\\* seed {seed}\nEXTENDS Naturals, Sequences, FiniteSets\nCONSTANT N\nVARIABLES {}\n\n{}\n\n====\n",
+        names.join(", "),
+        defs.join("\n\n")
+    );
+    modules.insert(0, ("Fuzz".to_string(), text));
+    Spec { modules, cfg, temporal }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_spec_and_seeds_differ() {
+        let (a, b, c) = (generate(7), generate(7), generate(8));
+        assert_eq!(a.modules, b.modules);
+        assert_eq!(a.cfg, b.cfg);
+        assert_ne!(a.modules[0].1, c.modules[0].1);
+    }
+
+    #[test]
+    fn every_variable_is_declared_and_initialised() {
+        for seed in 0..200 {
+            let s = generate(seed);
+            let text = &s.modules[0].1;
+            let decl = text.lines().find(|l| l.starts_with("VARIABLES ")).expect("VARIABLES line");
+            let init = text.split("Init ==").nth(1).expect("Init").split("\n\n").next().unwrap_or("");
+            for v in decl["VARIABLES ".len()..].split(", ") {
+                assert!(init.contains(&format!("/\\ {v} ")), "seed {seed}: {v} not initialised:\n{text}");
+            }
+            assert!(s.cfg.contains("SPECIFICATION Spec"));
+            assert_eq!(s.temporal, s.cfg.contains("PROPERTY"));
+        }
+    }
+}
