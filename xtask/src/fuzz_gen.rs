@@ -61,8 +61,6 @@ struct Var {
 pub struct Spec {
     pub modules: Vec<(String, String)>,
     pub cfg: String,
-    /// Whether the .cfg has temporal properties (a liveness check).
-    pub temporal: bool,
 }
 
 struct Gen<'r> {
@@ -105,7 +103,26 @@ impl Gen<'_> {
             }
             return self.rng.pick(&options).clone();
         }
-        match self.rng.range(0, 7) {
+        match self.rng.range(0, 10) {
+            8 => format!("(CHOOSE e \\in 0..3 : e >= ({}) % 4)", self.int(depth - 1)),
+            9 => {
+                let (c1, c2) = (self.boolean(depth - 1), self.boolean(depth - 1));
+                format!("(CASE {c1} -> {} [] {c2} -> {} [] OTHER -> {})", self.int(depth - 1), self.int(depth - 1), self.int(depth - 1))
+            }
+            10 => {
+                let sets: Vec<String> =
+                    self.vars.iter().filter(|v| matches!(v.ty, Ty::Set { .. })).map(|v| v.name.clone()).collect();
+                if sets.is_empty() {
+                    format!("Cardinality({{<<a, b>> : a \\in 0..1, b \\in 0..(({}) % 3)}})", self.int(depth - 1))
+                } else {
+                    let s = self.rng.pick(&sets).clone();
+                    match self.rng.range(0, 2) {
+                        0 => format!("Cardinality(SUBSET {s})"),
+                        1 => format!("Cardinality(UNION {{{s}, {{{}}}}})", self.int(0)),
+                        _ => format!("Cardinality({{<<a, b>> : a \\in {s}, b \\in {s}}})"),
+                    }
+                }
+            }
             0 | 1 => format!("({} + {})", self.int(depth - 1), self.int(depth - 1)),
             2 => format!("({} - {})", self.int(depth - 1), self.int(depth - 1)),
             3 => format!("({} % {})", self.int(depth - 1), self.rng.range(2, 4)),
@@ -267,17 +284,21 @@ impl Gen<'_> {
                 _ => format!("{{(e + 1) % {k} : e \\in {name}}}"),
             },
             // Sequences grow only under a guard: the caller adds it.
-            Ty::Seq { k, .. } => match self.rng.range(0, 2) {
+            Ty::Seq { k, .. } => match self.rng.range(0, 4) {
+                3 => format!("IF Len({name}) < 2 THEN {name} \\o <<{}>> ELSE SubSeq({name}, 2, Len({name}))", self.ranged(k, 0)),
+                4 => format!("SelectSeq({name}, LAMBDA e : e # {})", self.int(0)),
                 0 => format!("IF Len({name}) < 2 THEN Append({name}, {}) ELSE {name}", self.ranged(k, 1)),
                 1 => format!("IF {name} = <<>> THEN {name} ELSE Tail({name})"),
                 _ => format!("IF {name} = <<>> THEN {name} ELSE [{name} EXCEPT ![1] = {}]", self.ranged(k, 1)),
             },
-            Ty::Fun { k } => match self.rng.range(0, 2) {
+            Ty::Fun { k } => match self.rng.range(0, 3) {
+                3 => format!("[{name} EXCEPT ![{}] = (@ + 1) % {k}, ![1] = {}]", self.index(), self.ranged(k, 0)),
                 0 => format!("[{name} EXCEPT ![{}] = {}]", self.index(), self.ranged(k, 1)),
                 1 => format!("[{name} EXCEPT ![{}] = (@ + 1) % {k}]", self.index()),
                 _ => format!("[j \\in 1..N |-> IF j = {} THEN {} ELSE {name}[j]]", self.index(), self.ranged(k, 1)),
             },
-            Ty::Rec { k } => match self.rng.range(0, 2) {
+            Ty::Rec { k } => match self.rng.range(0, 3) {
+                3 => format!("[{name} EXCEPT !.a = (@ + 1) % {k}, !.b = ~@]"),
                 0 => format!("[{name} EXCEPT !.a = {}]", self.ranged(k, 1)),
                 1 => format!("[{name} EXCEPT !.b = ~@]"),
                 _ => format!("[a |-> {}, b |-> {}]", self.ranged(k, 1), self.boolean(1)),
@@ -294,7 +315,17 @@ impl Gen<'_> {
                 return format!("{inst}!{}", self.rng.pick(&["Up", "Reset", "Step(1)", "Step(2)"]));
             }
         }
-        match self.rng.range(0, 9) {
+        match self.rng.range(0, 11) {
+            9 => {
+                let c = self.boolean(1);
+                let (a, b) = (self.update(v), self.update(v));
+                format!("(IF {c} THEN {name}' = ({a}) ELSE {name}' = ({b}))")
+            }
+            10 => {
+                let c = self.boolean(1);
+                let a = self.update(v);
+                format!("(CASE {c} -> {name}' = ({a}) [] OTHER -> UNCHANGED {name})")
+            }
             0 => format!("UNCHANGED {name}"),
             1 => format!("{name}' = {name}"),
             2 => {
@@ -369,6 +400,17 @@ impl Gen<'_> {
             let name = self.vars[v].name.clone();
             conj.push(format!("{name}' # {}", self.int(0)));
         }
+        // A condition on every element of a function's next value.
+        let funs: Vec<String> = self.vars.iter().filter(|v| matches!(v.ty, Ty::Fun { .. })).map(|v| v.name.clone()).collect();
+        if !funs.is_empty() && self.rng.chance(15) {
+            let f = self.rng.pick(&funs).clone();
+            conj.push(format!("\\A j \\in 1..N : {f}'[j] <= {f}[j] + 1"));
+        }
+        // Whether an action of the instance could fire, as a guard.
+        if self.inst.is_some() && self.rng.chance(15) {
+            let neg = if self.rng.chance(50) { "~" } else { "" };
+            conj.insert(0, format!("{neg}ENABLED C!Up"));
+        }
         let body = conj.iter().map(|c| format!("/\\ {c}")).collect::<Vec<_>>().join(&format!("\n{pad}"));
         match let_name {
             Some((t, e)) => {
@@ -440,6 +482,7 @@ pub fn generate(seed: u64) -> Spec {
     let nactions = g.rng.range(1, 4);
     let mut next = vec![];
     let mut action_names = vec![];
+    let mut param_actions: Vec<String> = vec![];
     for a in 0..nactions {
         let name = format!("A{a}");
         let kind = g.rng.range(0, 3);
@@ -452,6 +495,7 @@ pub fn generate(seed: u64) -> Spec {
                 defs.push(format!("{name}(i) ==\n        {body}"));
                 next.push(format!("\\E i \\in 1..N : {name}(i)"));
                 action_names.push(format!("\\E i \\in 1..N : {name}(i)"));
+                param_actions.push(name);
             }
             // An existential inside the action.
             1 => {
@@ -484,6 +528,16 @@ pub fn generate(seed: u64) -> Spec {
                 fairness.push(format!("{wf}_vars({an})"));
             }
         }
+        // Fairness for each value of an action's parameter.
+        for an in &param_actions {
+            if g.rng.chance(40) {
+                let wf = if g.rng.chance(70) { "WF" } else { "SF" };
+                fairness.push(format!("(\\A i \\in 1..N : {wf}_vars({an}(i)))"));
+            }
+        }
+        if g.inst.is_some() && g.rng.chance(30) {
+            fairness.push("WF_vars(C!Up)".into());
+        }
     }
     let spec = std::iter::once("Init".to_string())
         .chain(std::iter::once("[][Next]_vars".to_string()))
@@ -514,14 +568,34 @@ pub fn generate(seed: u64) -> Spec {
     if temporal {
         let p = g.boolean(1);
         let q = g.boolean(1);
-        let prop = match g.rng.range(0, 3) {
+        let prop = match g.rng.range(0, 5) {
             0 => format!("<>({p})"),
             1 => format!("[]<>({p})"),
             2 => format!("<>[]({p})"),
+            3 => format!("({p}) ~> ({q})"),
+            4 => format!("[]<><<{}>>_vars", g.rng.pick(&action_names).clone()),
             _ => format!("[]({p} => <>({q}))"),
         };
         defs.push(format!("Prop == {prop}"));
         cfg.push_str("PROPERTY Prop\n");
+    }
+    // An action property: steps of some of Next's actions, or a condition on every step.
+    if g.rng.chance(20) {
+        let step = if g.rng.chance(50) {
+            let k = g.rng.range(1, action_names.len() as u64) as usize;
+            action_names[..k].iter().map(|a| format!("({a})")).collect::<Vec<_>>().join(" \\/ ")
+        } else {
+            format!("x' >= x \\/ x' = {}", g.rng.range(0, 1))
+        };
+        defs.push(format!("Steps == [][{step}]_vars"));
+        cfg.push_str("PROPERTY Steps\n");
+    }
+    // ENABLED in an invariant.
+    if g.rng.chance(10) {
+        let a = g.rng.pick(&action_names).clone();
+        let p = g.boolean(1);
+        defs.push(format!("InvEnabled == (ENABLED ({a})) \\/ {p}"));
+        cfg.push_str("INVARIANT InvEnabled\n");
     }
     let text = format!(
         "---- MODULE Fuzz ----\n\\* seed {seed}\nEXTENDS Naturals, Sequences, FiniteSets\nCONSTANT N\nVARIABLES {}\n\n{}\n\n====\n",
@@ -529,7 +603,7 @@ pub fn generate(seed: u64) -> Spec {
         defs.join("\n\n")
     );
     modules.insert(0, ("Fuzz".to_string(), text));
-    Spec { modules, cfg, temporal }
+    Spec { modules, cfg }
 }
 
 #[cfg(test)]
@@ -555,7 +629,6 @@ mod tests {
                 assert!(init.contains(&format!("/\\ {v} ")), "seed {seed}: {v} not initialised:\n{text}");
             }
             assert!(s.cfg.contains("SPECIFICATION Spec"));
-            assert_eq!(s.temporal, s.cfg.contains("PROPERTY"));
         }
     }
 }

@@ -12,7 +12,7 @@
 //! `NAME.expect` with TLC's figures. Each run appends a line to `target/fuzz-tlc/log.tsv`.
 
 use crate::bench_check::measure;
-use crate::corpus::{compare_check, tlc_words, CheckFigures, Expected};
+use crate::corpus::{compare_check, CheckFigures, Expected};
 use crate::fuzz_gen::generate;
 use crate::tools;
 use crate::util::{build_release_sysmo, step};
@@ -289,6 +289,7 @@ fn keep_finding(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::tlc_words;
 
     const VIOLATION: &str = "Error: Invariant Inv is violated.\nError: The behavior up to this point is:\n\
         State 1: <Initial predicate>\nx = 0\n\nState 2: <Next line 5>\nx = 1\n\n\

@@ -862,7 +862,9 @@ pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<Inputs, Stop> {
         message: format!("cannot read the configuration {}: {e}", cfg_path.display()),
         sources: None,
     })?;
-    analyzed.configure(cfg_path.display().to_string(), &cfg_text).map_err(|(failure, sources)| Stop {
+    // IOEnv (IOUtils) answers this process's environment, as in TLC.
+    let inputs = analyzed.configure(cfg_path.display().to_string(), &cfg_text).map(|i| i.with_environment(std::env::vars().collect()));
+    inputs.map_err(|(failure, sources)| Stop {
         kind: ResultKind::ConfigError,
         diagnostics: failure.diagnostics,
         message: format!("{} has errors", cfg_path.display()),

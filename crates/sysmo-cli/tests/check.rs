@@ -390,13 +390,25 @@ fn graph_overrides_agree_with_their_definitions() {
     assert_eq!(r["result"], "success", "{r}");
 }
 
-/// A library operator TLC replaces with I/O in Java is an error that says so.
+/// IOEnv answers the environment of the `sysmo` process; a library operator TLC replaces with
+/// other I/O in Java is an error that says so.
 #[test]
-fn io_overrides_are_unsupported_by_name() {
-    let out = sysmo(&["check", "ReadsEnv.tla", "--json"]);
+fn ioenv_reads_the_environment_and_other_io_is_refused_by_name() {
+    let run = |value: Option<&str>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sysmo"));
+        cmd.args(["check", "ReadsEnv.tla", "--json"]).current_dir(data()).env_remove("SYSMO_TEST_COUNT");
+        if let Some(v) = value {
+            cmd.env("SYSMO_TEST_COUNT", v);
+        }
+        let r = json(&cmd.output().unwrap());
+        (r["result"].as_str().unwrap_or("").to_string(), r["distinct_states"].as_u64())
+    };
+    assert_eq!(run(None), ("success".to_string(), Some(4)));
+    assert_eq!(run(Some("2")), ("success".to_string(), Some(2)));
+    let out = sysmo(&["check", "ReadsEnv.tla", "--config", "ReadsEnvExec.cfg", "--json"]);
     assert_eq!(out.status.code(), Some(75));
     let r = json(&out);
-    assert!(r["message"].as_str().is_some_and(|m| m.contains("IOEnv (module IOUtils) is not supported")), "{r}");
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("IOExec (module IOUtils) is not supported")), "{r}");
 }
 
 /// `A \cdot B` explores the steps written out by hand, and counts each intermediate state (each

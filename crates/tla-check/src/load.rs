@@ -15,6 +15,9 @@ pub struct Inputs {
     pub sources: SourceMap,
     pub analysis: Analysis,
     pub config: Config,
+    /// The environment variables `IOEnv` answers, when the host gives them (the CLI does; the
+    /// engine reads none itself).
+    pub environment: Option<Vec<(String, String)>>,
 }
 
 /// Why a model could not be loaded, told apart as TLC's exit codes tell it.
@@ -95,7 +98,7 @@ impl Analyzed {
         if !diagnostics.is_empty() {
             return Err((Box::new(LoadFailure { kind: FailureKind::Config, diagnostics, error: None }), self.sources));
         }
-        Ok(Inputs { sources: self.sources, analysis: self.analysis, config })
+        Ok(Inputs { sources: self.sources, analysis: self.analysis, config, environment: None })
     }
 }
 
@@ -112,14 +115,26 @@ impl Inputs {
         Analyzed::new(file_name, text, library).configure(cfg_name, cfg_text)
     }
 
+    /// The same inputs, `IOEnv` answering `vars`.
+    pub fn with_environment(mut self, vars: Vec<(String, String)>) -> Inputs {
+        self.environment = Some(vars);
+        self
+    }
+
     /// Build the model (constants, overrides, the behaviour and the properties).
     pub fn model(&self) -> Result<Model<'_>, LoadFailure> {
-        build(&self.analysis, &self.config)
+        let model = build(&self.analysis, &self.config)?;
+        if let Some(vars) = &self.environment {
+            model.evaluator().set_environment(vars).map_err(|e| LoadFailure::of_error(ModelError::Eval(e)))?;
+        }
+        Ok(model)
     }
 
     /// Build the model and check its ASSUMEs: what must hold before exploring.
     pub fn checked_model(&self) -> Result<Model<'_>, LoadFailure> {
-        build_checked(&self.analysis, &self.config)
+        let model = self.model()?;
+        model.check_assumptions().map_err(LoadFailure::of_error)?;
+        Ok(model)
     }
 
     /// A diagnostic of these sources on one line.

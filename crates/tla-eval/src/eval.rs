@@ -458,6 +458,7 @@ impl<'a> ConstEval<'a> {
                 branch: Cell::new(0),
                 branch_locked: Cell::new(false),
                 composed: Cell::new(0),
+                environment: RefCell::new(None),
             },
         }
     }
@@ -1123,6 +1124,14 @@ impl<'a> ConstEval<'a> {
         self.tlc.composed.replace(0)
     }
 
+    /// The environment variables `IOEnv` answers (IOUtils): the host's (the CLI gives its
+    /// process's). The engine reads none itself.
+    pub fn set_environment(&self, vars: &[(String, String)]) -> VResult<()> {
+        let fields = vars.iter().map(|(k, v)| (self.program.interner.get(k), Value::Str(self.program.interner.get(v)))).collect();
+        *self.tlc.environment.borrow_mut() = Some(Value::record(fields)?);
+        Ok(())
+    }
+
     /// TLC's registers as `TLCSet` left them.
     pub fn registers(&self) -> Vec<(i32, Value)> {
         self.tlc.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
@@ -1299,8 +1308,11 @@ impl<'a> ConstEval<'a> {
         if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
             return self.read_ref(r);
         }
-        if !top && let Some(r) = self.try_subst(name, args.is_empty()) {
-            return r;
+        if !top {
+            let r = if args.is_empty() { self.try_subst(name, true) } else { self.apply_subst(name, args, env) };
+            if let Some(r) = r {
+                return r;
+            }
         }
         if let Some(b) = env.lookup(name) {
             return match b {

@@ -1,8 +1,9 @@
 ---- MODULE ReadsEnv ----
-\* IOEnv reads the environment in TLC (a Java override): an error here, never the module's
-\* placeholder definition.
-EXTENDS IOUtils
+\* IOEnv is the environment variables of the process that runs the check, as in TLC (a Java
+\* override there); IOExec, which runs a program, is refused by name.
+EXTENDS IOUtils, Naturals
 VARIABLE x
-Init == x = IOEnv
-Next == UNCHANGED x
+Init == x = IF "SYSMO_TEST_COUNT" \in DOMAIN IOEnv THEN atoi(IOEnv.SYSMO_TEST_COUNT) ELSE 0
+Next == x < 3 /\ x' = x + 1
+Runs == IOExec(<<"true">>)
 ====

@@ -110,6 +110,9 @@ pub struct Model<'a> {
     init: Vec<(&'a Expr, Bindings<'a>)>,
     /// Next's top-level disjuncts, each enumerated in turn.
     actions: Vec<SplitAction<'a>>,
+    /// The bindings Next is read under when a SPECIFICATION reaches it through an instance
+    /// (then `actions` is Next whole).
+    next_bindings: Option<Bindings<'a>>,
     /// TLC's actions (what a successor is counted under: [`ActionId`]), by name.
     action_names: Vec<String>,
     action_sites: Vec<ActionSite>,
@@ -356,10 +359,13 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             let def = config.next.as_ref().and_then(|id| ev.definition(&id.name));
             ev.split_action(n, def)
         }
-        Some((_, _)) => {
-            errors.push(diag(model_codes::BAD_FORMULA, root_span, "a next-state relation read inside an instance is not supported yet"));
-            return Err(errors);
-        }
+        // Read inside an instance (or under bound names): one action, enumerated under its
+        // bindings (see `next_bindings`).
+        Some((n, _)) => ActionSplit {
+            units: vec![SplitAction { expr: n, first: 0, single: true }],
+            names: vec![action_label(n)],
+            sites: vec![ActionSite { formula: n.span, def: None }],
+        },
         None => ActionSplit::default(),
     };
     if next.is_none() && vars.len() > 0 {
@@ -398,6 +404,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         ev,
         init,
         actions: split.units,
+        next_bindings: next.as_ref().map(|(_, b)| b.clone()).filter(|b| !b.is_empty()),
         action_names: split.names,
         action_sites: split.sites,
         invariants,
@@ -916,10 +923,14 @@ impl<'a> Spec for Model<'a> {
             // On an error, the successors produced before it stay (TLC has counted and
             // processed them by then).
             self.ev.start_unit(a);
-            self.ev.successors(a.expr, state, &mut |s| {
+            let mut emit = |s| {
                 out.push((self.ev.branch() as ActionId, s));
                 Ok(())
-            })?;
+            };
+            match &self.next_bindings {
+                Some(b) => self.ev.successors_with(a.expr, b, state, &mut emit)?,
+                None => self.ev.successors(a.expr, state, &mut emit)?,
+            }
         }
         Ok(())
     }

@@ -1357,7 +1357,8 @@ impl<'a> ConstEval<'a> {
     }
 
     /// Every successor of `state` by the action `a` with `b` bound (an action operator's body
-    /// with its parameters bound to the arguments of a trace step), in TLC's order.
+    /// with its parameters bound to the arguments of a trace step, or a next-state relation
+    /// that a SPECIFICATION reaches through an instance), in TLC's order.
     pub fn successors_with(&self, a: &'a Expr, b: &Bindings<'a>, state: &State, emit: &mut dyn FnMut(State) -> VResult<()>) -> VResult<()> {
         let n = self.program.var_names.len();
         *self.frame.next.borrow_mut() = vec![None; n];
@@ -1581,6 +1582,51 @@ impl<'a> ConstEval<'a> {
             }
         }
         Some(r)
+    }
+
+    /// `name(args)` where the instances being evaluated substitute an operator for `name`
+    /// (`CONSTANT Op(_, _)` instantiated with `Op <- LAMBDA a, b : ...` or `Op <- Other`): the
+    /// arguments evaluated here, the operator applied in the module that gives it.
+    pub(super) fn apply_subst(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> Option<VResult<Value>> {
+        let meaning = {
+            let ctx = self.frame.ctx.borrow();
+            self.outer_meaning(&ctx, name)?
+        };
+        let OuterMeaning::Subst(x, senv, level) = meaning else { return None };
+        Some((|| {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args {
+                vals.push(self.ev(a, env)?);
+            }
+            let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
+            let r = self.apply_operator(x, &senv, vals, name);
+            self.frame.ctx.borrow_mut().extend(popped);
+            r
+        })())
+    }
+
+    /// The operator `x` (a LAMBDA or an operator's name, read in `senv`) applied to `vals`.
+    fn apply_operator(&self, x: &'a Expr, senv: &Env<'a>, vals: Vec<Value>, name: &str) -> VResult<Value> {
+        match self.op_arg(vals.len(), x, senv)? {
+            Binding::Op(cl) => {
+                if cl.params.len() != vals.len() {
+                    return Err(err(codes::ARITY, format!("{name} takes {} arguments, not {}", cl.params.len(), vals.len())));
+                }
+                let mut callee = match cl.own {
+                    Some(own) => cl.env.bind(own, Binding::Op(cl.clone())),
+                    None => cl.env.clone(),
+                };
+                for ((p, _), v) in cl.params.iter().zip(vals) {
+                    callee = callee.bind_value(p, v);
+                }
+                self.enter()?;
+                let r = self.ev(cl.body, &callee);
+                self.leave();
+                r
+            }
+            Binding::Builtin(op) => self.apply_builtin(op, vals),
+            _ => Err(err(codes::TYPE, format!("{name} is substituted by something that is not an operator"))),
+        }
     }
 
     /// What `try_subst` computes for a meaning found.

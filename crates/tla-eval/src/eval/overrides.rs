@@ -59,7 +59,8 @@ static OVERRIDES: &[Override] = &[
     unsupported("IOUtils", "IOEnvExec", IO),
     unsupported("IOUtils", "IOExecTemplate", IO),
     unsupported("IOUtils", "IOEnvExecTemplate", IO),
-    unsupported("IOUtils", "IOEnv", IO),
+    // The environment the host gives (`ConstEval::set_environment`): the CLI gives its own.
+    native("IOUtils", "IOEnv"),
     unsupported("CSV", "CSVWrite", IO),
     unsupported("CSV", "CSVWriteRecord", IO),
     unsupported("CSV", "CSVRead", IO),
@@ -152,6 +153,15 @@ impl<'a> ConstEval<'a> {
     pub(super) fn call_override(&self, o: &Override, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
         if let What::Unsupported(why) = o.what {
             return Err(err(codes::UNSUPPORTED, format!("{} (module {}) is not supported: {why}", o.name, o.module)));
+        }
+        if o.name == "IOEnv" {
+            return self.tlc.environment.borrow().clone().ok_or_else(|| {
+                err(
+                    codes::UNSUPPORTED,
+                    "IOEnv (module IOUtils) is the environment variables of the process that runs the check, and this \
+                     run has none (the web playground has no environment; `sysmo check` gives its own)",
+                )
+            });
         }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {

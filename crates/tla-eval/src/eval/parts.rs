@@ -131,4 +131,7 @@ pub(super) struct TlcRuntime {
     /// The intermediate states of action compositions (`A \cdot B`) enumerated since the
     /// explorer last asked: TLC counts them as states generated (see `take_composed`).
     pub(super) composed: Cell<u64>,
+    /// What `IOEnv` answers: the environment variables the host gave, as a record (`None`:
+    /// none given, as in the browser).
+    pub(super) environment: RefCell<Option<Value>>,
 }
