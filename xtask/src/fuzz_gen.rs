@@ -535,9 +535,6 @@ pub fn generate(seed: u64) -> Spec {
                 fairness.push(format!("(\\A i \\in 1..N : {wf}_vars({an}(i)))"));
             }
         }
-        if g.inst.is_some() && g.rng.chance(30) {
-            fairness.push("WF_vars(C!Up)".into());
-        }
     }
     let spec = std::iter::once("Init".to_string())
         .chain(std::iter::once("[][Next]_vars".to_string()))

@@ -44,8 +44,13 @@ pub fn read_tlc(stdout: &str) -> TlcAnswer {
         "deadlock"
     } else if stdout.contains("Error: Temporal properties were violated.") {
         "liveness failure"
-    } else if stdout.lines().any(|l| l.starts_with("Error: Invariant ") && l.contains(" is violated")) {
+    } else if stdout
+        .lines()
+        .any(|l| (l.starts_with("Error: Invariant ") || l.starts_with("Error: Action property ")) && l.contains(" is violated"))
+    {
         "safety failure"
+    } else if stdout.contains("TLC threw an unexpected exception") {
+        "crash"
     } else {
         "error"
     };
@@ -85,10 +90,16 @@ pub enum Verdict {
     Differ(String),
     /// One side timed out.
     TimedOut(&'static str),
+    /// TLC threw an unexpected exception (an internal error, not a verdict on the spec): kept
+    /// to be looked at, not counted as a disagreement.
+    TlcCrashed(String),
 }
 
 pub fn compare(tlc: &TlcAnswer, ours: &Value) -> Verdict {
     let kind = ours["result"].as_str().unwrap_or("");
+    if tlc.result == "crash" {
+        return Verdict::TlcCrashed(format!("TLC threw an unexpected exception; ours: {kind}"));
+    }
     let ours_rejects = matches!(kind, "parse_error" | "config_error" | "eval_error" | "assertion_failure");
     if tlc.result == "error" {
         return if ours_rejects { Verdict::BothRejected } else { Verdict::Differ(format!("TLC rejects the spec; ours: {kind}")) };
@@ -159,7 +170,7 @@ pub fn fuzz_command(root: &Path, args: &[String]) -> Result<bool, String> {
     let log = std::fs::read_to_string(&log_path).unwrap_or_default();
     let first = o.seed.unwrap_or_else(|| next_seed(&log));
     let started = Instant::now();
-    let (mut agree, mut rejected, mut unsupported, mut differ, mut timed_out) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut agree, mut rejected, mut unsupported, mut differ, mut timed_out, mut crashed) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     let mut by_result: std::collections::BTreeMap<String, u64> = Default::default();
     let mut seed = first;
     loop {
@@ -200,14 +211,20 @@ pub fn fuzz_command(root: &Path, args: &[String]) -> Result<bool, String> {
         *by_result.entry(answer.result.clone()).or_default() += 1;
         match &verdict {
             Verdict::Agree => agree += 1,
-            Verdict::BothRejected => rejected += 1,
+            Verdict::BothRejected => {
+                rejected += 1;
+                // What the generator wrote that TLC refuses, to make it write less of it.
+                let why = tlc.stdout.lines().find(|l| l.starts_with("Error") || l.contains("***") || l.contains("Exception")).unwrap_or("");
+                step(&format!("seed {seed}: both reject the spec (TLC: {why})"));
+            }
             Verdict::Unsupported(_) => unsupported += 1,
             Verdict::Differ(_) => differ += 1,
             Verdict::TimedOut(_) => timed_out += 1,
+            Verdict::TlcCrashed(_) => crashed += 1,
         }
         if !matches!(verdict, Verdict::Agree | Verdict::BothRejected) {
             let why = match &verdict {
-                Verdict::Differ(w) | Verdict::Unsupported(w) => w.clone(),
+                Verdict::Differ(w) | Verdict::Unsupported(w) | Verdict::TlcCrashed(w) => w.clone(),
                 Verdict::TimedOut(who) => format!("{who} timed out"),
                 _ => String::new(),
             };
@@ -228,18 +245,18 @@ pub fn fuzz_command(root: &Path, args: &[String]) -> Result<bool, String> {
     let results: Vec<String> = by_result.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!(
         "fuzz-tlc: {total} specs (seeds {first}..{}) in {minutes:.1} min: {agree} agree, {rejected} rejected by both, \
-         {differ} differ, {unsupported} unsupported, {timed_out} timed out. TLC's results: {}",
+         {differ} differ, {unsupported} unsupported, {timed_out} timed out, {crashed} where TLC crashed. TLC's results: {}",
         seed.saturating_sub(1),
         results.join(", ")
     );
     let line = format!(
-        "{}\t{first}\t{}\t{total}\t{minutes:.1}\t{agree}\t{rejected}\t{differ}\t{unsupported}\t{timed_out}\n",
+        "{}\t{first}\t{}\t{total}\t{minutes:.1}\t{agree}\t{rejected}\t{differ}\t{unsupported}\t{timed_out}\t{crashed}\n",
         unix_now(),
         seed.saturating_sub(1)
     );
     let mut log = log;
     if log.is_empty() {
-        log.push_str("# unix time\tfirst seed\tlast seed\tspecs\tminutes\tagree\tboth rejected\tdiffer\tunsupported\ttimed out\n");
+        log.push_str("# unix time\tfirst seed\tlast seed\tspecs\tminutes\tagree\tboth rejected\tdiffer\tunsupported\ttimed out\tTLC crashed\n");
     }
     log.push_str(&line);
     std::fs::write(&log_path, &log).map_err(|e| e.to_string())?;
@@ -305,6 +322,10 @@ mod tests {
         let live = read_tlc("Error: Temporal properties were violated.\nState 1: <Initial predicate>\nState 2: Stuttering\n4 states generated, 4 distinct states found, 0 states left on queue.\n");
         assert_eq!((live.result.as_str(), live.trace), ("liveness failure", None));
         assert_eq!(read_tlc("***Parse Error***\n").result, "error");
+        assert_eq!(read_tlc("Error: Action property Steps is violated.\nState 1: <Initial predicate>\nState 2: <A>\n").trace, Some(2));
+        let crash = read_tlc("Error: TLC threw an unexpected exception.\n");
+        assert_eq!(crash.result, "crash");
+        assert!(matches!(compare(&crash, &serde_json::json!({"result": "success"})), Verdict::TlcCrashed(_)));
         let init = read_tlc("Error: Invariant Inv0 is violated by the initial state:\nx = 1\n\nFinished in 00s\n");
         assert_eq!((init.result.as_str(), init.trace, init.distinct), ("safety failure", Some(1), None));
     }
