@@ -429,9 +429,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
     if let Some(bad) = only.iter().find(|s| !SUITES.contains(&s.as_str())) {
         return Err(format!("unknown suite `{bad}`; suites: {}", SUITES.join(", ")));
     }
-    // The examples suite runs when named: its EWD998PCal alone outlasts the model timeout on a
-    // busy 2-core machine, and 5 of its models still differ from TLC.
-    let wanted = |s: &str| (only.is_empty() && s != "examples") || only.iter().any(|o| o == s);
+    let wanted = |s: &str| only.is_empty() || only.iter().any(|o| o == s);
     let started = Instant::now();
     let _ = std::fs::remove_dir_all(root.join("target/xtask/logs"));
     let mut results: Vec<SuiteResult> = vec![];
