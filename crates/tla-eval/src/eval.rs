@@ -1308,7 +1308,10 @@ impl<'a> ConstEval<'a> {
         if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
             return self.read_ref(r);
         }
-        if !top {
+        // Inside an instance, a name bound here (a parameter, a bound name, a LET definition)
+        // is not one the instance substitutes: TLA+ forbids a bound name that a module
+        // declares or defines, and the environment holds only this module's bindings.
+        if !top && env.lookup(name).is_none() {
             let r = if args.is_empty() { self.try_subst(name, true) } else { self.apply_subst(name, args, env) };
             if let Some(r) = r {
                 return r;
