@@ -28,6 +28,13 @@ impl Rng {
     pub fn coin(&mut self) -> bool {
         self.next() & 1 == 1
     }
+    /// True with probability `p` percent.
+    pub fn chance(&mut self, p: u64) -> bool {
+        self.next() % 100 < p
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
 }
 
 const HEADER: &str = r#"(***************************************************************************)

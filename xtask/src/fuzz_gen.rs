@@ -9,32 +9,7 @@
 //! ACTION_CONSTRAINT, invariants and temporal properties under weak and strong fairness.
 //! A module is `Fuzz` (with `FuzzInner` beside it when it has an instance) and its `.cfg`.
 
-/// SplitMix64: small, seedable, the same sequence on every machine.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
-    }
-    /// True with probability `p` percent.
-    pub fn chance(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
+use crate::bench_module::Rng;
 
 /// What a variable holds; `k` bounds the integers (`0..k-1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
