@@ -427,13 +427,22 @@ pub fn generate(seed: u64) -> Spec {
         g.inst = Some((name.clone(), 0, lim));
         modules.push((
             "FuzzInner".to_string(),
-            "---- MODULE FuzzInner ----\nEXTENDS Naturals\nCONSTANT Lim\nVARIABLE c\n\
-             Low == c < Lim\nUp == c < Lim /\\ c' = c + 1\nReset == c' = 0\n\
+            "---- MODULE FuzzInner ----\nEXTENDS Naturals\nCONSTANT Lim, Ok(_)\nVARIABLE c\n\
+             Low == c < Lim\nUp == c < Lim /\\ Ok(c) /\\ c' = c + 1\nReset == c' = 0\n\
              Step(d) == IF c + d <= Lim THEN c' = c + d ELSE c' = Lim\n\
              ====\n"
                 .to_string(),
         ));
-        defs.push(format!("{name} == INSTANCE FuzzInner WITH c <- {}, Lim <- {lim}", g.vars[0].name));
+        // The operator constant Ok: a LAMBDA, or a definition of this module.
+        let ok = match g.rng.range(0, 2) {
+            0 => "LAMBDA v : TRUE".to_string(),
+            1 => format!("LAMBDA v : v # {}", g.rng.range(0, lim)),
+            _ => {
+                defs.push(format!("OkDef(v) == v < {}", g.rng.range(1, lim.max(1))));
+                "OkDef".to_string()
+            }
+        };
+        defs.push(format!("{name} == INSTANCE FuzzInner WITH c <- {}, Lim <- {lim}, Ok <- {ok}", g.vars[0].name));
     }
     let names: Vec<String> = g.vars.iter().map(|v| v.name.clone()).collect();
     let vars_tuple = format!("<<{}>>", names.join(", "));
