@@ -435,3 +435,15 @@ fn action_composition_is_the_steps_written_out_and_counts_its_intermediate_state
     let only = figures("Compose.tla", "ComposeOnly.cfg");
     assert_eq!((only.0.as_str(), only.4), ("safety_violation", Some(2)), "{only:?}");
 }
+
+/// Json's ToJson family gives TLC's text (the ASSUMEs of JsonOut state it); ToJsonObject of a
+/// sequence, whose answer in TLC depends on how the value was built, is an error that says so.
+#[test]
+fn json_text_is_tlcs_and_an_ambiguous_object_is_refused() {
+    let out = sysmo(&["check", "JsonOut.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = sysmo(&["check", "JsonOut.tla", "--config", "JsonTuple.cfg", "--json"]);
+    assert_eq!(out.status.code(), Some(75));
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("ToJsonObject: the sequence <<1>>")), "{r}");
+}

@@ -69,9 +69,9 @@ static OVERRIDES: &[Override] = &[
     unsupported("Json", "JsonDeserialize", IO),
     unsupported("Json", "ndJsonSerialize", IO),
     unsupported("Json", "ndJsonDeserialize", IO),
-    unsupported("Json", "ToJson", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
-    unsupported("Json", "ToJsonArray", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
-    unsupported("Json", "ToJsonObject", "TLC prints the value as JSON in Java, and that printing is not implemented here yet"),
+    native("Json", "ToJson"),
+    native("Json", "ToJsonArray"),
+    native("Json", "ToJsonObject"),
     unsupported("SVG", "SVGElemToString", LAYOUT),
     unsupported("SVG", "NodeOfRingNetwork", LAYOUT),
     unsupported("SVG", "NodesOfDirectedMultiGraph", LAYOUT),
@@ -176,6 +176,16 @@ impl<'a> ConstEval<'a> {
         }
         let directed = o.module == "Graphs";
         match o.name {
+            "ToJson" | "ToJsonArray" | "ToJsonObject" => {
+                let shape = match o.name {
+                    "ToJson" => Json::Any,
+                    "ToJsonArray" => Json::Array,
+                    _ => Json::Object,
+                };
+                let mut out = String::new();
+                json(&vals[0], shape, &mut out).map_err(|e| err(codes::TYPE, format!("{}: {e}", o.name)))?;
+                Ok(Value::Str(self.program.interner.get(&out)))
+            }
             "atoi" => match &vals[0] {
                 Value::Str(s) => s.as_str().trim().parse::<i32>().map(Value::Int).map_err(|_| {
                     err(codes::TYPE, format!("atoi: \"{}\" is not the decimal text of an integer", s.as_str()))
@@ -263,4 +273,94 @@ impl<'a> ConstEval<'a> {
             _ => Err(err(codes::UNSUPPORTED, format!("{} (module {}) has no native implementation", o.name, o.module))),
         }
     }
+}
+
+/// What JSON a value is written as (the three entry points of TLC's Json override).
+#[derive(Clone, Copy, PartialEq)]
+enum Json {
+    /// `ToJson`: records and functions as objects, sequences and sets as arrays, scalars.
+    Any,
+    /// `ToJsonArray`: a sequence or a set as an array (a function that is not a sequence as an
+    /// object).
+    Array,
+    /// `ToJsonObject`: a record or function as an object.
+    Object,
+}
+
+/// Write `v` as TLC's Json override does (compact, no spaces; object keys in the value's
+/// order, which is TLC's; sets in TLC's order; strings escaped as Gson's JsonWriter does).
+fn json(v: &Value, shape: Json, out: &mut String) -> Result<(), String> {
+    let unsupported = || Err(format!("cannot convert the {} {v} to JSON", crate::value::kind_name(v)));
+    match (v, shape) {
+        (Value::Bool(b), Json::Any) => out.push_str(if *b { "true" } else { "false" }),
+        (Value::Int(i), Json::Any) => out.push_str(&i.to_string()),
+        (Value::Str(s), Json::Any) => json_string(s.as_str(), out),
+        (Value::Model(_), Json::Any) => json_string(&v.to_string(), out),
+        (Value::Seq(_), Json::Any | Json::Array) => {
+            let items = v.as_seq("ToJson").map_err(|e| e.to_string())?;
+            json_items(items, out)?;
+        }
+        // A tuple is written as an object with keys from "0", a function with domain 1..n as an
+        // array: TLC tells them apart by how the value was built, which values here do not keep.
+        (Value::Seq(_), Json::Object) => {
+            return Err(format!(
+                "the sequence {v} is an object keyed from \"0\" if TLC built it as a tuple, an array if as a function, and which one is not known here"
+            ))
+        }
+        (Value::Fcn(f), _) => {
+            out.push('{');
+            for (i, (k, x)) in f.domain().iter().zip(f.values()).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match k {
+                    Value::Str(s) => json_string(s.as_str(), out),
+                    other => json_string(&other.to_string(), out),
+                }
+                out.push(':');
+                json(x, Json::Any, out)?;
+            }
+            out.push('}');
+        }
+        (Value::Set(s), Json::Any | Json::Array) => json_items(s.elems(), out)?,
+        (Value::Lazy(l), Json::Any | Json::Array) if l.is_finite() => {
+            let elems = v.elements().and_then(|e| e.collect::<Result<Vec<_>, _>>()).map_err(|e| e.to_string())?;
+            let set = Value::set(elems).map_err(|e| e.to_string())?;
+            json(&set, shape, out)?;
+        }
+        _ => return unsupported(),
+    }
+    Ok(())
+}
+
+fn json_items(items: &[Value], out: &mut String) -> Result<(), String> {
+    out.push('[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json(x, Json::Any, out)?;
+    }
+    out.push(']');
+    Ok(())
+}
+
+/// A JSON string literal, escaped as Gson's JsonWriter escapes (HTML-safe escaping off).
+fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
