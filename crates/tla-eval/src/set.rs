@@ -341,7 +341,14 @@ pub(crate) fn forget_kept_memberships() {
 }
 
 thread_local! {
-    static KEPT: std::cell::RefCell<KeptMembers> = std::cell::RefCell::new(KeptMembers { sets: Default::default(), answers: Default::default() });
+    // Initialised at compile time: each access is a plain thread-local read, with no check that
+    // the table was made.
+    static KEPT: std::cell::RefCell<KeptMembers> = const {
+        std::cell::RefCell::new(KeptMembers {
+            sets: std::collections::HashMap::with_hasher(std::hash::BuildHasherDefault::new()),
+            answers: std::collections::HashMap::with_hasher(std::hash::BuildHasherDefault::new()),
+        })
+    };
 }
 
 /// The answer cell of a function, sequence or set.
