@@ -442,7 +442,7 @@ fn action_composition_is_the_steps_written_out_and_counts_its_intermediate_state
 fn json_text_is_tlcs_and_an_ambiguous_object_is_refused() {
     let out = sysmo(&["check", "JsonOut.tla", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
-    let out = sysmo(&["check", "JsonOut.tla", "--config", "JsonTuple.cfg", "--json"]);
+    let out = sysmo(&["check", "JsonOut.tla", "--config", "JsonOutTuple.cfg", "--json"]);
     assert_eq!(out.status.code(), Some(75));
     let r = json(&out);
     assert!(r["message"].as_str().is_some_and(|m| m.contains("ToJsonObject: the sequence <<1>>")), "{r}");
