@@ -447,3 +447,13 @@ fn json_text_is_tlcs_and_an_ambiguous_object_is_refused() {
     let r = json(&out);
     assert!(r["message"].as_str().is_some_and(|m| m.contains("ToJsonObject: the sequence <<1>>")), "{r}");
 }
+
+/// A SPECIFICATION with two `[][A]_v` conjuncts is refused, as TLC refuses it; `[]P` of a
+/// state or temporal formula is an assumption (see tests/tlc/SpecAssumption).
+#[test]
+fn two_next_state_relations_are_a_config_error() {
+    let out = sysmo(&["check", "TwoNext.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(151));
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("more than one next-state relation")), "{r}");
+}

@@ -84,11 +84,13 @@ pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>
         ExprKind::OpApp { op, args } if op.path.is_empty() && op.name == "[]" && args.len() == 1 => {
             let (a, ab) = unfold_all(ev, &args[0], env);
             if let ExprKind::BoxAction { action, .. } = &*a.kind {
-                if parts.next.is_none() {
-                    parts.next = Some((action, ab));
-                    return Ok(());
+                if parts.next.is_some() {
+                    return Err("SPECIFICATION has more than one next-state relation [][A]_v; TLC handles one".into());
                 }
+                parts.next = Some((action, ab));
+                return Ok(());
             }
+            // `[]P` of anything else: an assumption, as TLC reads it.
             parts.temporal.push((e, env.clone()));
             Ok(())
         }
