@@ -28,6 +28,7 @@ mod bags;
 mod stdext;
 mod overrides;
 mod parts;
+mod level;
 use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
 pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
 
@@ -408,6 +409,7 @@ impl<'a> ConstEval<'a> {
                 scopes,
                 module_vars,
                 overrides: HashMap::default(),
+                levels: None,
             },
             frame: Frame {
                 depth: Cell::new(0),

@@ -15,6 +15,7 @@ use tla_syntax::ast::{self, Expr, ExprKind};
 use tla_syntax::{Diagnostic, Span};
 
 use crate::diagnostics as d;
+use crate::levels::{Level, Levels, Through};
 use crate::stdlib::{self, builtin_arity, canonical};
 use crate::subexpr::{Rewrite, Selectable, Step};
 
@@ -29,7 +30,7 @@ pub(crate) enum SymKind {
     Instance(Rc<ModuleSig>),
     Theorem,
     /// An ordinary or higher-order parameter of the definition being checked; the slot is a
-    /// bit in [`Lv::deps`].
+    /// bit in [`Deps`].
     Param(u32),
     /// A variable bound by a quantifier, CHOOSE, set former, function constructor, label.
     Bound,
@@ -47,8 +48,11 @@ pub(crate) struct Sym {
     /// The module that defines it.
     pub module: String,
     pub level: u8,
-    pub param_deps: Vec<bool>,
-    pub outer_deps: u64,
+    /// For each parameter, how its argument's level passes through to the result (see
+    /// [`Deps`]: a bit set of `PLAIN`, `PRIMED`, `ENABLED`; 0 when it does not).
+    pub param_deps: Vec<u8>,
+    /// The parameters of enclosing definitions the result depends on (LET definitions).
+    pub outer_deps: Deps,
     /// Declared in RECURSIVE and not yet defined.
     pub pending_recursive: bool,
 }
@@ -63,8 +67,8 @@ impl Sym {
             span,
             module: module.to_string(),
             level,
-            param_deps: vec![true; n],
-            outer_deps: 0,
+            param_deps: vec![Deps::PLAIN; n],
+            outer_deps: Deps::NONE,
             pending_recursive: false,
         }
     }
@@ -125,20 +129,91 @@ impl ModuleSig {
     }
 }
 
-/// A level and the parameters (bits) whose arguments' levels also count.
+/// The parameters (bits, one a slot) whose arguments' levels count, by the way each passes
+/// through: as it is, under a prime or UNCHANGED, or under ENABLED (see [`Through`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Deps {
+    pub plain: u64,
+    pub primed: u64,
+    pub enabled: u64,
+}
+
+impl Deps {
+    pub const NONE: Deps = Deps { plain: 0, primed: 0, enabled: 0 };
+    /// Flags of `Sym::param_deps`.
+    pub const PLAIN: u8 = 1;
+    pub const PRIMED: u8 = 2;
+    pub const ENABLED: u8 = 4;
+
+    fn union(self, o: Deps) -> Deps {
+        Deps { plain: self.plain | o.plain, primed: self.primed | o.primed, enabled: self.enabled | o.enabled }
+    }
+    fn all(self) -> u64 {
+        self.plain | self.primed | self.enabled
+    }
+    /// The flags of the slot `bit`.
+    fn flags(self, bit: u64) -> u8 {
+        let mut f = 0;
+        if self.plain & bit != 0 {
+            f |= Deps::PLAIN;
+        }
+        if self.primed & bit != 0 {
+            f |= Deps::PRIMED;
+        }
+        if self.enabled & bit != 0 {
+            f |= Deps::ENABLED;
+        }
+        f
+    }
+    fn without(self, bits: u64) -> Deps {
+        Deps { plain: self.plain & !bits, primed: self.primed & !bits, enabled: self.enabled & !bits }
+    }
+}
+
+/// A level (when every parameter is a constant) and the parameters whose arguments' levels
+/// also count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lv {
     pub level: u8,
-    pub deps: u64,
+    pub deps: Deps,
 }
 
 impl Lv {
-    const CONST: Lv = Lv { level: 0, deps: 0 };
+    const CONST: Lv = Lv { level: 0, deps: Deps::NONE };
     fn at(level: u8) -> Lv {
-        Lv { level, deps: 0 }
+        Lv { level, deps: Deps::NONE }
     }
     fn join(self, o: Lv) -> Lv {
-        Lv { level: self.level.max(o.level), deps: self.deps | o.deps }
+        Lv { level: self.level.max(o.level), deps: self.deps.union(o.deps) }
+    }
+    /// With every dependency raised to `level` (the operand of `[]`, WF: temporal anyway).
+    fn at_least(self, level: u8) -> Lv {
+        Lv { level: self.level.max(level), deps: self.deps }
+    }
+    /// `e'` or `UNCHANGED e` for `e` of this level: an action if `e` reads anything.
+    fn primed(self) -> Lv {
+        Lv { level: if self.level >= 1 { 2 } else { 0 }, deps: Deps { plain: 0, primed: self.deps.all(), enabled: 0 } }
+    }
+    /// `ENABLED e`: a state predicate if `e` reads anything.
+    fn enabled(self) -> Lv {
+        Lv { level: if self.level >= 1 { 1 } else { 0 }, deps: Deps { plain: 0, primed: 0, enabled: self.deps.all() } }
+    }
+    /// This level as an argument's, passed to a parameter whose level goes through as `flags`.
+    fn through(self, flags: u8) -> Lv {
+        let mut lv = Lv::CONST;
+        if flags & Deps::PLAIN != 0 {
+            lv = lv.join(self);
+        }
+        if flags & Deps::PRIMED != 0 {
+            lv = lv.join(self.primed());
+        }
+        if flags & Deps::ENABLED != 0 {
+            lv = lv.join(self.enabled());
+        }
+        lv
+    }
+    fn param(slot_bit: u64) -> Lv {
+        Lv { level: 0, deps: Deps { plain: slot_bit, primed: 0, enabled: 0 } }
     }
 }
 
@@ -152,6 +227,8 @@ pub(crate) trait ModuleEnv {
     fn scope_of(&self, module: &str) -> Option<Vec<Sym>>;
     /// A subexpression name's definition, to add to `module`, and how its use is rewritten.
     fn record_subexpression(&mut self, module: &str, def: ast::OpDef, use_at: Span, rewrite: Rewrite);
+    /// Where the level of each expression checked is recorded.
+    fn levels(&mut self) -> &mut Levels;
 }
 
 /// The outcome of checking one module.
@@ -440,6 +517,13 @@ impl<'e, 'm> Checker<'e, 'm> {
                 }
             }
             ast::Unit::Theorem(t) => {
+                // A named theorem may be used as an operator: its statement gets levels, but
+                // (as before proofs are checked) reports nothing.
+                if let (Some(_), Some(e)) = (&t.name, &t.expr) {
+                    let before = self.diags.len();
+                    self.expr(e);
+                    self.diags.truncate(before);
+                }
                 if let Some(n) = &t.name {
                     let s = Sym::new(&n.name, SymKind::Theorem, vec![], Some(n.span), &self.module, 0);
                     self.define(s, true);
@@ -483,9 +567,9 @@ impl<'e, 'm> Checker<'e, 'm> {
         for (i, slot) in slots.iter().enumerate() {
             let bit = Self::slot_bit(*slot);
             own |= bit;
-            s.param_deps[i] = bit == 0 || lv.deps & bit != 0;
+            s.param_deps[i] = if bit == 0 { Deps::PLAIN } else { lv.deps.flags(bit) };
         }
-        s.outer_deps = lv.deps & !own;
+        s.outer_deps = lv.deps.without(own);
         s
     }
 
@@ -616,6 +700,12 @@ impl<'e, 'm> Checker<'e, 'm> {
     /// An argument in a position that wants an operator of arity `want`: an operator name or
     /// a LAMBDA of that arity.
     fn operator_argument(&mut self, e: &Expr, want: usize, of: &str, index: usize) -> Lv {
+        let lv = self.operator_argument_level(e, want, of, index);
+        self.note_level(e, lv);
+        lv
+    }
+
+    fn operator_argument_level(&mut self, e: &Expr, want: usize, of: &str, index: usize) -> Lv {
         match &*e.kind {
             ExprKind::Lambda { params, body } => {
                 if params.len() != want {
@@ -648,9 +738,9 @@ impl<'e, 'm> Checker<'e, 'm> {
                     }
                     let mut lv = Lv::at(s.level);
                     if let SymKind::Param(slot) = s.kind {
-                        lv.deps |= Self::slot_bit(slot);
+                        lv = lv.join(Lv::param(Self::slot_bit(slot)));
                     }
-                    lv.deps |= s.outer_deps;
+                    lv.deps = lv.deps.union(s.outer_deps);
                     lv
                 } else {
                     Lv::CONST
@@ -727,8 +817,33 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
     }
 
-    /// The level of an expression, reporting every problem in it.
+    /// The level of an expression, reporting every problem in it; recorded in the analysis's
+    /// [`Levels`].
     pub fn expr(&mut self, e: &Expr) -> Lv {
+        let lv = self.expr_level(e);
+        self.note_level(e, lv);
+        lv
+    }
+
+    /// Record `lv` as `e`'s level, its parameters by name.
+    fn note_level(&mut self, e: &Expr, lv: Lv) {
+        let mut params = Vec::new();
+        if lv.deps != Deps::NONE {
+            for l in &self.locals {
+                if let SymKind::Param(slot) = l.kind {
+                    let f = lv.deps.flags(Self::slot_bit(slot));
+                    for (flag, through) in [(Deps::PLAIN, Through::Plain), (Deps::PRIMED, Through::Primed), (Deps::ENABLED, Through::Enabled)] {
+                        if f & flag != 0 {
+                            params.push((l.name.clone(), through));
+                        }
+                    }
+                }
+            }
+        }
+        self.env.levels().record(e, Level::from_u8(lv.level), params);
+    }
+
+    fn expr_level(&mut self, e: &Expr) -> Lv {
         match &*e.kind {
             ExprKind::Num(_) | ExprKind::Decimal(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::At | ExprKind::Error => {
                 Lv::CONST
@@ -785,7 +900,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 }
                 let lv = self.expr(body);
                 self.locals.truncate(mark);
-                Lv { level: 3, deps: lv.deps }
+                lv.at_least(3)
             }
             ExprKind::Choose { bound, body } => {
                 let mark = self.locals.len();
@@ -846,7 +961,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 if s.level >= 3 {
                     self.err(d::temporal_in_action(sub.span, "the subscript of [A]_v / <<A>>_v"));
                 }
-                Lv { level: 2, deps: a.deps | s.deps }
+                Lv { level: 2, deps: a.deps.union(s.deps) }
             }
             ExprKind::Fair { sub, action, .. } => {
                 let s = self.expr(sub);
@@ -857,7 +972,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 if s.level >= 3 {
                     self.err(d::temporal_in_action(sub.span, "the subscript of WF/SF"));
                 }
-                Lv { level: 3, deps: a.deps | s.deps }
+                Lv { level: 3, deps: a.deps.union(s.deps) }
             }
             ExprKind::Lambda { params, body } => {
                 let mark = self.locals.len();
@@ -927,7 +1042,7 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
         let mut lv = Lv { level: sym.level, deps: sym.outer_deps };
         match sym.kind {
-            SymKind::Param(slot) => lv.deps |= Self::slot_bit(slot),
+            SymKind::Param(slot) => lv = lv.join(Lv::param(Self::slot_bit(slot))),
             SymKind::Variable | SymKind::TemporalBound => lv.level = lv.level.max(1),
             _ => {}
         }
@@ -935,9 +1050,9 @@ impl<'e, 'm> Checker<'e, 'm> {
         for (i, a) in args.iter().enumerate() {
             let want = sym.params.get(i).copied().unwrap_or(0);
             let alv = if want > 0 { self.operator_argument(a, want, &op.name, i + 1) } else { self.expr(a) };
-            if is_param || sym.param_deps.get(i).copied().unwrap_or(true) {
-                lv = lv.join(alv);
-            }
+            // An operator parameter's arguments all count; a definition's as its body uses them.
+            let flags = if is_param { Deps::PLAIN } else { sym.param_deps.get(i).copied().unwrap_or(Deps::PLAIN) };
+            lv = lv.join(alv.through(flags));
         }
         lv
     }
@@ -1035,17 +1150,18 @@ impl<'e, 'm> Checker<'e, 'm> {
             c.op_def(&selected.def)
         };
         // As any application: an argument's level counts where its parameter is used.
-        let mut lv = Lv { level: def_sym.level, deps: 0 };
+        let mut lv = Lv::at(def_sym.level);
         for (i, alv) in head_lvs.into_iter().chain(extra_lvs).enumerate() {
-            if def_sym.param_deps.get(i).copied().unwrap_or(true) {
-                lv = lv.join(alv);
-            }
+            lv = lv.join(alv.through(def_sym.param_deps.get(i).copied().unwrap_or(Deps::PLAIN)));
         }
         let rewrite = Rewrite {
             path: op.path[..k].to_vec(),
             name: selected.def.name.name.clone(),
             args: head_args.iter().chain(selected.extra_args.iter().copied()).cloned().collect(),
         };
+        for (original, copy) in head_args.iter().chain(selected.extra_args.iter().copied()).zip(&rewrite.args) {
+            self.env.levels().copy(original, copy);
+        }
         self.env.record_subexpression(&sym.module, selected.def, op.span, rewrite);
         Some(lv)
     }
@@ -1065,7 +1181,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 } else if first.level == 2 {
                     self.err(d::double_prime(e.span));
                 }
-                Lv { level: if first.level >= 1 { 2 } else { 0 }, deps: first.deps }
+                first.primed()
             }
             "UNCHANGED" => {
                 if first.level >= 3 {
@@ -1073,13 +1189,13 @@ impl<'e, 'm> Checker<'e, 'm> {
                 } else if first.level == 2 {
                     self.err(d::unchanged_action(fspan));
                 }
-                Lv { level: if first.level >= 1 { 2 } else { 0 }, deps: first.deps }
+                first.primed()
             }
             "ENABLED" => {
                 if first.level >= 3 {
                     self.err(d::temporal_in_action(fspan, "ENABLED"));
                 }
-                Lv { level: if first.level >= 1 { 1 } else { 0 }, deps: first.deps }
+                first.enabled()
             }
             "[]" | "<>" => {
                 let arg = &args[0];
@@ -1091,9 +1207,9 @@ impl<'e, 'm> Checker<'e, 'm> {
                 if first.level == 2 && !allowed {
                     self.err(d::box_of_action(e.span, name));
                 }
-                Lv { level: 3, deps: first.deps }
+                first.at_least(3)
             }
-            "~>" | "-+->" => Lv { level: 3, deps: all.deps },
+            "~>" | "-+->" => all.at_least(3),
             "/\\" | "\\/" | "=>" | "<=>" => {
                 // SANY reports this for \land, \lor, => and \equiv alike.
                 self.mixed_levels(e.span, name, &lvs);

@@ -15,6 +15,7 @@ use tla_syntax::{ast, Diagnostic, FileId, SourceMap, Span};
 pub mod bundled;
 mod subexpr;
 mod unnamed;
+pub mod levels;
 mod check;
 pub mod diagnostics;
 pub mod stdlib;
@@ -22,6 +23,7 @@ pub mod suggest;
 
 use check::{Checker, ModuleEnv, ModuleSig, Sym, SymKind};
 pub use diagnostics::UNKNOWN_NAME_CODES;
+pub use levels::{ExprLevel, Level, Levels, Through};
 
 /// A module's text, found by name (beside the root file, in a task folder, in a browser tab).
 #[derive(Clone, Debug)]
@@ -124,6 +126,8 @@ pub struct Analysis {
     pub score: SyntaxScore,
     /// Every name visible at the end of the root module (own, extended, instantiated), by name.
     pub root_scope: Vec<SymbolInfo>,
+    /// The level of every expression of `modules`.
+    pub levels: Levels,
 }
 
 impl Analysis {
@@ -160,6 +164,8 @@ struct Env<'a> {
     subexpr_defs: Vec<(String, ast::OpDef)>,
     /// How each use of a subexpression name is rewritten, by its span.
     subexpr_uses: HashMap<Span, subexpr::Rewrite>,
+    /// The level of every expression checked.
+    levels: Levels,
 }
 
 impl Env<'_> {
@@ -209,6 +215,10 @@ impl ModuleEnv for Env<'_> {
             self.subexpr_defs.push((module.to_string(), def));
         }
         self.subexpr_uses.insert(use_at, rewrite);
+    }
+
+    fn levels(&mut self) -> &mut Levels {
+        &mut self.levels
     }
 
     fn module_sig(&mut self, name: &str, at: Span) -> Option<Rc<ModuleSig>> {
@@ -340,6 +350,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         diags: parse_diags,
         subexpr_defs: Vec::new(),
         subexpr_uses: HashMap::new(),
+        levels: Levels::default(),
     };
     // The root first (it pulls in what it uses), then the file's other modules.
     for name in &file_order {
@@ -396,17 +407,18 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         0.5 * parsed as f64 / total as f64
     };
     let mut modules = env.ordered;
-    subexpr::rewrite(&mut modules, env.subexpr_defs, env.subexpr_uses);
+    let mut levels = env.levels;
+    subexpr::rewrite(&mut modules, env.subexpr_defs, env.subexpr_uses, &mut levels);
     let sigs = &env.sigs;
-    unnamed::name_instances(&mut modules, &|name: &str| {
+    unnamed::name_instances(&mut modules, &mut levels, &|name: &str| {
         let Some(sig) = sigs.get(name) else { return vec![] };
-        let mut defs: Vec<(String, Vec<usize>)> = sig
+        let mut defs: Vec<unnamed::Export> = sig
             .syms
             .values()
             .filter(|s| s.span.is_some() && matches!(s.kind, SymKind::Operator | SymKind::Function | SymKind::Theorem))
-            .map(|s| (s.name.clone(), s.params.clone()))
+            .map(|s| unnamed::Export { name: s.name.clone(), arities: s.params.clone(), level: s.level, param_deps: s.param_deps.clone() })
             .collect();
-        defs.sort();
+        defs.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.arities.cmp(&b.arities)));
         defs
     });
     Analysis {
@@ -415,6 +427,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         diagnostics,
         score: SyntaxScore { clean, total, parsed, score },
         root_scope,
+        levels,
     }
 }
 

@@ -25,6 +25,7 @@ use tla_syntax::ast::{self, Expr, ExprKind, LetDef, OpDef, OpParam, SelKind};
 use tla_syntax::{Diagnostic, Span};
 
 use crate::diagnostics as d;
+use crate::levels::Levels;
 
 /// A definition a subexpression name selects in: its parameters and body.
 #[derive(Clone, Debug)]
@@ -339,7 +340,7 @@ pub(crate) struct Rewrite {
 
 /// Add each selected definition to its module (once per name), and make every recorded use an
 /// application of it.
-pub(crate) fn rewrite(modules: &mut [ast::Module], defs: Vec<(String, OpDef)>, uses: HashMap<Span, Rewrite>) {
+pub(crate) fn rewrite(modules: &mut [ast::Module], defs: Vec<(String, OpDef)>, uses: HashMap<Span, Rewrite>, levels: &mut Levels) {
     for (module, def) in defs {
         if let Some(m) = modules.iter_mut().find(|m| m.name.name == module)
             && !m.units.iter().any(|u| matches!(u, ast::Unit::OpDef(o) if o.name.name == def.name.name))
@@ -360,6 +361,9 @@ pub(crate) fn rewrite(modules: &mut [ast::Module], defs: Vec<(String, OpDef)>, u
                 op.name = r.name.clone();
                 op.sel.clear();
                 *args = r.args.clone();
+                for (original, copy) in r.args.iter().zip(args.iter()) {
+                    levels.copy(original, copy);
+                }
             }
         });
     }

@@ -5,13 +5,26 @@
 
 use tla_syntax::ast::{self, Expr, ExprKind, OpDef, OpParam};
 
+use crate::check::Deps;
+use crate::levels::{Level, Levels, Through};
+
+/// A definition a module exports, as the checker summarised it.
+pub(crate) struct Export {
+    pub name: String,
+    pub arities: Vec<usize>,
+    /// Its level when every argument is a constant.
+    pub level: u8,
+    /// For each parameter, how its argument's level passes through (`Sym::param_deps`).
+    pub param_deps: Vec<u8>,
+}
+
 /// Give every unnamed `INSTANCE M WITH s <- e, ...` of `modules` its meaning: a named instance
 /// of M with those substitutions, and for each definition M exports (its own and those of the
 /// user modules it extends) a definition of the same name and parameters that applies the
 /// instance's: `Op(a, b) == I!Op(a, b)`. An unnamed instance whose substitutions all keep a
 /// name's meaning (none, or `x <- x`) means the same as importing M's definitions, and is left
 /// as it is.
-pub(crate) fn name_instances(modules: &mut [ast::Module], exports: &dyn Fn(&str) -> Vec<(String, Vec<usize>)>) {
+pub(crate) fn name_instances(modules: &mut [ast::Module], levels: &mut Levels, exports: &dyn Fn(&str) -> Vec<Export>) {
     for m in modules.iter_mut() {
         let mut units = Vec::with_capacity(m.units.len());
         for u in std::mem::take(&mut m.units) {
@@ -32,14 +45,12 @@ pub(crate) fn name_instances(modules: &mut [ast::Module], exports: &dyn Fn(&str)
             // different substitutions, and each one's definitions must read its own.
             let inst = format!("INSTANCE {} in {}", i.module.name, m.name.name);
             let ident = |name: &str| ast::Ident { name: name.to_string(), span };
-            units.push(ast::Unit::ModuleDef(ast::ModuleDef {
-                name: ident(&inst),
-                params: vec![],
-                instance: i.clone(),
-                local: true,
-                span,
-            }));
-            for (name, arities) in exports(&i.module.name) {
+            let instance = i.clone();
+            for (original, copy) in i.substs.iter().zip(&instance.substs) {
+                levels.copy(&original.expr, &copy.expr);
+            }
+            units.push(ast::Unit::ModuleDef(ast::ModuleDef { name: ident(&inst), params: vec![], instance, local: true, span }));
+            for Export { name, arities, level, param_deps } in exports(&i.module.name) {
                 let params: Vec<OpParam> =
                     arities.iter().enumerate().map(|(k, a)| OpParam { name: ident(&format!("p{}", k + 1)), arity: *a }).collect();
                 let args: Vec<Expr> = params
@@ -50,7 +61,21 @@ pub(crate) fn name_instances(modules: &mut [ast::Module], exports: &dyn Fn(&str)
                     })
                     .collect();
                 let op = ast::OpName { path: vec![ast::PathStep { name: ident(&inst), args: vec![] }], name: name.clone(), span, sel: vec![] };
+                // The levels: each argument is its parameter; the application's is the
+                // exported definition's, raised as its parameters pass their arguments through.
+                let mut through = Vec::new();
+                for (p, flags) in params.iter().zip(&param_deps) {
+                    for (flag, t) in [(Deps::PLAIN, Through::Plain), (Deps::PRIMED, Through::Primed), (Deps::ENABLED, Through::Enabled)] {
+                        if flags & flag != 0 {
+                            through.push((p.name.name.clone(), t));
+                        }
+                    }
+                }
+                for (a, p) in args.iter().zip(&params) {
+                    levels.record(a, Level::Constant, vec![(p.name.name.clone(), Through::Plain)]);
+                }
                 let body = Expr::new(ExprKind::OpApp { op, args }, span);
+                levels.record(&body, Level::from_u8(level), through);
                 units.push(ast::Unit::OpDef(OpDef { name: ident(&name), params, body, local: i.local, span }));
             }
         }

@@ -206,6 +206,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let root_span = root.name.span;
     let mut errors = Vec::new();
     let mut ev = ConstEval::with_config(&analysis.modules, &cfg_text_words(config));
+    ev.use_levels(&analysis.levels);
     ev.set_max_depth(tla_eval::eval::DEFAULT_MAX_DEPTH);
 
     // Variables and constants in scope (own, extended, instantiated without a name).
@@ -521,9 +522,9 @@ impl<'a> Model<'a> {
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty() && op.name == "[]" && args.len() == 1 {
                 let inner = &args[0];
-                if !is_temporal(&self.ev, inner, env, 0) && !env.has_names() {
+                if !is_temporal(&self.ev, inner, env)? && !env.has_names() {
                     let (a, ab) = unfold_all(&self.ev, inner, env);
-                    if is_action(&self.ev, a, &ab, 0) {
+                    if is_action(&self.ev, a, &ab)? {
                         self.action_props.push((name.to_string(), a, ab));
                     } else {
                         self.invariants.push((name.to_string(), inner, env.clone()));
@@ -539,7 +540,7 @@ impl<'a> Model<'a> {
         if depth > 60 {
             return Err("the temporal formula is nested too deeply".into());
         }
-        if !is_temporal(&self.ev, e, env, 0) {
+        if !is_temporal(&self.ev, e, env)? {
             // A state or action formula.
             let (a, env) = unfold_all(&self.ev, e, env);
             let env = &env;
@@ -553,7 +554,7 @@ impl<'a> Model<'a> {
                         _ => Temporal::State(self.atom(AtomKind::Enabled(x, None), xenv)),
                     }
                 }
-                _ if is_action(&self.ev, a, env, 0) => Temporal::Action(self.atom(AtomKind::Expr(a), env.clone())),
+                _ if is_action(&self.ev, a, env)? => Temporal::Action(self.atom(AtomKind::Expr(a), env.clone())),
                 _ => Temporal::State(self.atom(AtomKind::Expr(a), env.clone())),
             });
         }

@@ -3,6 +3,7 @@
 //! that must run when used).
 
 use tla_eval::{Bindings, ConstEval};
+use tla_sema::Level;
 use tla_syntax::ast::*;
 
 use crate::liveness::FairnessKind;
@@ -100,7 +101,7 @@ pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>
             parts.fair.push((FairnessConjunct { kind: k, sub, action, label }, env.clone()));
             Ok(())
         }
-        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if is_temporal(ev, body, env, 0) => {
+        ExprKind::Quant { kind: QuantKind::Forall, bounds, body } if is_temporal(ev, body, env)? => {
             for b in ev.bindings_of(bounds, env).map_err(|e| e.to_string())? {
                 spec_parts(ev, body, &b, parts, depth + 1)?;
             }
@@ -109,11 +110,11 @@ pub(super) fn spec_parts<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Bindings<'a>
         _ => {
             if let Some((b, bb)) = unfold(ev, e, env) {
                 // A definition: Init, a fairness conjunct, or a nested spec.
-                if is_temporal(ev, b, &bb, 0) {
+                if is_temporal(ev, b, &bb)? {
                     return spec_parts(ev, b, &bb, parts, depth + 1);
                 }
             }
-            if is_temporal(ev, e, env, 0) {
+            if is_temporal(ev, e, env)? {
                 parts.temporal.push((e, env.clone()));
             } else {
                 parts.init.push((e, env.clone()));
@@ -130,35 +131,20 @@ pub(super) fn action_label(e: &Expr) -> String {
     }
 }
 
-/// Whether `e` mentions, directly or through the definitions it applies (to a depth of 20),
-/// a node of the kind `marks` says or an operator named in `ops`.
-fn mentions<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, marks: fn(&ExprKind) -> bool, ops: &[&str], depth: u32) -> bool {
-    if depth > 20 {
-        return false;
-    }
-    let mut found = false;
-    walk(e, &mut |x| match &*x.kind {
-        k if marks(k) => found = true,
-        ExprKind::OpApp { op, .. } => {
-            if op.path.is_empty() && ops.contains(&op.name.as_str()) {
-                found = true;
-            } else if !found
-                && let Some((body, bb)) = unfold(ev, x, b)
-                && mentions(ev, body, &bb, marks, ops, depth + 1) {
-                    found = true;
-                }
-        }
-        _ => {}
-    });
-    found
+/// The level of `e` under `b`, as the analysis worked it out (SANY's: constant, state, action
+/// or temporal), through the definitions it applies and the arguments `b` binds.
+pub(super) fn level<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Result<Level, String> {
+    ev.level_under(e, b).ok_or_else(|| {
+        format!("the analysis gave no level to the formula at bytes {}..{}; please report this model", e.span.start, e.span.end)
+    })
 }
 
-/// Whether `e` mentions temporal operators (through definitions).
-pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
-    mentions(ev, e, b, |k| matches!(k, ExprKind::Fair { .. } | ExprKind::TemporalQuant { .. }), &["[]", "<>", "~>", "-+->"], depth)
+/// Whether `e` is a temporal formula.
+pub(super) fn is_temporal<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Result<bool, String> {
+    Ok(level(ev, e, b)? == Level::Temporal)
 }
 
-/// Whether `e` is an action-level formula (mentions primes, UNCHANGED or `[A]_v`).
-pub(super) fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>, depth: u32) -> bool {
-    mentions(ev, e, b, |k| matches!(k, ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. }), &["'", "UNCHANGED"], depth)
+/// Whether `e` is an action (it primes, UNCHANGEs or is `[A]_v`), not temporal.
+pub(super) fn is_action<'a>(ev: &ConstEval<'a>, e: &'a Expr, b: &Bindings<'a>) -> Result<bool, String> {
+    Ok(level(ev, e, b)? == Level::Action)
 }

@@ -738,7 +738,7 @@ impl<'a> ConstEval<'a> {
     /// its parameter). Others by value.
     fn action_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>, body: &'a Expr, param: &str, pos: usize) -> VResult<Binding<'a>> {
         if arity == 0
-            && (self.arg_is_action_level(a, env)
+            && (self.arg_is_action_level(a)
                 || ((self.frame.init_mode.get() || self.primes_param(body, param, pos)) && self.mentions_var(a, env)))
         {
             return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None })));
@@ -1129,52 +1129,19 @@ impl<'a> ConstEval<'a> {
         self.act(&d.body, &callee, k)
     }
 
-    /// Whether the definition whose body is `body` may prime its parameter `param` (at `pos`):
-    /// it applies `'` or UNCHANGED to an expression that mentions the parameter, or passes the
-    /// parameter to a definition that primes the parameter it becomes (followed 8 calls deep;
-    /// deeper counts as yes, since passing by name is always correct). Found once per
-    /// definition and position.
+    /// Whether the definition whose body is `body` primes, UNCHANGEs or takes ENABLED of its
+    /// parameter `param` (at `pos`), directly or through the definitions it calls: then its
+    /// argument is passed by name (see `level::acts_on_param`). Found once per definition and
+    /// position.
     pub(super) fn primes_param(&self, body: &'a Expr, param: &str, pos: usize) -> bool {
         let key = (body as *const Expr as usize, pos);
         if let Some(&known) = self.caches.primed_params.borrow().get(&key) {
             return known;
         }
-        let r = self.primes_param_at(body, param, 0);
+        let r = self.acts_on_param(body, param);
         self.caches.primed_params.borrow_mut().insert(key, r);
         r
     }
-
-    fn primes_param_at(&self, body: &'a Expr, param: &str, depth: u32) -> bool {
-        if depth > 8 {
-            return true;
-        }
-        let mut found = false;
-        walk(body, &mut |x| {
-            let ExprKind::OpApp { op, args } = &*x.kind else { return };
-            if found || !op.path.is_empty() {
-                return;
-            }
-            if op.name == "'" || op.name == "UNCHANGED" {
-                found = args.iter().any(|a| names(a, param));
-            } else if let Some(Global::Op(d)) = self.program.globals.get(op.name.as_str())
-                && d.params.len() == args.len()
-            {
-                found = d.params.iter().zip(args).any(|(p, a)| names(a, param) && self.primes_param_at(&d.body, &p.name.name, depth + 1));
-            }
-        });
-        found
-    }
-}
-
-/// Whether `e` applies the name `name` with no argument anywhere inside it.
-fn names(e: &Expr, name: &str) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if let ExprKind::OpApp { op, args } = &*x.kind {
-            found |= op.path.is_empty() && args.is_empty() && op.name == name;
-        }
-    });
-    found
 }
 
 impl<'a> ConstEval<'a> {
@@ -1198,48 +1165,15 @@ impl<'a> ConstEval<'a> {
 }
 
 impl<'a> ConstEval<'a> {
-    /// `is_action_level` of an action call's argument, found once per argument.
-    fn arg_is_action_level(&self, a: &'a Expr, env: &Env<'a>) -> bool {
+    /// `may_be_action` of an action call's argument, found once per argument.
+    fn arg_is_action_level(&self, a: &'a Expr) -> bool {
         let key = a as *const Expr as usize;
         if let Some(&known) = self.caches.action_level.borrow().get(&key) {
             return known;
         }
-        let r = self.is_action_level(a, env, 0);
+        let r = self.may_be_action(a);
         self.caches.action_level.borrow_mut().insert(key, r);
         r
-    }
-
-    /// Whether `e` may be action-level: it primes or UNCHANGEs something, directly or in the
-    /// body of a definition it calls (followed a few calls deep). Over-approximating is safe:
-    /// passing an argument by name is always correct, by value only an optimisation.
-    pub(super) fn is_action_level(&self, e: &'a Expr, env: &Env<'a>, depth: u32) -> bool {
-        if depth > 8 {
-            return true;
-        }
-        let sub = |x: &'a Expr| self.is_action_level(x, env, depth);
-        match &*e.kind {
-            ExprKind::OpApp { op, args } => {
-                op.name == "'"
-                    || op.name == "UNCHANGED"
-                    || args.iter().any(sub)
-                    || (op.path.is_empty()
-                        && env.lookup(&op.name).is_none()
-                        && matches!(self.program.globals.get(op.name.as_str()),
-                            Some(Global::Op(d)) if self.is_action_level(&d.body, env, depth + 1)))
-            }
-            ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(sub),
-            ExprKind::Junction { items, .. } => items.iter().any(sub),
-            ExprKind::FunApp { fun, args } => sub(fun) || args.iter().any(sub),
-            ExprKind::Field { record, .. } => sub(record),
-            ExprKind::If { cond, then, els } => sub(cond) || sub(then) || sub(els),
-            ExprKind::Case { arms, other } => {
-                arms.iter().any(|arm| sub(&arm.guard) || sub(&arm.body)) || other.as_ref().is_some_and(sub)
-            }
-            ExprKind::Let { body, .. } | ExprKind::Label { body, .. } => sub(body),
-            ExprKind::Quant { body, .. } => sub(body),
-            ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } => true,
-            _ => false,
-        }
     }
 }
 
@@ -1280,7 +1214,7 @@ struct Splitter<'a> {
 /// gives one fairness condition per `p`; the parts of `I!Spec` are read inside the instance `I`.
 #[derive(Clone, Default)]
 pub struct Bindings<'a> {
-    env: Env<'a>,
+    pub(super) env: Env<'a>,
     frames: Vec<InstFrame<'a>>,
 }
 

@@ -18,6 +18,9 @@ pub(super) struct Program<'a> {
     /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
     /// over the definitions of every module, instances included.
     pub(super) overrides: HashMap<&'a str, Global<'a>>,
+    /// The analysis's level of each expression (`level`); `None` for an evaluator made
+    /// without one (constant-level tests), which then assumes any argument may be an action.
+    pub(super) levels: Option<&'a tla_sema::Levels>,
 }
 
 /// Where evaluation stands: the current and next state, whether it reads primed or Init

@@ -396,7 +396,7 @@ impl<'a> ConstEval<'a> {
             || d.params.iter().any(|p| p.arity > 0)
             || pcx.open.contains(&key)
             || pcx.open.len() >= MAX_INLINE
-            || args.iter().any(|a| self.is_action_level(a, &Env::default(), 0))
+            || args.iter().any(|a| self.may_be_action(a))
             || d.params.iter().zip(args).enumerate().any(|(i, (p, a))| {
                 self.primes_param(&d.body, &p.name.name, i) && self.mentions_var(a, &Env::default())
             })
