@@ -14,6 +14,7 @@ use tla_syntax::ast::*;
 use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, Resolved, State};
 use crate::error::{codes, VResult};
 use crate::value::Value;
+use tla_sema::Level;
 
 /// A top-level disjunct of Next: what the checker enumerates successors by, in this order.
 #[derive(Clone, Debug)]
@@ -1177,16 +1178,6 @@ impl<'a> ConstEval<'a> {
     }
 }
 
-fn has_prime(e: &Expr) -> bool {
-    match &*e.kind {
-        ExprKind::OpApp { op, args } => op.name == "'" || op.name == "UNCHANGED" || args.iter().any(has_prime),
-        ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(has_prime),
-        ExprKind::FunApp { fun, args } => has_prime(fun) || args.iter().any(has_prime),
-        ExprKind::Field { record, .. } => has_prime(record),
-        _ => false,
-    }
-}
-
 /// The operator an action applies, through `\E`, LET and labels (`\E m \in msgs : Receive(m)`).
 fn applied_operator(e: &Expr) -> Option<&str> {
     match &*e.kind {
@@ -1393,7 +1384,9 @@ impl<'a> ConstEval<'a> {
         let mut env = Env::default();
         for (p, a) in d.params.iter().zip(args.iter()) {
             let bind = if p.arity == 0 {
-                let val = if has_prime(a) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
+                // An action or a temporal formula is passed by name; anything else by value
+                // if it has one here.
+                let val = if self.level_in(a, &b.env).is_none_or(|l| l >= Level::Action) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
                 match val {
                     Some(v) => Binding::Value(v),
                     None => Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: b.env.clone(), memo: None })),

@@ -20,7 +20,7 @@ impl<'a> ConstEval<'a> {
         self.level_in(e, &b.env)
     }
 
-    fn level_in(&self, e: &'a Expr, env: &Env<'a>) -> Option<Level> {
+    pub(super) fn level_in(&self, e: &'a Expr, env: &Env<'a>) -> Option<Level> {
         let lv = self.program.levels?.of(e)?;
         let mut known = true;
         let level = lv.under(|name| {
