@@ -23,8 +23,9 @@
 //! timeout (default 300 s) after which the child is killed, so a run always finishes.
 
 use crate::corpus::{default_corpus_dir, Expected};
+use crate::fuzz_tlc::read_tlc;
 use crate::tools::{self, Need};
-use crate::util::{cargo, run_checked, step};
+use crate::util::{build_release_sysmo, step};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -126,36 +127,6 @@ pub fn measure(cmd: &mut Command, timeout: Duration) -> Result<Run, String> {
         stdout: reader.join().unwrap_or_default(),
         timed_out,
     })
-}
-
-/// Distinct states from TLC's output ("N states generated, M distinct states found").
-pub fn tlc_distinct(stdout: &str) -> Option<u64> {
-    stdout.lines().rev().find_map(|l| {
-        let (_, rest) = l.split_once("states generated, ")?;
-        rest.split_whitespace().next()?.replace(',', "").parse().ok()
-    })
-}
-
-/// TLC's verdict in a word, from its output.
-fn tlc_result(stdout: &str) -> String {
-    if stdout.contains("Model checking completed. No error has been found.") {
-        "success".into()
-    } else if stdout.contains("is violated") {
-        "violation".into()
-    } else if stdout.contains("Deadlock reached") {
-        "deadlock".into()
-    } else {
-        "error".into()
-    }
-}
-
-/// The release `sysmo`, built in the target directory cargo uses (CARGO_TARGET_DIR honoured).
-fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
-    run_checked(Command::new(cargo()).current_dir(root).args(["build", "--release", "-p", "sysmo-cli"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    let target = if target.is_relative() { root.join(target) } else { target };
-    let exe = target.join("release/sysmo");
-    if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
 }
 
 struct Side {
@@ -431,8 +402,9 @@ fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, ti
             .current_dir(mdir),
         timeout,
     )?;
-    let distinct = tlc_distinct(&run.stdout);
-    let result = if run.timed_out { format!("timed out after {} s", timeout.as_secs()) } else { tlc_result(&run.stdout) };
+    let answer = read_tlc(&run.stdout);
+    let distinct = answer.distinct_states;
+    let result = if run.timed_out { format!("timed out after {} s", timeout.as_secs()) } else { answer.result };
     Ok(Side { run, distinct, result, spread: None })
 }
 
@@ -549,15 +521,6 @@ mod tests {
         let m = median_side(vec![side(5.0)]).expect("a run");
         assert_eq!((m.run.wall, m.spread), (5.0, None));
         assert!(median_side(vec![]).is_none());
-    }
-
-    #[test]
-    fn reads_tlc_counts_and_verdicts() {
-        let out = "Model checking completed. No error has been found.\n2,729,079 states generated, 724,274 distinct states found, 0 states left on queue.\n";
-        assert_eq!(tlc_distinct(out), Some(724_274));
-        assert_eq!(tlc_result(out), "success");
-        assert_eq!(tlc_distinct("nothing"), None);
-        assert_eq!(tlc_result("Error: Invariant Inv is violated."), "violation");
     }
 
     #[test]

@@ -24,20 +24,12 @@ use std::time::{Duration, Instant};
 const SYSMO_TIMEOUT: Duration = Duration::from_secs(60);
 const TLC_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// TLC's answer, read from its output.
-#[derive(Debug, PartialEq)]
-pub struct TlcAnswer {
-    /// In expected.json's words: "success", "safety failure", "liveness failure", "deadlock",
-    /// or "error" (a parse, semantic or evaluation error).
-    pub result: String,
-    pub distinct: Option<u64>,
-    pub generated: Option<u64>,
-    pub depth: Option<u64>,
-    /// States in a safety or deadlock counterexample.
-    pub trace: Option<u64>,
-}
-
-pub fn read_tlc(stdout: &str) -> TlcAnswer {
+/// TLC's answer, read from its output, in expected.json's words: result "success", "safety
+/// failure", "liveness failure", "deadlock", "crash" (TLC threw an unexpected exception) or
+/// "error" (a parse, semantic or evaluation error); the counts; the depth of a complete search;
+/// the states of a safety or deadlock counterexample (a liveness one is a lasso, and TLC's is not
+/// the shortest, so its length is not kept).
+pub fn read_tlc(stdout: &str) -> Expected {
     let result = if stdout.contains("Model checking completed. No error has been found.") {
         "success"
     } else if stdout.contains("Error: Deadlock reached.") {
@@ -70,12 +62,14 @@ pub fn read_tlc(stdout: &str) -> TlcAnswer {
         .filter_map(|l| l.strip_prefix("State ")?.split(':').next()?.parse::<u64>().ok())
         .max()
         .or(initial.then_some(1));
-    TlcAnswer {
+    Expected {
         result: result.to_string(),
-        generated: counts.map(|c| c.0),
-        distinct: counts.map(|c| c.1),
-        depth,
-        trace: if matches!(result, "safety failure" | "deadlock") { trace } else { None },
+        states_generated: counts.map(|c| c.0),
+        distinct_states: counts.map(|c| c.1),
+        depth: if result == "success" { depth } else { None },
+        counterexample_length: if matches!(result, "safety failure" | "deadlock") { trace } else { None },
+        spec_module: None,
+        cfg: None,
     }
 }
 
@@ -95,7 +89,7 @@ pub enum Verdict {
     TlcCrashed(String),
 }
 
-pub fn compare(tlc: &TlcAnswer, ours: &Value) -> Verdict {
+pub fn compare(tlc: &Expected, ours: &Value) -> Verdict {
     let kind = ours["result"].as_str().unwrap_or("");
     if tlc.result == "crash" {
         return Verdict::TlcCrashed(format!("TLC threw an unexpected exception; ours: {kind}"));
@@ -114,17 +108,7 @@ pub fn compare(tlc: &TlcAnswer, ours: &Value) -> Verdict {
     let Some(got) = CheckFigures::from_report(ours) else {
         return Verdict::Differ(format!("unreadable report: {ours}"));
     };
-    let expected = Expected {
-        result: tlc.result.clone(),
-        distinct_states: tlc.distinct,
-        states_generated: tlc.generated,
-        // A liveness counterexample is a lasso: TLC's is not the shortest, so its length is not compared.
-        counterexample_length: tlc.trace,
-        depth: if tlc.result == "success" { tlc.depth } else { None },
-        spec_module: None,
-        cfg: None,
-    };
-    match compare_check(&expected, &got) {
+    match compare_check(tlc, &got) {
         Ok(()) => Verdict::Agree,
         Err(e) => Verdict::Differ(e),
     }
@@ -283,7 +267,7 @@ fn keep_finding(
     modules: &[(String, String)],
     tlc_out: &str,
     ours_out: &str,
-    tlc: &TlcAnswer,
+    tlc: &Expected,
     why: &str,
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
@@ -295,7 +279,7 @@ fn keep_finding(
     std::fs::write(dir.join("tlc.out"), tlc_out).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("sysmo.json"), ours_out).map_err(|e| e.to_string())?;
     let mut expect = format!("# {why}\n# TLC 2.15: java -cp tla2tools.jar tlc2.TLC -workers 1 -config Fuzz.cfg Fuzz\nresult = \"{}\"\n", tlc.result);
-    for (key, v) in [("distinct", tlc.distinct), ("generated", tlc.generated), ("depth", tlc.depth.filter(|_| tlc.result == "success"))] {
+    for (key, v) in [("distinct", tlc.distinct_states), ("generated", tlc.states_generated), ("depth", tlc.depth)] {
         if let Some(v) = v {
             expect.push_str(&format!("{key} = {v}\n"));
         }
@@ -316,18 +300,19 @@ mod tests {
     #[test]
     fn reads_tlcs_answers() {
         let a = read_tlc(VIOLATION);
-        assert_eq!(a, TlcAnswer { result: "safety failure".into(), distinct: Some(3), generated: Some(3), depth: Some(3), trace: Some(2) });
+        let figures = |e: &Expected| (e.result.clone(), e.distinct_states, e.states_generated, e.depth, e.counterexample_length);
+        assert_eq!(figures(&a), ("safety failure".into(), Some(3), Some(3), None, Some(2)));
         let ok = read_tlc("Model checking completed. No error has been found.\n1,204 states generated, 310 distinct states found, 0 states left on queue.\nThe depth of the complete state graph search is 7.\n");
-        assert_eq!((ok.result.as_str(), ok.generated, ok.distinct, ok.depth, ok.trace), ("success", Some(1204), Some(310), Some(7), None));
+        assert_eq!(figures(&ok), ("success".into(), Some(310), Some(1204), Some(7), None));
         let live = read_tlc("Error: Temporal properties were violated.\nState 1: <Initial predicate>\nState 2: Stuttering\n4 states generated, 4 distinct states found, 0 states left on queue.\n");
-        assert_eq!((live.result.as_str(), live.trace), ("liveness failure", None));
+        assert_eq!((live.result.as_str(), live.counterexample_length), ("liveness failure", None));
         assert_eq!(read_tlc("***Parse Error***\n").result, "error");
-        assert_eq!(read_tlc("Error: Action property Steps is violated.\nState 1: <Initial predicate>\nState 2: <A>\n").trace, Some(2));
+        assert_eq!(read_tlc("Error: Action property Steps is violated.\nState 1: <Initial predicate>\nState 2: <A>\n").counterexample_length, Some(2));
         let crash = read_tlc("Error: TLC threw an unexpected exception.\n");
         assert_eq!(crash.result, "crash");
         assert!(matches!(compare(&crash, &serde_json::json!({"result": "success"})), Verdict::TlcCrashed(_)));
         let init = read_tlc("Error: Invariant Inv0 is violated by the initial state:\nx = 1\n\nFinished in 00s\n");
-        assert_eq!((init.result.as_str(), init.trace, init.distinct), ("safety failure", Some(1), None));
+        assert_eq!((init.result.as_str(), init.counterexample_length, init.distinct_states), ("safety failure", Some(1), None));
     }
 
     #[test]

@@ -92,10 +92,16 @@ pub fn median(values: &[f64]) -> f64 {
     if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
 }
 
+/// The target directory cargo builds into (CARGO_TARGET_DIR honoured).
+pub fn target_dir(root: &Path) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    if target.is_relative() { root.join(target) } else { target }
+}
+
 /// Build the release `sysmo` binary and return its path (for benchmarks).
 pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
     run_checked(Command::new(cargo()).current_dir(root).args(["build", "--release", "-p", "sysmo-cli"]))?;
-    let exe = root.join("target/release/sysmo");
+    let exe = target_dir(root).join("release/sysmo");
     if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
 }
 
@@ -103,7 +109,7 @@ pub fn build_release_sysmo(root: &Path) -> Result<PathBuf, String> {
 /// on), so that the corpus harness and the tests share one build, and return its path.
 pub fn build_sysmo(root: &Path) -> Result<PathBuf, String> {
     run_checked(Command::new(cargo()).current_dir(root).args(["build", "-p", "sysmo-cli"]))?;
-    let exe = root.join("target/debug/sysmo");
+    let exe = target_dir(root).join("debug/sysmo");
     if exe.exists() { Ok(exe) } else { Err(format!("{} was not built", exe.display())) }
 }
 
