@@ -186,6 +186,28 @@ pub struct ConstEval<'a> {
     tlc: TlcRuntime,
 }
 
+/// One of TLC's registers: `TLCSet(i, v)` with a natural number `i`, or, as newer TLCs have
+/// them, `TLCSet("s:name", v)` with a string that starts with `s:`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Register {
+    Index(i32),
+    Named(String),
+}
+
+impl Register {
+    /// What a named register's name starts with.
+    pub const NAMED_PREFIX: &'static str = "s:";
+
+    /// The register `key` names, as `TLCGet`'s argument (None: it names none).
+    fn of(key: &Value) -> Option<Register> {
+        match key {
+            Value::Int(i) if *i >= 0 => Some(Register::Index(*i)),
+            Value::Str(s) if s.as_str().starts_with(Register::NAMED_PREFIX) => Some(Register::Named(s.as_str().to_string())),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Resolved<'a> {
     Var(usize),
@@ -1135,13 +1157,13 @@ impl<'a> ConstEval<'a> {
     }
 
     /// TLC's registers as `TLCSet` left them.
-    pub fn registers(&self) -> Vec<(i32, Value)> {
-        self.tlc.registers.borrow().iter().map(|(i, v)| (*i, v.clone())).collect()
+    pub fn registers(&self) -> Vec<(Register, Value)> {
+        self.tlc.registers.borrow().iter().map(|(i, v)| (i.clone(), v.clone())).collect()
     }
 
     /// Set TLC's registers (a worker starts with those the ASSUMEs set, as in TLC, where a
     /// `TLCSet` outside the workers sets the register of every worker).
-    pub fn set_registers(&self, regs: &[(i32, Value)]) {
+    pub fn set_registers(&self, regs: &[(Register, Value)]) {
         *self.tlc.registers.borrow_mut() = regs.iter().cloned().collect();
     }
 
@@ -1727,18 +1749,28 @@ impl<'a> ConstEval<'a> {
                 } else {
                     vals[0].clone()
                 }),
+                // A named register (newer TLCs): set by TLCSet("s:name", v).
+                Value::Str(s) if s.as_str().starts_with(Register::NAMED_PREFIX) => {
+                    self.tlc.registers.borrow().get(&Register::Named(s.as_str().to_string())).cloned().ok_or_else(|| {
+                        err(codes::UNASSIGNED, format!("TLCGet(\"{0}\") was undefined: no TLCSet(\"{0}\", ...) has been evaluated before it", s.as_str()))
+                    })
+                }
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,
                     format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") and TLCGet(\"config\") are", s.as_str()),
                 )),
-                Value::Int(i) if *i >= 0 => self.tlc.registers.borrow().get(i).cloned().ok_or_else(|| {
+                Value::Int(i) if *i >= 0 => self.tlc.registers.borrow().get(&Register::Index(*i)).cloned().ok_or_else(|| {
                     err(codes::UNASSIGNED, format!("TLCGet({i}) was undefined: no TLCSet({i}, ...) has been evaluated before it"))
                 }),
                 v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
             },
             ("TLCSet", 2) => match &vals[0] {
                 Value::Int(i) if *i >= 0 => {
-                    self.tlc.registers.borrow_mut().insert(*i, vals[1].clone());
+                    self.tlc.registers.borrow_mut().insert(Register::Index(*i), vals[1].clone());
+                    Ok(Value::Bool(true))
+                }
+                Value::Str(s) if s.as_str().starts_with(Register::NAMED_PREFIX) => {
+                    self.tlc.registers.borrow_mut().insert(Register::Named(s.as_str().to_string()), vals[1].clone());
                     Ok(Value::Bool(true))
                 }
                 // Waiting for a key press: nothing to wait for here.

@@ -623,12 +623,12 @@ impl<'a> Model<'a> {
     }
 
     /// TLC's registers as `TLCSet` left them (see `ConstEval::registers`).
-    pub fn registers(&self) -> Vec<(i32, Value)> {
+    pub fn registers(&self) -> Vec<(tla_eval::Register, Value)> {
         self.ev.registers()
     }
 
     /// Start from these registers (a worker's model, after the ASSUMEs of the main one).
-    pub fn set_registers(&self, regs: &[(i32, Value)]) {
+    pub fn set_registers(&self, regs: &[(tla_eval::Register, Value)]) {
         self.ev.set_registers(regs);
     }
 

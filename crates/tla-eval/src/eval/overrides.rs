@@ -10,7 +10,7 @@
 
 use tla_syntax::ast::Expr;
 
-use super::{err, ConstEval, Env};
+use super::{err, ConstEval, Env, Register};
 use crate::error::{codes, VResult};
 use crate::value::{Elems, SetVal, Value};
 
@@ -85,10 +85,9 @@ static OVERRIDES: &[Override] = &[
     unsupported("TLCExt", "TLCEvalDefinition", LAYOUT),
     unsupported("TLCExt", "AssertError", "it compares TLC's own error messages"),
     unsupported("TLCExt", "TLCFP", "it gives TLC's fingerprint of a value, which this checker computes differently"),
-    unsupported("TLCExt", "TLCGetOrDefault", LAYOUT),
-    unsupported("TLCExt", "TLCGetAndSet", LAYOUT),
+    native("TLCExt", "TLCGetOrDefault"),
     unsupported("TLCExt", "PickSuccessor", "it asks TLC's user, interactively, whether to keep a successor"),
-    unsupported("TLCExt", "TLCModelValue", LAYOUT),
+    native("TLCExt", "TLCModelValue"),
 ];
 
 /// The override of `module`'s definition `name`, if TLC has one that the text does not match.
@@ -169,6 +168,7 @@ impl<'a> ConstEval<'a> {
         }
         let want = match o.name {
             "AreConnectedIn" => 3,
+            "TLCGetOrDefault" => 2,
             _ => 1,
         };
         if vals.len() != want {
@@ -186,6 +186,16 @@ impl<'a> ConstEval<'a> {
                 json(&vals[0], shape, &mut out).map_err(|e| err(codes::TYPE, format!("{}: {e}", o.name)))?;
                 Ok(Value::Str(self.program.interner.get(&out)))
             }
+            // The register's value, or the default when it is not set (or the key names none).
+            "TLCGetOrDefault" => {
+                let set = Register::of(&vals[0]).and_then(|r| self.tlc.registers.borrow().get(&r).cloned());
+                Ok(set.unwrap_or_else(|| vals[1].clone()))
+            }
+            // The model value of that name, as if the .cfg had declared it.
+            "TLCModelValue" => match &vals[0] {
+                Value::Str(s) => Ok(Value::model(s.clone())),
+                v => Err(err(codes::TYPE, format!("TLCModelValue expects a string, not {v}"))),
+            },
             "atoi" => match &vals[0] {
                 Value::Str(s) => s.as_str().trim().parse::<i32>().map(Value::Int).map_err(|_| {
                     err(codes::TYPE, format!("atoi: \"{}\" is not the decimal text of an integer", s.as_str()))

@@ -116,9 +116,10 @@ pub(super) struct TlcRuntime {
     /// initial state is at level 1) while its successors are computed and checked, and 0
     /// while the initial states are (see `set_level`).
     pub(super) level: Cell<i32>,
-    /// TLC's registers: what `TLCSet(i, v)` set, for `TLCGet(i)`. As in TLC, each evaluator
-    /// (each worker) has its own, kept from state to state in the order of evaluation.
-    pub(super) registers: RefCell<HashMap<i32, Value>>,
+    /// TLC's registers: what `TLCSet(i, v)` (or `TLCSet("s:name", v)`) set, for `TLCGet`.
+    /// As in TLC, each evaluator (each worker) has its own, kept from state to state in the
+    /// order of evaluation.
+    pub(super) registers: RefCell<HashMap<Register, Value>>,
     /// `TLCSet("exit", TRUE)` was evaluated: the explorer stops (see `exit_requested`).
     pub(super) exit: Cell<bool>,
     /// What `TLCGet("config")` answers: the model checker's settings, as TLC's record of them
