@@ -101,7 +101,7 @@ fn expressions(a: &Analysis) -> Vec<&Expr> {
 }
 
 fn units<'a>(us: &'a [ast::Unit], out: &mut Vec<&'a Expr>) {
-    let mut walk = |e: &'a Expr, out: &mut Vec<&'a Expr>| ast::walk(e, &mut |x| out.push(x));
+    let walk = |e: &'a Expr, out: &mut Vec<&'a Expr>| ast::walk(e, &mut |x| out.push(x));
     for u in us {
         match u {
             ast::Unit::OpDef(d) => walk(&d.body, out),
