@@ -460,10 +460,10 @@ fn two_next_state_relations_are_a_config_error() {
 
 /// TLCExt's TLCGetOrDefault and TLCModelValue (computed natively, as TLC does in Java), TLC's
 /// named registers (`TLCSet("s:name", v)`), and TLCGetAndSet, TLCNoOp, TLCCache and AssertEq
-/// from their text: the ASSUMEs of TlcExtOps state what each gives.
+/// from their text: the ASSUMEs of RegistersExt state what each gives.
 #[test]
 fn tlcext_operators_and_named_registers() {
-    let out = sysmo(&["check", "TlcExtOps.tla", "--json"]);
+    let out = sysmo(&["check", "RegistersExt.tla", "--json"]);
     let r = json(&out);
     assert_eq!(out.status.code(), Some(0), "{r}");
     assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");

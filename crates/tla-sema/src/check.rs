@@ -190,13 +190,15 @@ impl Lv {
     fn at_least(self, level: u8) -> Lv {
         Lv { level: self.level.max(level), deps: self.deps }
     }
-    /// `e'` or `UNCHANGED e` for `e` of this level: an action if `e` reads anything.
+    /// `e'` or `UNCHANGED e`: an action, whatever `e` is (SANY's rule: `'` and UNCHANGED have
+    /// level 2 and give their argument no weight, so `c'` of a constant is an action too). The
+    /// parameters `e` reads are kept as read primed: an argument for them is passed by name.
     fn primed(self) -> Lv {
-        Lv { level: if self.level >= 1 { 2 } else { 0 }, deps: Deps { plain: 0, primed: self.deps.all(), enabled: 0 } }
+        Lv { level: 2, deps: Deps { plain: 0, primed: self.deps.all(), enabled: 0 } }
     }
-    /// `ENABLED e`: a state predicate if `e` reads anything.
+    /// `ENABLED e`: a state predicate, whatever `e` is (SANY's rule, as for `'`).
     fn enabled(self) -> Lv {
-        Lv { level: if self.level >= 1 { 1 } else { 0 }, deps: Deps { plain: 0, primed: 0, enabled: self.deps.all() } }
+        Lv { level: 1, deps: Deps { plain: 0, primed: 0, enabled: self.deps.all() } }
     }
     /// This level as an argument's, passed to a parameter whose level goes through as `flags`.
     fn through(self, flags: u8) -> Lv {
@@ -626,10 +628,12 @@ impl<'e, 'm> Checker<'e, 'm> {
                 }
                 Some(p) if !p.params.is_empty() => {
                     let want = p.params.len();
-                    self.operator_argument(&sub.expr, want, &sub.name.name, 0);
+                    let lv = self.operator_argument(&sub.expr, want, &sub.name.name, 0);
+                    level_of_substitution(self, &sig, p, lv, sub);
                 }
-                Some(_) => {
-                    self.expr(&sub.expr);
+                Some(p) => {
+                    let lv = self.expr(&sub.expr);
+                    level_of_substitution(self, &sig, p, lv, sub);
                 }
             }
         }
@@ -1226,5 +1230,15 @@ impl<'e, 'm> Checker<'e, 'm> {
             }
             _ => all,
         }
+    }
+}
+
+/// SANY's level rule for `INSTANCE M WITH p <- e` where M is not a constant module (it has
+/// variables): `e` (an expression, or the operator substituted for an operator constant) may
+/// be no higher than `p` itself: a constant for a CONSTANT, a state function for a VARIABLE.
+fn level_of_substitution(c: &mut Checker<'_, '_>, sig: &ModuleSig, p: &Sym, lv: Lv, sub: &ast::Subst) {
+    let constant_module = !sig.syms.values().any(|s| matches!(s.kind, SymKind::Variable));
+    if !constant_module && lv.level > p.level {
+        c.err(d::substitution_level(sub.expr.span, &p.name, p.kind_word(), &sig.name, lv.level, p.level));
     }
 }

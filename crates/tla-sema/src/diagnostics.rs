@@ -39,6 +39,7 @@ pub const RECORD_SET_FIELD: &str = "W0202";
 pub const RECORD_EQ_RECORD_SET: &str = "W0203";
 pub const FILE_NAME_MISMATCH: &str = "E0225";
 pub const SUBEXPRESSION: &str = "E0226";
+pub const SUBSTITUTION_LEVEL: &str = "E0227";
 
 fn level_word(l: u8) -> &'static str {
     match l {
@@ -198,6 +199,21 @@ pub fn not_in_module(at: Span, name: &str, module: &str) -> Diagnostic {
 pub fn no_such_parameter(at: Span, name: &str, module: &str) -> Diagnostic {
     Diagnostic::error(INSTANCE_SUBSTITUTION, at, format!("module {module} has no CONSTANT or VARIABLE named `{name}` to substitute"))
         .with_hint("only the module's declared constants and variables can appear left of `<-`")
+}
+
+pub fn substitution_level(at: Span, name: &str, kind: &str, module: &str, level: u8, allowed: u8) -> Diagnostic {
+    Diagnostic::error(
+        SUBSTITUTION_LEVEL,
+        at,
+        format!(
+            "level error in instantiating module {module}: what is substituted for {kind} `{name}` must be at most {}-level, and this is {}-level",
+            level_word(allowed),
+            level_word(level)
+        ),
+    )
+    .with_hint(format!(
+        "{module} has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator"
+    ))
 }
 
 pub fn missing_substitution(at: Span, name: &str, kind: &str, module: &str, decl: Option<Span>) -> Diagnostic {

@@ -1,12 +1,15 @@
 //! The level of every expression of an analysis, as the checker worked it out.
 //!
 //! SANY gives each expression one of four levels: constant, state (reads variables), action
-//! (reads primed variables) and temporal. Inside a definition the level also depends on the
-//! arguments its parameters get: `SetTo(v, e) == v' = e` is an action when `v` is a variable
-//! and a constant when `v` is a constant. So an expression's level is recorded as a base level
-//! (every parameter constant) and the parameters whose arguments raise it, each with the way it
-//! goes through: plainly, under a prime or `UNCHANGED` (a state-level argument makes an action),
-//! or under `ENABLED` (an action-level argument makes a state predicate).
+//! (primes or UNCHANGEs something) and temporal. Inside a definition the level also depends on
+//! the arguments its parameters get: `Plus(a, b) == a + b` is a state function when `a` is a
+//! variable and a constant when both are constants. So an expression's level is recorded as a
+//! base level (every parameter constant) and the parameters it reads, each with the way it
+//! reads them: plainly (the argument's level passes through), under a prime or `UNCHANGED`, or
+//! under `ENABLED`. As in SANY, `e'` and `UNCHANGED e` are actions and `ENABLED e` a state
+//! predicate whatever `e` is, so the last two add nothing to the level; they say that the
+//! argument is read in the next state, which the evaluator needs (it passes such an argument
+//! by name: `SetTo(v, e) == v' = e` applied to a variable assigns that variable).
 //!
 //! Users of the analysis read it here instead of working levels out again: the model loader
 //! (is a property temporal, an action or a state predicate?) and the evaluator (may an argument
@@ -48,9 +51,9 @@ impl Level {
 pub enum Through {
     /// As it is: `p + 1`.
     Plain,
-    /// Under a prime or `UNCHANGED`: anything above constant becomes an action.
+    /// Under a prime or `UNCHANGED` (an action already, whatever the argument).
     Primed,
-    /// Under `ENABLED`: anything above constant becomes a state predicate.
+    /// Under `ENABLED` (a state predicate already, whatever the argument).
     Enabled,
 }
 

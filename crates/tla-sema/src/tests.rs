@@ -277,6 +277,37 @@ B == Double(c)
 }
 
 #[test]
+fn substitution_levels() {
+    // SANY 2.1 rejects I (an action for a constant operator) and J (a variable for a constant,
+    // in a module with variables): "Level error in instantiating module 'Inner'"; it accepts
+    // K (a constant operator for the operator, a state function for the variable) and the
+    // constant module C with a variable.
+    check_with(
+        "---- MODULE M ----
+EXTENDS Naturals
+VARIABLE x
+Inc(v) == v' = v + 1
+Twice(v) == 2 * v
+I == INSTANCE Inner WITH Step <- Inc, N <- 1, y <- x
+J == INSTANCE Inner WITH Step <- Twice, N <- x, y <- x
+K == INSTANCE Inner WITH Step <- Twice, N <- 3, y <- x + 1
+L == INSTANCE C WITH k <- x
+====
+",
+        vec![
+            ("Inner", "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Step(_), N\nVARIABLE y\nNext == y' = Step(y) + N\n====\n"),
+            ("C", "---- MODULE C ----\nEXTENDS Naturals\nCONSTANT k\nTwoK == k + k\n====\n"),
+        ],
+        expect![[r#"
+            E0227 Error M.tla:6:34 level error in instantiating module Inner: what is substituted for a constant `Step` must be at most constant-level, and this is action-level
+              hint Inner has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator
+            E0227 Error M.tla:7:46 level error in instantiating module Inner: what is substituted for a constant `N` must be at most constant-level, and this is state-level
+              hint Inner has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator
+        "#]],
+    );
+}
+
+#[test]
 fn warnings_sany_accepts_but_tlc_fails() {
     // SANY accepts all three (checked); TLC fails at run time.
     check(

@@ -50,7 +50,7 @@ Can(A) == ENABLED A
 Both(p, q) == p /\ q'
 Plain(p) == p + 1
 Init == SetTo(x, 0)
-NotAnAction == SetTo(N, 0)
+PrimedConstant == SetTo(N, 0)
 CanStep == Can(x' = x + 1)
 Mixed == Both(x, x)
 State == Plain(x)
@@ -64,18 +64,18 @@ Applied == Lam(LAMBDA y : y + 1)
 "#,
     );
     let got: Vec<String> =
-        ["SetTo", "Keep", "Can", "Both", "Plain", "Init", "NotAnAction", "CanStep", "Mixed", "State", "Deep3", "Fair", "Applied"]
+        ["SetTo", "Keep", "Can", "Both", "Plain", "Init", "PrimedConstant", "CanStep", "Mixed", "State", "Deep3", "Fair", "Applied"]
             .iter()
             .map(|n| format!("{n}: {}", level_of(&a, n)))
             .collect();
     expect_test::expect![[r#"
-        SetTo: Constant v:Primed e:Plain
-        Keep: Constant v:Primed
-        Can: Constant A:Enabled
-        Both: Constant p:Plain q:Primed
+        SetTo: Action v:Primed e:Plain
+        Keep: Action v:Primed
+        Can: State A:Enabled
+        Both: Action p:Plain q:Primed
         Plain: Constant p:Plain
         Init: Action 
-        NotAnAction: Constant 
+        PrimedConstant: Action 
         CanStep: State 
         Mixed: Action 
         State: State 
@@ -83,10 +83,13 @@ Applied == Lam(LAMBDA y : y + 1)
         Fair: Temporal 
         Applied: State "#]]
     .assert_eq(&got.join("\n"));
-    // A caller that binds the parameters finishes the computation.
-    let set_to = a.levels.of(body(&a, "SetTo")).unwrap();
-    assert_eq!(set_to.under(|p| (p == "v").then_some(Level::State)), Level::Action);
-    assert_eq!(set_to.under(|_| Some(Level::Constant)), Level::Constant);
+    // A caller that binds the parameters finishes the computation; under a prime or ENABLED
+    // an argument adds nothing to the level (SANY's rule), but is still marked as read there.
+    let plain = a.levels.of(body(&a, "Plain")).unwrap();
+    assert_eq!(plain.under(|_| Some(Level::State)), Level::State);
+    assert_eq!(plain.under(|_| Some(Level::Constant)), Level::Constant);
+    let can = a.levels.of(body(&a, "Can")).unwrap();
+    assert_eq!(can.under(|_| Some(Level::Action)), Level::State);
     assert_eq!(Through::Enabled.apply(Level::Action), Level::State);
 }
 

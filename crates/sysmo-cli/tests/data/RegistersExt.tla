@@ -1,4 +1,4 @@
----- MODULE TlcExtOps ----
+---- MODULE RegistersExt ----
 \* TLCExt's operators that TLC computes in Java (TLCGetOrDefault, TLCModelValue), the named
 \* registers of TLCSet("s:name", v), and those whose text gives TLC's answer (TLCGetAndSet,
 \* TLCNoOp, TLCCache, AssertEq). The ASSUMEs run in order, as in TLC.
