@@ -630,6 +630,9 @@ impl<'e, 'm> Checker<'e, 'm> {
                     let want = p.params.len();
                     let lv = self.operator_argument(&sub.expr, want, &sub.name.name, 0);
                     level_of_substitution(self, &sig, p, lv, sub);
+                    if let Some(what) = self.non_leibniz(&sub.expr) {
+                        self.err(d::non_leibniz(sub.expr.span, &what, &p.name, &sig.name));
+                    }
                 }
                 Some(p) => {
                     let lv = self.expr(&sub.expr);
@@ -707,6 +710,28 @@ impl<'e, 'm> Checker<'e, 'm> {
         let lv = self.operator_argument_level(e, want, of, index);
         self.note_level(e, lv);
         lv
+    }
+
+    /// For an operator argument (a name or a LAMBDA) that reads a parameter under a prime,
+    /// UNCHANGED or ENABLED, what to call it: SANY says it is not Leibniz (equal arguments need
+    /// not give equal results). Called after the argument was checked.
+    fn non_leibniz(&mut self, e: &Expr) -> Option<String> {
+        match &*e.kind {
+            ExprKind::Lambda { params, body } => {
+                let l = self.env.levels().of(body)?;
+                l.params
+                    .iter()
+                    .any(|(n, t)| *t != Through::Plain && params.iter().any(|p| &p.name == n))
+                    .then(|| "the LAMBDA".to_string())
+            }
+            ExprKind::OpApp { op, args } if args.is_empty() => {
+                let sym = if op.path.is_empty() { self.resolve(&op.name) } else { None }?;
+                let reads = matches!(sym.kind, SymKind::Operator)
+                    && sym.param_deps.iter().any(|f| f & (Deps::PRIMED | Deps::ENABLED) != 0);
+                reads.then(|| format!("`{}`", op.name))
+            }
+            _ => None,
+        }
     }
 
     fn operator_argument_level(&mut self, e: &Expr, want: usize, of: &str, index: usize) -> Lv {

@@ -40,6 +40,7 @@ pub const RECORD_EQ_RECORD_SET: &str = "W0203";
 pub const FILE_NAME_MISMATCH: &str = "E0225";
 pub const SUBEXPRESSION: &str = "E0226";
 pub const SUBSTITUTION_LEVEL: &str = "E0227";
+pub const NON_LEIBNIZ: &str = "E0228";
 
 fn level_word(l: u8) -> &'static str {
     match l {
@@ -213,6 +214,17 @@ pub fn substitution_level(at: Span, name: &str, kind: &str, module: &str, level:
     )
     .with_hint(format!(
         "{module} has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator"
+    ))
+}
+
+pub fn non_leibniz(at: Span, what: &str, name: &str, module: &str) -> Diagnostic {
+    Diagnostic::error(
+        NON_LEIBNIZ,
+        at,
+        format!("{what} reads a parameter under a prime, UNCHANGED or ENABLED, so it cannot be substituted for the constant operator `{name}` of module {module}"),
+    )
+    .with_hint(format!(
+        "SANY requires what replaces a CONSTANT operator to be Leibniz (equal arguments give equal results), which an operator that primes its argument is not; define the action in {module} instead, or substitute a constant operator"
     ))
 }
 

@@ -281,7 +281,8 @@ fn substitution_levels() {
     // SANY 2.1 rejects I (an action for a constant operator) and J (a variable for a constant,
     // in a module with variables): "Level error in instantiating module 'Inner'"; it accepts
     // K (a constant operator for the operator, a state function for the variable) and the
-    // constant module C with a variable.
+    // constant module C with a variable. It rejects P and Q ("A non-Leibniz operator
+    // substituted for 'Op'": they prime or take ENABLED of their parameter), not R.
     check_with(
         "---- MODULE M ----
 EXTENDS Naturals
@@ -292,17 +293,27 @@ I == INSTANCE Inner WITH Step <- Inc, N <- 1, y <- x
 J == INSTANCE Inner WITH Step <- Twice, N <- x, y <- x
 K == INSTANCE Inner WITH Step <- Twice, N <- 3, y <- x + 1
 L == INSTANCE C WITH k <- x
+P == INSTANCE CInner WITH Op <- Inc
+Q == INSTANCE CInner WITH Op <- LAMBDA v : ENABLED (v' = 1)
+R == INSTANCE CInner WITH Op <- LAMBDA v : v + 1
 ====
 ",
         vec![
             ("Inner", "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Step(_), N\nVARIABLE y\nNext == y' = Step(y) + N\n====\n"),
             ("C", "---- MODULE C ----\nEXTENDS Naturals\nCONSTANT k\nTwoK == k + k\n====\n"),
+            ("CInner", "---- MODULE CInner ----\nCONSTANT Op(_)\nDef(v) == Op(v)\n====\n"),
         ],
         expect![[r#"
             E0227 Error M.tla:6:34 level error in instantiating module Inner: what is substituted for a constant `Step` must be at most constant-level, and this is action-level
               hint Inner has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator
+            E0228 Error M.tla:6:34 `Inc` reads a parameter under a prime, UNCHANGED or ENABLED, so it cannot be substituted for the constant operator `Step` of module Inner
+              hint SANY requires what replaces a CONSTANT operator to be Leibniz (equal arguments give equal results), which an operator that primes its argument is not; define the action in Inner instead, or substitute a constant operator
             E0227 Error M.tla:7:46 level error in instantiating module Inner: what is substituted for a constant `N` must be at most constant-level, and this is state-level
               hint Inner has variables, so (as SANY requires) what replaces a CONSTANT must be a constant and what replaces a VARIABLE a state function; an operator that primes its argument cannot stand for a constant operator
+            E0228 Error M.tla:10:33 `Inc` reads a parameter under a prime, UNCHANGED or ENABLED, so it cannot be substituted for the constant operator `Op` of module CInner
+              hint SANY requires what replaces a CONSTANT operator to be Leibniz (equal arguments give equal results), which an operator that primes its argument is not; define the action in CInner instead, or substitute a constant operator
+            E0228 Error M.tla:11:33 the LAMBDA reads a parameter under a prime, UNCHANGED or ENABLED, so it cannot be substituted for the constant operator `Op` of module CInner
+              hint SANY requires what replaces a CONSTANT operator to be Leibniz (equal arguments give equal results), which an operator that primes its argument is not; define the action in CInner instead, or substitute a constant operator
         "#]],
     );
 }
