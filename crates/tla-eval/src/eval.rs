@@ -126,6 +126,11 @@ struct Closure<'a> {
     /// when computing it read nothing of the next state (TLC's LazyValue keeps it the same
     /// way). `None`: not kept (operators with parameters, LAMBDAs, arguments passed by name).
     memo: Option<RefCell<Option<Value>>>,
+    /// How many instance frames were entered where it was made. Its body is read with those
+    /// frames alone: an argument passed by name from the root module into an instance's
+    /// operator means there what it means where it was written, not what the instance's
+    /// substitutions make of its names (see `ConstEval::in_closure_frames`).
+    depth: usize,
 }
 
 /// A persistent list of local bindings (closures capture it by reference count).
@@ -762,6 +767,7 @@ impl<'a> ConstEval<'a> {
                                 body: &od.body,
                                 env: env2.clone(),
                                 memo,
+                                depth: self.frame.ctx.borrow().len(),
                             };
                             // A LET operator sees itself only when declared RECURSIVE; binding it
                             // in its own environment would need a cycle, so recursive LET
@@ -1175,7 +1181,7 @@ impl<'a> ConstEval<'a> {
     fn value_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>, primed: u64, body: &'a Expr, param: &str, pos: usize) -> VResult<Binding<'a>> {
         let by_name = if pos < 64 { primed & (1 << pos) != 0 } else { self.primes_param(body, param, pos) };
         if arity == 0 && by_name {
-            return Ok(Binding::Op(Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None })));
+            return Ok(Binding::Op(Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frame.ctx.borrow().len() })));
         }
         self.op_arg(arity, a, env)
     }
@@ -1205,6 +1211,7 @@ impl<'a> ConstEval<'a> {
                 body,
                 env: env.clone(),
                 memo: None,
+                depth: self.frame.ctx.borrow().len(),
             }))),
             ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() => {
                 if let Some(b) = env.lookup(&op.name) {
@@ -1217,6 +1224,7 @@ impl<'a> ConstEval<'a> {
                         body: &d.body,
                         env: Env::default(),
                         memo: None,
+                        depth: self.frame.ctx.borrow().len(),
                     }))),
                     _ if stdext::builtin_arg(op.name.as_str(), arity) => Ok(Binding::Builtin(op.name.as_str())),
                     _ => Err(err(codes::UNSUPPORTED, format!("passing the built-in operator {} as an argument is not supported yet", op.name))),
@@ -1227,7 +1235,10 @@ impl<'a> ConstEval<'a> {
     }
 
     #[inline(never)]
-    fn call(&self, params: &[(&'a str, usize)], body: &'a Expr, base: &Env<'a>, args: &'a [Expr], env: &Env<'a>, name: &str) -> VResult<Value> {
+    /// A call of a closure's body (or of a definition's, with `depth` usize::MAX), made at
+    /// `depth` instance frames (see `Closure::depth`).
+    #[allow(clippy::too_many_arguments)]
+    fn call(&self, params: &[(&'a str, usize)], body: &'a Expr, base: &Env<'a>, args: &'a [Expr], env: &Env<'a>, name: &str, depth: usize) -> VResult<Value> {
         if params.len() != args.len() {
             return Err(err(codes::ARITY, format!("{} takes {} arguments, not {}", name, params.len(), args.len())));
         }
@@ -1237,7 +1248,7 @@ impl<'a> ConstEval<'a> {
             callee = callee.bind(p, self.value_arg(*arity, a, env, primed, body, p, i)?);
         }
         self.enter()?;
-        let r = self.ev(body, &callee);
+        let r = self.in_closure_frames(depth, || self.ev(body, &callee));
         self.leave();
         r
     }
@@ -1358,7 +1369,7 @@ impl<'a> ConstEval<'a> {
                         None => cl.env.clone(),
                     };
                     let before = self.frame.next_reads.get();
-                    let r = self.call(&cl.params, cl.body, &base, args, env, name);
+                    let r = self.call(&cl.params, cl.body, &base, args, env, name, cl.depth);
                     // Kept only when it read nothing of the next state (directly or through a
                     // parameter passed by name): the current state does not change while the
                     // LET's environment lives.
@@ -1393,7 +1404,7 @@ impl<'a> ConstEval<'a> {
                 if let Some(v) = self.caches.cache.borrow().get(&(d as *const OpDef)) {
                     return Ok(v.clone());
                 }
-                let v = self.call(&[], &d.body, &Env::default(), args, env, name)?;
+                let v = self.call(&[], &d.body, &Env::default(), args, env, name, usize::MAX)?;
                 self.caches.cache.borrow_mut().insert(d as *const OpDef, v.clone());
                 return Ok(v);
             }
@@ -1805,7 +1816,7 @@ impl<'a> ConstEval<'a> {
                     env = env.bind_value(p, a);
                 }
                 self.enter()?;
-                let r = self.ev(cl.body, &env);
+                let r = self.in_closure_frames(cl.depth, || self.ev(cl.body, &env));
                 self.leave();
                 r
             }

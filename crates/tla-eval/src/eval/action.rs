@@ -712,7 +712,7 @@ impl<'a> ConstEval<'a> {
     /// The variable `e` names: a variable, or a parameter whose argument (passed by name) is
     /// one (`q` in `q' = Tail(q)` for `Lose(msgs)`).
     fn var_of(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
-        self.var_ref(e, env).or_else(|| by_name(e, env).and_then(|cl| self.var_of(cl.body, &cl.env)))
+        self.var_ref(e, env).or_else(|| by_name(e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.var_of(cl.body, &cl.env))))
     }
 
     /// The variable of `x'` (or of `x` when enumerating Init).
@@ -728,7 +728,7 @@ impl<'a> ConstEval<'a> {
                 return self.var_of(&args[0], env);
             }
         // A parameter bound to `x'` (passed by name, as TLC does).
-        by_name(e, env).and_then(|cl| self.target_slot(cl.body, &cl.env))
+        by_name(e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.target_slot(cl.body, &cl.env)))
     }
 
     /// An argument of an action call, for the parameter at `pos` (named `param`) of the
@@ -742,7 +742,7 @@ impl<'a> ConstEval<'a> {
             && (self.arg_is_action_level(a)
                 || ((self.frame.init_mode.get() || self.primes_param(body, param, pos)) && self.mentions_var(a, env)))
         {
-            return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None })));
+            return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frame.ctx.borrow().len() })));
         }
         self.op_arg(arity, a, env)
     }
@@ -889,7 +889,7 @@ impl<'a> ConstEval<'a> {
         }
         // A parameter whose argument was passed by name: UNCHANGED of that argument.
         if let Some(cl) = by_name(e, env) {
-            return self.act_unchanged(cl.body, &cl.env, k);
+            return self.act_in_closure_frames(cl.depth, &mut |k| self.act_unchanged(cl.body, &cl.env, k), k);
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
@@ -1090,7 +1090,7 @@ impl<'a> ConstEval<'a> {
                     for (i, ((p, arity), a)) in cl.params.iter().zip(args.iter()).enumerate() {
                         callee = callee.bind(p, self.action_arg(*arity, a, env, cl.body, p, i)?);
                     }
-                    return self.act(cl.body, &callee, k);
+                    return self.act_in_closure_frames(cl.depth, &mut |k| self.act(cl.body, &callee, k), k);
                 }
             }
             return self.guard(e, env, k);
@@ -1342,7 +1342,7 @@ impl<'a> ConstEval<'a> {
             if let Some(bd) = b.env.lookup(&op.name) {
                 return match bd {
                     Binding::Op(cl) if cl.params.is_empty() && args.is_empty() => {
-                        Some((cl.body, Bindings { env: cl.env.clone(), frames: b.frames.clone() }))
+                        Some((cl.body, Bindings { env: cl.env.clone(), frames: b.frames[..cl.depth.min(b.frames.len())].to_vec() }))
                     }
                     _ => None,
                 };
@@ -1389,7 +1389,7 @@ impl<'a> ConstEval<'a> {
                 let val = if self.level_in(a, &b.env).is_none_or(|l| l >= Level::Action) { None } else { self.with_b(b, || self.ev(a, &b.env)).ok() };
                 match val {
                     Some(v) => Binding::Value(v),
-                    None => Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: b.env.clone(), memo: None })),
+                    None => Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: b.env.clone(), memo: None, depth: b.frames.len() })),
                 }
             } else {
                 self.with_b(b, || self.op_arg(p.arity, a, &b.env)).ok()?
@@ -1547,7 +1547,7 @@ impl<'a> ConstEval<'a> {
                     callee = callee.bind_value(p, v);
                 }
                 self.enter()?;
-                let r = self.ev(cl.body, &callee);
+                let r = self.in_closure_frames(cl.depth, || self.ev(cl.body, &callee));
                 self.leave();
                 r
             }
@@ -1625,6 +1625,40 @@ impl<'a> ConstEval<'a> {
         }
         let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
         Ok((frames, target))
+    }
+
+    /// Run `f` with only the first `depth` instance frames entered: a closure's body is read
+    /// where the closure was made (see `Closure::depth`). The frames left out come back after.
+    pub(super) fn in_closure_frames<T>(&self, depth: usize, f: impl FnOnce() -> T) -> T {
+        if self.frame.ctx.borrow().len() <= depth {
+            return f();
+        }
+        let inner = self.frame.ctx.borrow_mut().split_off(depth);
+        let r = f();
+        let mut ctx = self.frame.ctx.borrow_mut();
+        ctx.truncate(depth);
+        ctx.extend(inner);
+        r
+    }
+
+    /// `in_closure_frames` for an action enumerated in continuation-passing style: the
+    /// continuation (the rest of the action) runs with the frames of the caller again.
+    pub(super) fn act_in_closure_frames(&self, depth: usize, f: &mut dyn FnMut(&mut Cont<'_>) -> VResult<bool>, k: &mut Cont<'_>) -> VResult<bool> {
+        if self.frame.ctx.borrow().len() <= depth {
+            return f(k);
+        }
+        let inner = self.frame.ctx.borrow_mut().split_off(depth);
+        let mut back = || {
+            self.frame.ctx.borrow_mut().extend(inner.iter().cloned());
+            let r = k();
+            self.frame.ctx.borrow_mut().truncate(depth);
+            r
+        };
+        let r = f(&mut back);
+        let mut ctx = self.frame.ctx.borrow_mut();
+        ctx.truncate(depth);
+        ctx.extend(inner);
+        r
     }
 
     pub(super) fn in_frames<T>(&self, frames: Vec<InstFrame<'a>>, f: impl FnOnce() -> VResult<T>) -> VResult<T> {
