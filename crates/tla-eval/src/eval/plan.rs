@@ -135,6 +135,18 @@ fn answer(f: Flow) -> VResult<bool> {
 // leaves it as it found it. Its `open` holds the action definitions being inlined.
 
 /// The names in scope, for a node the interpreter may take over.
+/// Whether the node only tests (guards, conjunctions, IF and `=>` of them, `\A` of them):
+/// satisfied in exactly one way or in none, whatever the state.
+fn only_conditions(n: &PlanNode<'_>) -> bool {
+    match &n.kind {
+        PlanStep::Guard(_) => true,
+        PlanStep::And(items) => items.iter().all(only_conditions),
+        PlanStep::If(_, t, f) => only_conditions(t) && only_conditions(f),
+        PlanStep::Implies(_, body) | PlanStep::Bind(_, body) | PlanStep::ForAll(_, body, _) => only_conditions(body),
+        _ => false,
+    }
+}
+
 fn names<'a>(pcx: &CompileScope<'a>) -> Rc<[(&'a str, u32)]> {
     pcx.scope.as_slice().into()
 }
@@ -299,7 +311,13 @@ impl<'a> ConstEval<'a> {
                 let kind = if *kind == QuantKind::Exists {
                     PlanStep::Exists(slots.into(), body)
                 } else {
-                    PlanStep::ForAll(slots.into(), body, self.plan_expr(e, pcx).map(Box::new))
+                    let whole = self.plan_expr(e, pcx);
+                    match whole {
+                        // Each instance is satisfied in one way or none, so the `\A` in one
+                        // way or none: a condition, as the whole formula compiled.
+                        Some(c) if only_conditions(&body) => PlanStep::Guard(c),
+                        whole => PlanStep::ForAll(slots.into(), body, whole.map(Box::new)),
+                    }
                 };
                 PlanNode { branches: false, e, names, kind }
             }
