@@ -468,3 +468,13 @@ fn tlcext_operators_and_named_registers() {
     assert_eq!(out.status.code(), Some(0), "{r}");
     assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");
 }
+
+/// SVG's SVGElemToString gives the text TLC's Java override writes (the ASSUMEs of SvgOut
+/// state it).
+#[test]
+fn svg_text_is_tlcs() {
+    let out = sysmo(&["check", "SvgOut.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{r}");
+    assert_eq!(r["result"].as_str(), Some("success"), "{r}");
+}

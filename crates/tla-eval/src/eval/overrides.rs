@@ -72,7 +72,7 @@ static OVERRIDES: &[Override] = &[
     native("Json", "ToJson"),
     native("Json", "ToJsonArray"),
     native("Json", "ToJsonObject"),
-    unsupported("SVG", "SVGElemToString", LAYOUT),
+    native("SVG", "SVGElemToString"),
     unsupported("SVG", "NodeOfRingNetwork", LAYOUT),
     unsupported("SVG", "NodesOfDirectedMultiGraph", LAYOUT),
     unsupported("GraphViz", "DotDiGraph", LAYOUT),
@@ -105,6 +105,53 @@ impl ConstEval<'_> {
             v.to_set()
         };
         Ok((field("node")?, field("edge")?))
+    }
+}
+
+impl ConstEval<'_> {
+    /// The text of the SVG element `e` (a record `[name, attrs, children, innerText]`, as
+    /// `SVGElem` makes it), as the SVG module's Java override writes it: `<name a='v' ...>`, an
+    /// attribute's `_` written `-`, the inner text with `<<` and `>>` escaped, then the
+    /// children's texts, then `</name>`.
+    fn svg(&self, e: &Value, out: &mut String, depth: usize) -> Result<(), String> {
+        if depth > 1000 {
+            return Err("the element is nested too deeply".into());
+        }
+        let field = |f: &str| e.field(&self.program.interner.get(f)).map_err(|_| format!("an SVG element must be a record with field {f}, not {e}"));
+        let text = |v: &Value, what: &str| match v {
+            Value::Str(s) => Ok(s.as_str().to_string()),
+            v => Err(format!("{what} must be a string, not {v}")),
+        };
+        let name = text(&field("name")?, "the name")?;
+        out.push('<');
+        out.push_str(&name);
+        let attrs = field("attrs")?;
+        // An empty record is the empty function, which is also the empty sequence.
+        if !matches!(&attrs, Value::Seq(_)) || attrs.as_seq("SVGElemToString").is_ok_and(|s| !s.is_empty()) {
+            let Value::Fcn(f) = &attrs else { return Err(format!("the attributes must be a record, not {attrs}")) };
+            for (k, v) in f.domain().iter().zip(f.values()) {
+                out.push(' ');
+                out.push_str(&text(k, "an attribute's name")?.replace('_', "-"));
+                out.push_str("='");
+                out.push_str(&text(v, "an attribute's value")?);
+                out.push('\'');
+            }
+        }
+        out.push('>');
+        out.push_str(&text(&field("innerText")?, "the inner text")?.replace("<<", "&lt;&lt;").replace(">>", "&gt;&gt;"));
+        let children = field("children")?;
+        let kids: Vec<Value> = match &children {
+            Value::Seq(_) => children.as_seq("SVGElemToString").map_err(|e| e.to_string())?.to_vec(),
+            Value::Fcn(f) => f.values().to_vec(),
+            v => return Err(format!("the children must be a sequence or a function, not {v}")),
+        };
+        for c in &kids {
+            self.svg(c, out, depth + 1)?;
+        }
+        out.push_str("</");
+        out.push_str(&name);
+        out.push('>');
+        Ok(())
     }
 }
 
@@ -196,6 +243,11 @@ impl<'a> ConstEval<'a> {
                 Value::Str(s) => Ok(Value::model(s.clone())),
                 v => Err(err(codes::TYPE, format!("TLCModelValue expects a string, not {v}"))),
             },
+            "SVGElemToString" => {
+                let mut out = String::new();
+                self.svg(&vals[0], &mut out, 0).map_err(|e| err(codes::TYPE, format!("SVGElemToString: {e}")))?;
+                Ok(Value::Str(self.program.interner.get(&out)))
+            }
             "atoi" => match &vals[0] {
                 Value::Str(s) => s.as_str().trim().parse::<i32>().map(Value::Int).map_err(|_| {
                     err(codes::TYPE, format!("atoi: \"{}\" is not the decimal text of an integer", s.as_str()))
