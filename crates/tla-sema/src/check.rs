@@ -48,8 +48,8 @@ pub(crate) struct Sym {
     /// The module that defines it.
     pub module: String,
     pub level: u8,
-    /// For each parameter, how its argument's level passes through to the result (see
-    /// [`Deps`]: a bit set of `PLAIN`, `PRIMED`, `ENABLED`; 0 when it does not).
+    /// For each parameter, how the body reads it (see [`Deps`]: a bit set of `PLAIN`, whose
+    /// argument's level passes through to the result, `PRIMED` and `ENABLED`; 0: not read).
     pub param_deps: Vec<u8>,
     /// The parameters of enclosing definitions the result depends on (LET definitions).
     pub outer_deps: Deps,
@@ -129,8 +129,9 @@ impl ModuleSig {
     }
 }
 
-/// The parameters (bits, one a slot) whose arguments' levels count, by the way each passes
-/// through: as it is, under a prime or UNCHANGED, or under ENABLED (see [`Through`]).
+/// The parameters (a bit per slot) an expression reads, by the way it reads them: plainly
+/// (the argument's level counts), under a prime or UNCHANGED, or under ENABLED (see
+/// [`Through`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Deps {
     pub plain: u64,
@@ -170,8 +171,7 @@ impl Deps {
     }
 }
 
-/// A level (when every parameter is a constant) and the parameters whose arguments' levels
-/// also count.
+/// A level (when every parameter is a constant) and the parameters the expression reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lv {
     pub level: u8,
@@ -186,7 +186,7 @@ impl Lv {
     fn join(self, o: Lv) -> Lv {
         Lv { level: self.level.max(o.level), deps: self.deps.union(o.deps) }
     }
-    /// With every dependency raised to `level` (the operand of `[]`, WF: temporal anyway).
+    /// At least `level` (`[]e`, `e ~> f`, `\EE`: temporal whatever `e` is).
     fn at_least(self, level: u8) -> Lv {
         Lv { level: self.level.max(level), deps: self.deps }
     }
