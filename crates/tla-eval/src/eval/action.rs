@@ -1146,26 +1146,6 @@ impl<'a> ConstEval<'a> {
 }
 
 impl<'a> ConstEval<'a> {
-    /// Whether `e` reads a state variable directly, or through a parameter passed by name (Init
-    /// passes such arguments by name: the operator may assign the variable).
-    pub(super) fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
-        match &*e.kind {
-            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() => match env.lookup(&op.name) {
-                None => self.program.vars.contains_key(op.name.as_str()),
-                // A parameter whose argument was passed by name: whether that argument does.
-                Some(Binding::Op(cl)) if cl.params.is_empty() => self.mentions_var(cl.body, &cl.env),
-                Some(_) => false,
-            },
-            ExprKind::OpApp { args, .. } => args.iter().any(|a| self.mentions_var(a, env)),
-            ExprKind::Tuple(items) | ExprKind::SetEnum(items) => items.iter().any(|a| self.mentions_var(a, env)),
-            ExprKind::FunApp { fun, args } => self.mentions_var(fun, env) || args.iter().any(|a| self.mentions_var(a, env)),
-            ExprKind::Field { record, .. } => self.mentions_var(record, env),
-            _ => false,
-        }
-    }
-}
-
-impl<'a> ConstEval<'a> {
     /// `may_be_action` of an action call's argument, found once per argument.
     fn arg_is_action_level(&self, a: &'a Expr) -> bool {
         let key = a as *const Expr as usize;

@@ -59,4 +59,12 @@ impl<'a> ConstEval<'a> {
             None => true,
         }
     }
+
+    /// Whether `e` reads the state: a variable of the module it is written in, a definition
+    /// that reads one, or a parameter whose argument (passed by name) does, at the analysis's
+    /// level (true without an analysis). An argument that does is passed by name where the
+    /// operator primes its parameter (the operator assigns that variable), and in Init.
+    pub(super) fn mentions_var(&self, e: &'a Expr, env: &Env<'a>) -> bool {
+        self.level_in(e, env).is_none_or(|l| l >= Level::State)
+    }
 }
