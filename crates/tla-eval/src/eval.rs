@@ -767,7 +767,7 @@ impl<'a> ConstEval<'a> {
                                 body: &od.body,
                                 env: env2.clone(),
                                 memo,
-                                depth: self.frame.ctx.borrow().len(),
+                                depth: self.frames_entered(),
                             };
                             // A LET operator sees itself only when declared RECURSIVE; binding it
                             // in its own environment would need a cycle, so recursive LET
@@ -1181,7 +1181,7 @@ impl<'a> ConstEval<'a> {
     fn value_arg(&self, arity: usize, a: &'a Expr, env: &Env<'a>, primed: u64, body: &'a Expr, param: &str, pos: usize) -> VResult<Binding<'a>> {
         let by_name = if pos < 64 { primed & (1 << pos) != 0 } else { self.primes_param(body, param, pos) };
         if arity == 0 && by_name {
-            return Ok(Binding::Op(Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frame.ctx.borrow().len() })));
+            return Ok(Binding::Op(Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frames_entered() })));
         }
         self.op_arg(arity, a, env)
     }
@@ -1211,7 +1211,7 @@ impl<'a> ConstEval<'a> {
                 body,
                 env: env.clone(),
                 memo: None,
-                depth: self.frame.ctx.borrow().len(),
+                depth: self.frames_entered(),
             }))),
             ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() => {
                 if let Some(b) = env.lookup(&op.name) {
@@ -1224,7 +1224,7 @@ impl<'a> ConstEval<'a> {
                         body: &d.body,
                         env: Env::default(),
                         memo: None,
-                        depth: self.frame.ctx.borrow().len(),
+                        depth: self.frames_entered(),
                     }))),
                     _ if stdext::builtin_arg(op.name.as_str(), arity) => Ok(Binding::Builtin(op.name.as_str())),
                     _ => Err(err(codes::UNSUPPORTED, format!("passing the built-in operator {} as an argument is not supported yet", op.name))),
@@ -1747,6 +1747,14 @@ impl<'a> ConstEval<'a> {
             }
             ("ToString", 1) => Ok(Value::Str(self.program.interner.get(&vals[0].to_string()))),
             ("TLCEval", 1) => Ok(vals[0].clone()),
+            // A register: TLCSet(i, v) with a natural number, or TLCSet("s:name", v).
+            ("TLCGet", 1) if let Some(r) = Register::of(&vals[0]) => self.tlc.registers.borrow().get(&r).cloned().ok_or_else(|| {
+                err(codes::UNASSIGNED, format!("TLCGet({0}) was undefined: no TLCSet({0}, ...) has been evaluated before it", vals[0]))
+            }),
+            ("TLCSet", 2) if let Some(r) = Register::of(&vals[0]) => {
+                self.tlc.registers.borrow_mut().insert(r, vals[1].clone());
+                Ok(Value::Bool(true))
+            }
             ("TLCGet", 1) => match &vals[0] {
                 Value::Str(s) if s.as_str() == "level" => Ok(Value::Int(self.tlc.level.get())),
                 Value::Str(s) if s.as_str() == "config" => self.tlc.config.borrow().clone().ok_or_else(|| {
@@ -1760,30 +1768,13 @@ impl<'a> ConstEval<'a> {
                 } else {
                     vals[0].clone()
                 }),
-                // A named register (newer TLCs): set by TLCSet("s:name", v).
-                Value::Str(s) if s.as_str().starts_with(Register::NAMED_PREFIX) => {
-                    self.tlc.registers.borrow().get(&Register::Named(s.as_str().to_string())).cloned().ok_or_else(|| {
-                        err(codes::UNASSIGNED, format!("TLCGet(\"{0}\") was undefined: no TLCSet(\"{0}\", ...) has been evaluated before it", s.as_str()))
-                    })
-                }
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,
                     format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") and TLCGet(\"config\") are", s.as_str()),
                 )),
-                Value::Int(i) if *i >= 0 => self.tlc.registers.borrow().get(&Register::Index(*i)).cloned().ok_or_else(|| {
-                    err(codes::UNASSIGNED, format!("TLCGet({i}) was undefined: no TLCSet({i}, ...) has been evaluated before it"))
-                }),
                 v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
             },
             ("TLCSet", 2) => match &vals[0] {
-                Value::Int(i) if *i >= 0 => {
-                    self.tlc.registers.borrow_mut().insert(Register::Index(*i), vals[1].clone());
-                    Ok(Value::Bool(true))
-                }
-                Value::Str(s) if s.as_str().starts_with(Register::NAMED_PREFIX) => {
-                    self.tlc.registers.borrow_mut().insert(Register::Named(s.as_str().to_string()), vals[1].clone());
-                    Ok(Value::Bool(true))
-                }
                 // Waiting for a key press: nothing to wait for here.
                 Value::Str(s) if s.as_str() == "pause" => Ok(Value::Bool(true)),
                 // As TLC: TRUE asks the explorer to stop, any other value does nothing.

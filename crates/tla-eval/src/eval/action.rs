@@ -742,7 +742,7 @@ impl<'a> ConstEval<'a> {
             && (self.arg_is_action_level(a)
                 || ((self.frame.init_mode.get() || self.primes_param(body, param, pos)) && self.mentions_var(a, env)))
         {
-            return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frame.ctx.borrow().len() })));
+            return Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frames_entered() })));
         }
         self.op_arg(arity, a, env)
     }
@@ -1607,10 +1607,15 @@ impl<'a> ConstEval<'a> {
         Ok((frames, target))
     }
 
+    /// How many instance frames are entered (what a closure made now records as its depth).
+    pub(super) fn frames_entered(&self) -> usize {
+        self.frame.ctx.borrow().len()
+    }
+
     /// Run `f` with only the first `depth` instance frames entered: a closure's body is read
     /// where the closure was made (see `Closure::depth`). The frames left out come back after.
     pub(super) fn in_closure_frames<T>(&self, depth: usize, f: impl FnOnce() -> T) -> T {
-        if self.frame.ctx.borrow().len() <= depth {
+        if self.frames_entered() <= depth {
             return f();
         }
         let inner = self.frame.ctx.borrow_mut().split_off(depth);
@@ -1624,7 +1629,7 @@ impl<'a> ConstEval<'a> {
     /// `in_closure_frames` for an action enumerated in continuation-passing style: the
     /// continuation (the rest of the action) runs with the frames of the caller again.
     pub(super) fn act_in_closure_frames(&self, depth: usize, f: &mut dyn FnMut(&mut Cont<'_>) -> VResult<bool>, k: &mut Cont<'_>) -> VResult<bool> {
-        if self.frame.ctx.borrow().len() <= depth {
+        if self.frames_entered() <= depth {
             return f(k);
         }
         let inner = self.frame.ctx.borrow_mut().split_off(depth);

@@ -140,12 +140,12 @@ impl ConstEval<'_> {
         out.push('>');
         out.push_str(&text(&field("innerText")?, "the inner text")?.replace("<<", "&lt;&lt;").replace(">>", "&gt;&gt;"));
         let children = field("children")?;
-        let kids: Vec<Value> = match &children {
-            Value::Seq(_) => children.as_seq("SVGElemToString").map_err(|e| e.to_string())?.to_vec(),
-            Value::Fcn(f) => f.values().to_vec(),
+        let kids: &[Value] = match &children {
+            Value::Seq(_) => children.as_seq("SVGElemToString").map_err(|e| e.to_string())?,
+            Value::Fcn(f) => f.values(),
             v => return Err(format!("the children must be a sequence or a function, not {v}")),
         };
-        for c in &kids {
+        for c in kids {
             self.svg(c, out, depth + 1)?;
         }
         out.push_str("</");
