@@ -399,7 +399,8 @@ impl<'a> ConstEval<'a> {
                         globals.insert(d.name.name.as_str(), Global::Inst(d));
                         scope.insert(d.name.name.as_str(), Global::Inst(d));
                     }
-                    Unit::Assume(Assume { name: Some(n), expr, .. }) | Unit::Theorem(Theorem { name: Some(n), expr: Some(expr), .. }) => {
+                    Unit::Assume(Assume { name: Some(n), expr, .. })
+                    | Unit::Theorem(Theorem { name: Some(n), statement: Statement::Expr(expr), .. }) => {
                         globals.insert(n.name.as_str(), Global::Stated(expr));
                         scope.insert(n.name.as_str(), Global::Stated(expr));
                     }
@@ -1848,7 +1849,7 @@ impl<'i, 'a> Walker<'i, 'a> {
                 Unit::ModuleDef(d) => self.id(&d.name.name),
                 Unit::Instance(i) => self.id(&i.module.name),
                 Unit::Submodule(m) => self.module(m),
-                Unit::Theorem(_) | Unit::Error(_) => {}
+                Unit::Theorem(_) | Unit::UseHide(_) | Unit::Error(_) => {}
             }
         }
     }

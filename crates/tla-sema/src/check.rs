@@ -267,7 +267,8 @@ pub(crate) struct Checker<'e, 'm> {
 pub(crate) fn selectable_in(m: &ast::Module, name: &str) -> Option<Selectable> {
     m.units.iter().find_map(|u| match u {
         ast::Unit::OpDef(d) if d.name.name == name => Some(Selectable { name: name.to_string(), params: d.params.clone(), body: d.body.clone() }),
-        ast::Unit::Assume(ast::Assume { name: Some(n), expr, .. }) | ast::Unit::Theorem(ast::Theorem { name: Some(n), expr: Some(expr), .. })
+        ast::Unit::Assume(ast::Assume { name: Some(n), expr, .. })
+        | ast::Unit::Theorem(ast::Theorem { name: Some(n), statement: ast::Statement::Expr(expr), .. })
             if n.name == name =>
         {
             Some(Selectable { name: name.to_string(), params: vec![], body: expr.clone() })
@@ -521,7 +522,7 @@ impl<'e, 'm> Checker<'e, 'm> {
             ast::Unit::Theorem(t) => {
                 // A named theorem may be used as an operator: its statement gets levels, but
                 // (as before proofs are checked) reports nothing.
-                if let (Some(_), Some(e)) = (&t.name, &t.expr) {
+                if let (Some(_), Some(e)) = (&t.name, t.expr()) {
                     let before = self.diags.len();
                     self.expr(e);
                     self.diags.truncate(before);
@@ -538,7 +539,8 @@ impl<'e, 'm> Checker<'e, 'm> {
                 self.diags.extend(diags);
                 self.submodules.insert(m.name.name.clone(), res.sig);
             }
-            ast::Unit::Error(_) => {}
+            // Proof-checker directives: parsed, not checked.
+            ast::Unit::UseHide(_) | ast::Unit::Error(_) => {}
         }
     }
 

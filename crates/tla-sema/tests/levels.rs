@@ -113,7 +113,7 @@ fn units<'a>(us: &'a [ast::Unit], out: &mut Vec<&'a Expr>) {
                 walk(&d.body, out);
             }
             ast::Unit::Assume(x) => walk(&x.expr, out),
-            ast::Unit::Theorem(ast::Theorem { name: Some(_), expr: Some(e), .. }) => walk(e, out),
+            ast::Unit::Theorem(ast::Theorem { name: Some(_), statement: ast::Statement::Expr(e), .. }) => walk(e, out),
             ast::Unit::ModuleDef(d) => d.instance.substs.iter().for_each(|s| walk(&s.expr, out)),
             ast::Unit::Instance(i) => i.substs.iter().for_each(|s| walk(&s.expr, out)),
             ast::Unit::Submodule(m) => units(&m.units, out),

@@ -48,8 +48,10 @@ pub enum Unit {
     Instance(Instance),
     /// `RECURSIVE F(_), G`
     Recursive(Vec<OpDecl>),
-    /// THEOREM / LEMMA / PROPOSITION / COROLLARY with its proof: parsed and kept only as a span.
+    /// THEOREM / LEMMA / PROPOSITION / COROLLARY / AXIOM with its proof.
     Theorem(Theorem),
+    /// `USE ...` / `HIDE ...` (proof-checker directives).
+    UseHide(UseHide),
     /// A nested `---- MODULE Inner ----` ... `====`.
     Submodule(Box<Module>),
     /// A unit that failed to parse; its diagnostic was reported. Kept so counts stay right.
@@ -70,6 +72,7 @@ impl Unit {
             Unit::Instance(i) => i.span,
             Unit::Recursive(ds) => ds.first().map(|d| d.name.span.to(ds.last().unwrap().name.span)).unwrap_or_default(),
             Unit::Theorem(t) => t.span,
+            Unit::UseHide(u) => u.span,
             Unit::Submodule(m) => m.span,
             Unit::Error(s) => *s,
         }
@@ -95,12 +98,129 @@ pub struct Assume {
     pub span: Span,
 }
 
+/// `THEOREM T == statement proof` (or LEMMA, PROPOSITION, COROLLARY; an AXIOM has no proof).
+/// Proofs are parsed, not checked: nothing after the parser reads them.
 #[derive(Clone, Debug)]
 pub struct Theorem {
+    /// The keyword as written (`THEOREM`, `LEMMA`, ...).
+    pub keyword: String,
     pub name: Option<Ident>,
-    /// The statement, when it is an expression (`THEOREM T == P`); not for an
-    /// `ASSUME ... PROVE` statement. A named theorem may be used as an operator (`ASSUME T`).
-    pub expr: Option<Expr>,
+    pub statement: Statement,
+    pub proof: Option<Proof>,
+    pub span: Span,
+}
+
+impl Theorem {
+    /// The statement when it is an expression: a named theorem may then be used as an
+    /// operator (`ASSUME T`); an `ASSUME ... PROVE` statement may not.
+    pub fn expr(&self) -> Option<&Expr> {
+        match &self.statement {
+            Statement::Expr(e) => Some(e),
+            Statement::AssumeProve(_) => None,
+        }
+    }
+}
+
+/// What a theorem or a proof step asserts.
+#[derive(Clone, Debug)]
+pub enum Statement {
+    Expr(Expr),
+    AssumeProve(AssumeProve),
+}
+
+/// `ASSUME a, NEW x \in S, ASSUME b PROVE c PROVE e`, optionally labelled `L :: ASSUME ...`.
+#[derive(Clone, Debug)]
+pub struct AssumeProve {
+    pub label: Option<Ident>,
+    pub assumptions: Vec<Assumption>,
+    pub prove: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Assumption {
+    Expr(Expr),
+    New(NewDecl),
+    AssumeProve(AssumeProve),
+}
+
+/// `NEW x`, `NEW x \in S`, `NEW CONSTANT F(_)`, `NEW VARIABLE v`, `NEW ACTION A`, ...
+#[derive(Clone, Debug)]
+pub struct NewDecl {
+    pub kind: NewKind,
+    pub decl: ConstDecl,
+    /// `NEW x \in S`
+    pub set: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewKind {
+    Constant,
+    Variable,
+    State,
+    Action,
+    Temporal,
+}
+
+/// A proof: a leaf (`BY ...`, `OBVIOUS`, `OMITTED`) or a sequence of steps ending in QED.
+#[derive(Clone, Debug)]
+pub enum Proof {
+    By(UseItems),
+    Obvious(Span),
+    Omitted(Span),
+    Steps { steps: Vec<ProofStep>, span: Span },
+}
+
+/// The facts and definitions of `BY`, `USE` and `HIDE`: `ONLY f1, MODULE M DEF d1, d2`.
+#[derive(Clone, Debug)]
+pub struct UseItems {
+    pub only: bool,
+    pub facts: Vec<Fact>,
+    pub defs: Vec<Fact>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Fact {
+    /// An expression; a step's name (`<1>2`) is an operator application with that name.
+    Expr(Expr),
+    /// `MODULE M`
+    Module(Ident),
+}
+
+/// `<2>3. statement proof`: the step's label as written, its level (that of its proof), what
+/// it says and its own proof.
+#[derive(Clone, Debug)]
+pub struct ProofStep {
+    pub label: Ident,
+    pub level: u32,
+    pub body: StepBody,
+    pub proof: Option<Proof>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StepBody {
+    /// `DEFINE f == e` (DEFINE may be left out), or a named instance.
+    Define(Vec<Unit>),
+    Use { hide: bool, items: UseItems },
+    Instance(Instance),
+    Have(Expr),
+    Take(Vec<Bound>),
+    Witness(Vec<Expr>),
+    Pick { bounds: Vec<Bound>, pred: Expr },
+    Case(Expr),
+    /// A statement, with SUFFICES or not.
+    Assert { suffices: bool, statement: Statement },
+    Qed,
+}
+
+/// `USE ...` or `HIDE ...` at module level.
+#[derive(Clone, Debug)]
+pub struct UseHide {
+    pub hide: bool,
+    pub items: UseItems,
     pub span: Span,
 }
 
@@ -432,8 +552,8 @@ pub fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
-/// Call `f` on every expression of `m` (its submodules' included), children before parents, so
-/// that `f` may replace the node it is given.
+/// Call `f` on every expression of `m` (its submodules' included; of a theorem, its statement
+/// and not its proof), children before parents, so that `f` may replace the node it is given.
 pub fn walk_module_mut(m: &mut Module, f: &mut dyn FnMut(&mut Expr)) {
     fn instance(i: &mut Instance, f: &mut dyn FnMut(&mut Expr)) {
         i.substs.iter_mut().for_each(|s| walk_mut(&mut s.expr, f));
@@ -448,9 +568,14 @@ pub fn walk_module_mut(m: &mut Module, f: &mut dyn FnMut(&mut Expr)) {
             }
             Unit::ModuleDef(d) => instance(&mut d.instance, f),
             Unit::Instance(i) => instance(i, f),
-            Unit::Theorem(t) => t.expr.iter_mut().for_each(|e| walk_mut(e, f)),
+            // A statement, not its proof: nothing after the parser reads proofs.
+            Unit::Theorem(t) => {
+                if let Statement::Expr(e) = &mut t.statement {
+                    walk_mut(e, f)
+                }
+            }
             Unit::Submodule(sm) => walk_module_mut(sm, f),
-            Unit::Constants(_) | Unit::Variables(_) | Unit::Recursive(_) | Unit::Error(_) => {}
+            Unit::Constants(_) | Unit::Variables(_) | Unit::Recursive(_) | Unit::UseHide(_) | Unit::Error(_) => {}
         }
     }
 }

@@ -76,12 +76,139 @@ fn unit(out: &mut String, u: &Unit, indent: usize) {
             let _ = write!(out, "(recursive {})", v.join(" "));
         }
         Unit::Theorem(t) => {
-            let _ = write!(out, "(theorem{})", t.name.as_ref().map(|n| format!(" {}", n.name)).unwrap_or_default());
+            let _ = write!(out, "({}{} ", t.keyword.to_lowercase(), t.name.as_ref().map(|n| format!(" {}", n.name)).unwrap_or_default());
+            statement(out, &t.statement);
+            if let Some(p) = &t.proof {
+                out.push(' ');
+                proof(out, p);
+            }
+            out.push(')');
         }
+        Unit::UseHide(u) => use_items(out, if u.hide { "hide" } else { "use" }, &u.items),
         Unit::Error(_) => out.push_str("(error)"),
         Unit::Submodule(_) => {}
     }
     out.push('\n');
+}
+
+fn statement(out: &mut String, s: &Statement) {
+    match s {
+        Statement::Expr(e) => expr(out, e),
+        Statement::AssumeProve(ap) => assume_prove(out, ap),
+    }
+}
+
+fn assume_prove(out: &mut String, ap: &AssumeProve) {
+    out.push_str("(assume");
+    if let Some(l) = &ap.label {
+        let _ = write!(out, " (label {})", l.name);
+    }
+    for a in &ap.assumptions {
+        out.push(' ');
+        match a {
+            Assumption::Expr(e) => expr(out, e),
+            Assumption::AssumeProve(inner) => assume_prove(out, inner),
+            Assumption::New(n) => {
+                let _ = write!(out, "(new {:?} {}", n.kind, decl(&n.decl));
+                if let Some(s) = &n.set {
+                    out.push(' ');
+                    expr(out, s);
+                }
+                out.push(')');
+            }
+        }
+    }
+    out.push_str(" (prove ");
+    expr(out, &ap.prove);
+    out.push_str("))");
+}
+
+fn fact(out: &mut String, f: &Fact) {
+    match f {
+        Fact::Expr(e) => expr(out, e),
+        Fact::Module(m) => {
+            let _ = write!(out, "(module {})", m.name);
+        }
+    }
+}
+
+fn use_items(out: &mut String, head: &str, u: &UseItems) {
+    let _ = write!(out, "({head}{}", if u.only { " only" } else { "" });
+    for f in &u.facts {
+        out.push(' ');
+        fact(out, f);
+    }
+    if !u.defs.is_empty() {
+        out.push_str(" (def");
+        for f in &u.defs {
+            out.push(' ');
+            fact(out, f);
+        }
+        out.push(')');
+    }
+    out.push(')');
+}
+
+fn proof(out: &mut String, p: &Proof) {
+    match p {
+        Proof::By(u) => use_items(out, "by", u),
+        Proof::Obvious(_) => out.push_str("(obvious)"),
+        Proof::Omitted(_) => out.push_str("(omitted)"),
+        Proof::Steps { steps, .. } => {
+            out.push_str("(steps");
+            for s in steps {
+                let _ = write!(out, " ({} {} ", s.label.name, s.level);
+                match &s.body {
+                    StepBody::Define(units) => {
+                        out.push_str("(define");
+                        for u in units {
+                            out.push(' ');
+                            match u {
+                                Unit::OpDef(d) => opdef(out, d),
+                                Unit::FunDef(d) => fundef(out, d),
+                                Unit::ModuleDef(d) => moddef(out, d),
+                                _ => {}
+                            }
+                        }
+                        out.push(')');
+                    }
+                    StepBody::Use { hide, items } => use_items(out, if *hide { "hide" } else { "use" }, items),
+                    StepBody::Instance(i) => instance(out, i),
+                    StepBody::Have(e) => list(out, "have", std::slice::from_ref(e)),
+                    StepBody::Take(bs) => {
+                        out.push_str("(take ");
+                        bounds(out, bs);
+                        out.push(')');
+                    }
+                    StepBody::Witness(es) => list(out, "witness", es),
+                    StepBody::Pick { bounds: bs, pred } => {
+                        out.push_str("(pick ");
+                        bounds(out, bs);
+                        out.push(' ');
+                        expr(out, pred);
+                        out.push(')');
+                    }
+                    StepBody::Case(e) => list(out, "case", std::slice::from_ref(e)),
+                    StepBody::Assert { suffices, statement: st } => {
+                        if *suffices {
+                            out.push_str("(suffices ");
+                            statement(out, st);
+                            out.push(')');
+                        } else {
+                            statement(out, st);
+                        }
+                    }
+                    StepBody::Qed => out.push_str("qed"),
+                }
+                if let Some(p) = &s.proof {
+                    out.push(' ');
+                    proof(out, p);
+                }
+                out.push(')');
+            }
+            out.push(')');
+        }
+    }
 }
 
 fn opdef(out: &mut String, d: &OpDef) {

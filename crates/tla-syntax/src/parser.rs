@@ -75,6 +75,8 @@ const UNIT_KEYWORDS: &[&str] = &[
 /// (`BY (x # {}) <=> ...` is the theorem's proof, not a keyword misused as a definition).
 const PROOF_KEYWORDS: &[&str] = &["BY", "PROOF", "OBVIOUS", "OMITTED"];
 const THEOREM_KEYWORDS: &[&str] = &["AXIOM", "THEOREM", "LEMMA", "PROPOSITION", "COROLLARY", "USE", "HIDE"];
+/// Deepest nesting of proofs (SANY's limit is 100 as well).
+const MAX_PROOF_DEPTH: u32 = 100;
 
 enum Def {
     Op(OpDef),
@@ -244,21 +246,6 @@ impl<'a> Parser<'a> {
         self.toks.get(i).is_some_and(|t| t.kind == Kind::Ident && t.text == k)
     }
 
-    /// An expression, or `None` (its diagnostics dropped, the position put back) when what
-    /// follows is not one.
-    fn try_expr(&mut self) -> Option<Expr> {
-        let (pos, diags, fences, depth) = (self.pos, self.diags.len(), self.fences.len(), self.depth);
-        match self.expr() {
-            Ok(e) => Some(e),
-            Err(_) => {
-                self.pos = pos;
-                self.diags.truncate(diags);
-                self.fences.truncate(fences);
-                self.depth = depth;
-                None
-            }
-        }
-    }
     fn is_infix_sym_at(&self, i: usize) -> bool {
         self.toks.get(i).is_some_and(|t| t.kind == Kind::Sym && ops::infix(&t.text).is_some())
     }
@@ -528,6 +515,11 @@ impl<'a> Parser<'a> {
                 Ok(Unit::Assume(Assume { name, expr, span: self.sp(start, self.prev_end()) }))
             }
             "INSTANCE" => Ok(Unit::Instance(self.instance()?)),
+            "USE" | "HIDE" => {
+                self.bump();
+                let items = self.use_items()?;
+                Ok(Unit::UseHide(UseHide { hide: kw == "HIDE", items, span: self.sp(t.start, self.prev_end()) }))
+            }
             k if THEOREM_KEYWORDS.contains(&k) => {
                 self.bump();
                 let name = if self.is_ident_at(self.pos) && self.sym_at(self.pos + 1, "==") {
@@ -537,17 +529,327 @@ impl<'a> Parser<'a> {
                 } else {
                     None
                 };
-                // A named theorem's statement is kept when it is an expression, so that the
-                // name can be used as an operator; the proof, and any other statement, only as
-                // the unit's span. A statement that does not parse as an expression is left
-                // unparsed, as before, with no diagnostic.
-                let expr = if name.is_some() && !self.is_keyword_at(self.pos, "ASSUME") { self.try_expr() } else { None };
-                let last = self.toks[self.end - 1].end;
-                self.pos = self.end;
-                Ok(Unit::Theorem(Theorem { name, expr, span: self.sp(t.start, last) }))
+                let statement = self.statement()?;
+                let proof = if k != "AXIOM" && self.begins_proof(None) { Some(self.proof(None, 0)?) } else { None };
+                Ok(Unit::Theorem(Theorem { keyword: k.to_string(), name, statement, proof, span: self.sp(t.start, self.prev_end()) }))
             }
             _ => Ok(self.definition(false)?.into_unit()),
         }
+    }
+
+    // ---------- the proof language (parsed, not checked) ----------
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_word(&mut self, w: &str) -> R<&'a Token<'a>> {
+        if self.is_word(w) { Ok(self.bump()) } else { self.unexpected(&format!("`{w}`")) }
+    }
+
+    /// `L :: ASSUME` or `ASSUME` at the cursor.
+    fn at_assume(&self) -> bool {
+        self.is_word("ASSUME") || (self.is_ident_at(self.pos) && self.sym_at(self.pos + 1, "::") && self.is_keyword_at(self.pos + 2, "ASSUME") && self.pos + 2 < self.end)
+    }
+
+    /// What a theorem or a step asserts: an expression or `ASSUME ... PROVE ...`.
+    fn statement(&mut self) -> R<Statement> {
+        if self.at_assume() { Ok(Statement::AssumeProve(self.assume_prove()?)) } else { Ok(Statement::Expr(self.expr()?)) }
+    }
+
+    fn assume_prove(&mut self) -> R<AssumeProve> {
+        let start = self.raw().start;
+        let label = if self.is_word("ASSUME") {
+            None
+        } else {
+            let l = self.ident()?;
+            self.bump(); // ::
+            Some(l)
+        };
+        self.expect_word("ASSUME")?;
+        let mut assumptions = Vec::new();
+        loop {
+            let a = if self.at_assume() {
+                Assumption::AssumeProve(self.assume_prove()?)
+            } else if ["NEW", "CONSTANT", "VARIABLE", "STATE", "ACTION", "TEMPORAL"].iter().any(|w| self.is_word(w)) {
+                Assumption::New(self.new_decl()?)
+            } else {
+                Assumption::Expr(self.expr()?)
+            };
+            assumptions.push(a);
+            if !self.eat_sym(",") {
+                break;
+            }
+        }
+        self.expect_word("PROVE")?;
+        let prove = self.expr()?;
+        Ok(AssumeProve { label, assumptions, prove, span: self.sp(start, self.prev_end()) })
+    }
+
+    /// `NEW x`, `NEW x \in S`, `[NEW] CONSTANT F(_)`, `[NEW] VARIABLE v`,
+    /// `[NEW] STATE|ACTION|TEMPORAL A`.
+    fn new_decl(&mut self) -> R<NewDecl> {
+        let start = self.raw().start;
+        let new = self.eat_word("NEW");
+        let kind = match self.peek().map(|t| t.text) {
+            Some("CONSTANT") => NewKind::Constant,
+            Some("VARIABLE") => NewKind::Variable,
+            Some("STATE") => NewKind::State,
+            Some("ACTION") => NewKind::Action,
+            Some("TEMPORAL") => NewKind::Temporal,
+            _ if new => NewKind::Constant,
+            _ => return self.unexpected("`NEW`"),
+        };
+        if !new || self.peek().is_some_and(|t| t.kind == Kind::Ident && ops::is_keyword(&t.text)) {
+            self.bump();
+        }
+        let decl = if kind == NewKind::Variable { ConstDecl { name: self.ident()?, arity: 0 } } else { self.op_decl()? };
+        let mut set = None;
+        if kind == NewKind::Constant && self.is_sym("\\in") {
+            if decl.arity > 0 {
+                let span = self.tok_span(self.raw());
+                self.error(
+                    Diagnostic::error("E0101", span, format!("`{}` is declared with arguments: it cannot be bounded with `\\in`", decl.name.name))
+                        .with_hint("write `NEW x \\in S` for a constant, `NEW F(_)` for an operator"),
+                );
+                return Err(());
+            }
+            self.bump();
+            set = Some(self.expr()?);
+        }
+        Ok(NewDecl { kind, decl, set, span: self.sp(start, self.prev_end()) })
+    }
+
+    /// The level of a step label: `Some(n)` for `<n>...`, `None` for `<*>` and `<+>`.
+    fn label_level(t: &Token) -> Option<u32> {
+        let inner = t.text.get(1..t.text.find('>')?)?;
+        inner.parse().ok()
+    }
+
+    /// Whether a step label token names a step (`<2>1`, usable as a fact), rather than begins
+    /// one (`<2>1.`, `<2>`, `<2>.`), as SANY's lexer tells them apart.
+    fn names_step(t: &Token) -> bool {
+        t.text.find('>').is_some_and(|i| i + 1 < t.text.len()) && !t.text.ends_with('.')
+    }
+
+    /// Whether a proof begins at the cursor (SANY's `beginsProof`): `BY`, `PROOF`, `OBVIOUS`,
+    /// `OMITTED`, `<+>`, `<*>` outside a proof, or a step label deeper than the proof the
+    /// cursor is in (`level`: that proof's level, `None` outside any proof).
+    fn begins_proof(&self, level: Option<u32>) -> bool {
+        let Some(t) = self.peek() else { return false };
+        match t.kind {
+            Kind::Ident => ["BY", "PROOF", "OBVIOUS", "OMITTED"].contains(&t.text),
+            Kind::Step if t.text.starts_with("<*>") => level.is_none(),
+            Kind::Step if t.text.starts_with("<+>") => true,
+            Kind::Step => match (level, Self::label_level(t)) {
+                (None, _) => true,
+                (Some(l), Some(n)) => n > l,
+                (Some(_), None) => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A proof, at the cursor where `begins_proof` said one begins; `parent`: the level of the
+    /// proof that holds it (`None` for a theorem's proof); `nesting`: how many proofs hold it.
+    fn proof(&mut self, parent: Option<u32>, nesting: u32) -> R<Proof> {
+        let start = self.raw().start;
+        if nesting >= MAX_PROOF_DEPTH {
+            let span = self.tok_span(self.raw());
+            self.error(Diagnostic::error("E0116", span, "proof nested too deeply"));
+            return Err(());
+        }
+        let proof_kw = self.is_word("PROOF");
+        let after = if proof_kw { self.ahead(1) } else { self.peek() };
+        match after.filter(|t| t.kind == Kind::Ident).map(|t| t.text) {
+            Some("BY") => {
+                if proof_kw {
+                    self.bump();
+                }
+                self.bump();
+                return Ok(Proof::By(self.use_items()?));
+            }
+            Some(w @ ("OBVIOUS" | "OMITTED")) => {
+                if proof_kw {
+                    self.bump();
+                }
+                self.bump();
+                let span = self.sp(start, self.prev_end());
+                return Ok(if w == "OBVIOUS" { Proof::Obvious(span) } else { Proof::Omitted(span) });
+            }
+            _ => {}
+        }
+        if proof_kw {
+            self.bump();
+        }
+        // The proof's level: set by its first step, as SANY's `correctLevel` does.
+        let mut level: Option<u32> = None;
+        let lowest = parent.map_or(0, |l| l + 1);
+        let mut steps = Vec::new();
+        loop {
+            let Some(t) = self.peek().filter(|t| t.kind == Kind::Step) else {
+                return self.unexpected(if steps.is_empty() { "a proof step such as `<1>1.`" } else { "the next proof step, or `QED` to end the proof" });
+            };
+            let ok = match (Self::label_level(t), level) {
+                (None, None) => {
+                    level = Some(lowest);
+                    true
+                }
+                (None, Some(_)) => t.text.starts_with("<*>"),
+                (Some(n), None) => {
+                    level = Some(n);
+                    parent.is_none_or(|p| n > p)
+                }
+                (Some(n), Some(l)) => n == l,
+            };
+            let level_now = level.unwrap_or(lowest);
+            let span = self.tok_span(t);
+            if !ok {
+                let want = if t.text.starts_with("<+>") { "`<+>` may only begin a proof".to_string() } else { format!("this proof's steps are at level {level_now}") };
+                self.error(
+                    Diagnostic::error("E0101", span, format!("step `{}` has the wrong level: {want}", t.text))
+                        .with_hint("number a proof's steps `<n>` with one n, deeper than the step they prove"),
+                );
+                return Err(());
+            }
+            self.bump();
+            let label = Ident { name: t.text.to_string(), span };
+            let (body, may_have_proof) = self.step_body()?;
+            let proof = if self.begins_proof(Some(level_now)) {
+                if !may_have_proof {
+                    let span = self.tok_span(self.raw());
+                    self.error(
+                        Diagnostic::error("E0101", span, "this step takes no proof")
+                            .with_hint("USE, HIDE, DEFINE, INSTANCE, HAVE, TAKE and WITNESS steps have no proof"),
+                    );
+                    return Err(());
+                }
+                Some(self.proof(Some(level_now), nesting + 1)?)
+            } else {
+                None
+            };
+            let qed = matches!(body, StepBody::Qed);
+            steps.push(ProofStep { label, level: level_now, body, proof, span: self.sp(span.start, self.prev_end()) });
+            if qed {
+                break;
+            }
+        }
+        Ok(Proof::Steps { steps, span: self.sp(start, self.prev_end()) })
+    }
+
+    /// What follows a step's label, and whether it may have a proof of its own.
+    fn step_body(&mut self) -> R<(StepBody, bool)> {
+        let t = self.raw();
+        let word = if t.kind == Kind::Ident && !self.at_end() { t.text } else { "" };
+        Ok(match word {
+            "QED" => {
+                self.bump();
+                (StepBody::Qed, true)
+            }
+            "USE" | "HIDE" => {
+                self.bump();
+                (StepBody::Use { hide: word == "HIDE", items: self.use_items()? }, false)
+            }
+            "INSTANCE" => (StepBody::Instance(self.instance()?), false),
+            "HAVE" => {
+                self.bump();
+                (StepBody::Have(self.expr()?), false)
+            }
+            "TAKE" => {
+                self.bump();
+                (StepBody::Take(self.bounds(true)?), false)
+            }
+            "WITNESS" => {
+                self.bump();
+                let mut v = vec![self.expr()?];
+                while self.eat_sym(",") {
+                    v.push(self.expr()?);
+                }
+                (StepBody::Witness(v), false)
+            }
+            "PICK" => {
+                self.bump();
+                let bounds = self.bounds(true)?;
+                self.expect_sym(":")?;
+                (StepBody::Pick { bounds, pred: self.expr()? }, true)
+            }
+            "CASE" => {
+                self.bump();
+                (StepBody::Case(self.expr()?), true)
+            }
+            "SUFFICES" => {
+                self.bump();
+                (StepBody::Assert { suffices: true, statement: self.statement()? }, true)
+            }
+            _ if word == "DEFINE" || self.is_def_header(self.pos) => {
+                self.eat_word("DEFINE");
+                let mut defs = vec![self.definition(false)?.into_unit()];
+                while !self.at_end() && self.is_def_header(self.pos) {
+                    defs.push(self.definition(false)?.into_unit());
+                }
+                (StepBody::Define(defs), false)
+            }
+            _ => (StepBody::Assert { suffices: false, statement: self.statement()? }, true),
+        })
+    }
+
+    /// The facts and definitions after `BY`, `USE` or `HIDE`: `[ONLY] f1, ..., MODULE M
+    /// [DEF d1, ...]`, at least one of them.
+    fn use_items(&mut self) -> R<UseItems> {
+        let start = self.raw().start;
+        let only = self.eat_word("ONLY");
+        let ends = |p: &Self| p.peek().is_none_or(|t| (t.kind == Kind::Step && !Self::names_step(t)) || t.is_word("DEF") || t.is_word("DEFS"));
+        let mut facts = Vec::new();
+        if !ends(self) {
+            loop {
+                facts.push(self.fact()?);
+                if !self.eat_sym(",") {
+                    break;
+                }
+            }
+        }
+        let mut defs = Vec::new();
+        if self.eat_word("DEF") || self.eat_word("DEFS") {
+            loop {
+                defs.push(self.fact()?);
+                if !self.eat_sym(",") {
+                    break;
+                }
+            }
+        }
+        if facts.is_empty() && defs.is_empty() {
+            // SANY: "Empty BY, USE, or HIDE".
+            return self.unexpected("a fact, `MODULE` or `DEF` (a BY, USE or HIDE names at least one)");
+        }
+        Ok(UseItems { only, facts, defs, span: self.sp(start, self.prev_end()) })
+    }
+
+    /// One item of a BY, USE or HIDE list: `MODULE M` or an expression (a step's name, a
+    /// theorem's name, a definition's name, an operator symbol in DEF lists, a formula).
+    fn fact(&mut self) -> R<Fact> {
+        if self.eat_word("MODULE") {
+            return Ok(Fact::Module(self.ident()?));
+        }
+        let t = self.raw();
+        // `DEF +`, `DEF \prec`: an operator symbol names its definition.
+        if t.kind == Kind::Sym
+            && !self.at_end()
+            && (ops::infix(&t.text).is_some() || ops::postfix(&t.text).is_some() || t.text == "-.")
+            && self.toks.get(self.pos + 1).is_none_or(|n| n.is_sym(",") || self.pos + 1 >= self.end || n.kind == Kind::Step || n.is_word("DEF") || n.is_word("DEFS"))
+        {
+            self.bump();
+            let span = self.tok_span(t);
+            return Ok(Fact::Expr(Expr::new(
+                ExprKind::OpApp { op: OpName { path: vec![], name: t.text.to_string(), span, sel: vec![] }, args: vec![] },
+                span,
+            )));
+        }
+        Ok(Fact::Expr(self.expr()?))
     }
 
     fn recursive_decls(&mut self) -> R<Vec<OpDecl>> {
@@ -1016,6 +1318,12 @@ impl<'a> Parser<'a> {
             Kind::Decimal => {
                 self.bump();
                 return Ok(Expr::new(ExprKind::Decimal(t.text.to_string()), tspan));
+            }
+            // A proof step's name (`<4>4`) stands for what the step asserts, inside proofs.
+            Kind::Step if Self::names_step(t) => {
+                self.bump();
+                let op = OpName { path: vec![], name: t.text.to_string(), span: tspan, sel: vec![] };
+                return Ok(Expr::new(ExprKind::OpApp { op, args: vec![] }, tspan));
             }
             Kind::Str(s) => {
                 self.bump();
