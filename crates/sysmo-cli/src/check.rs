@@ -862,8 +862,11 @@ pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<Inputs, Stop> {
         message: format!("cannot read the configuration {}: {e}", cfg_path.display()),
         sources: None,
     })?;
-    // IOEnv (IOUtils) answers this process's environment, as in TLC.
-    let inputs = analyzed.configure(cfg_path.display().to_string(), &cfg_text).map(|i| i.with_environment(std::env::vars().collect()));
+    // IOEnv (IOUtils) answers this process's environment, and the I/O operators (IOExec,
+    // JsonSerialize, CSVWrite, ...) use its files and programs, as in TLC.
+    let inputs = analyzed
+        .configure(cfg_path.display().to_string(), &cfg_text)
+        .map(|i| i.with_environment(std::env::vars().collect()).with_host(std::sync::Arc::new(crate::host::Machine)));
     inputs.map_err(|(failure, sources)| Stop {
         kind: ResultKind::ConfigError,
         diagnostics: failure.diagnostics,

@@ -16,6 +16,7 @@ mod replay;
 mod check;
 mod itf;
 mod simulate;
+mod host;
 
 use std::process::ExitCode;
 

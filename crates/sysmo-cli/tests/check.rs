@@ -408,7 +408,31 @@ fn ioenv_reads_the_environment_and_other_io_is_refused_by_name() {
     let out = sysmo(&["check", "ReadsEnv.tla", "--config", "ReadsEnvExec.cfg", "--json"]);
     assert_eq!(out.status.code(), Some(75));
     let r = json(&out);
-    assert!(r["message"].as_str().is_some_and(|m| m.contains("IOExec (module IOUtils) is not supported")), "{r}");
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("IOSerialize (module IOUtils) is not supported")), "{r}");
+}
+
+/// The I/O operators (Json, CSV, IOUtils) read and write the machine's files and run its
+/// programs through `sysmo check`: the ASSUMEs of IoOps state what each gives back, in a fresh
+/// folder. Without the folder, the first ASSUME fails (IOEnv has no such field).
+#[test]
+fn io_operators_use_the_machines_files_and_programs() {
+    let dir = std::env::temp_dir().join(format!("sysmo-io-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |with_dir: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sysmo"));
+        cmd.args(["check", "IoOps.tla", "--json"]).current_dir(data()).env_remove("SYSMO_TEST_DIR");
+        if with_dir {
+            cmd.env("SYSMO_TEST_DIR", &dir);
+        }
+        json(&cmd.output().unwrap())
+    };
+    let r = run(true);
+    assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(3)), "{r}");
+    assert_eq!(std::fs::read_to_string(dir.join("sub/v.json")).unwrap(), r#"{"a":1,"b":["x",true],"c":[1,2]}"#);
+    assert_eq!(std::fs::read_to_string(dir.join("t.csv")).unwrap(), "1#\"a\"\n2#{3}\n");
+    assert_ne!(run(false)["result"], "success");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `A \cdot B` explores the steps written out by hand, and counts each intermediate state (each

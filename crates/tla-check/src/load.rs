@@ -18,6 +18,9 @@ pub struct Inputs {
     /// The environment variables `IOEnv` answers, when the host gives them (the CLI does; the
     /// engine reads none itself).
     pub environment: Option<Vec<(String, String)>>,
+    /// The files and processes the I/O operators use, when the host gives them (see
+    /// `tla_eval::host`: the CLI's `check` and `simulate` do; the grader and the web app do not).
+    pub host: Option<std::sync::Arc<dyn tla_eval::host::Host>>,
 }
 
 /// Why a model could not be loaded, told apart as TLC's exit codes tell it.
@@ -98,7 +101,7 @@ impl Analyzed {
         if !diagnostics.is_empty() {
             return Err((Box::new(LoadFailure { kind: FailureKind::Config, diagnostics, error: None }), self.sources));
         }
-        Ok(Inputs { sources: self.sources, analysis: self.analysis, config, environment: None })
+        Ok(Inputs { sources: self.sources, analysis: self.analysis, config, environment: None, host: None })
     }
 }
 
@@ -121,9 +124,18 @@ impl Inputs {
         self
     }
 
+    /// The same inputs, the I/O operators using `host`'s files and processes.
+    pub fn with_host(mut self, host: std::sync::Arc<dyn tla_eval::host::Host>) -> Inputs {
+        self.host = Some(host);
+        self
+    }
+
     /// Build the model (constants, overrides, the behaviour and the properties).
     pub fn model(&self) -> Result<Model<'_>, LoadFailure> {
         let model = build(&self.analysis, &self.config)?;
+        if let Some(host) = &self.host {
+            model.evaluator().set_host(host.clone());
+        }
         if let Some(vars) = &self.environment {
             model.evaluator().set_environment(vars).map_err(|e| LoadFailure::of_error(ModelError::Eval(e)))?;
         }

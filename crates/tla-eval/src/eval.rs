@@ -27,6 +27,7 @@ mod plan;
 mod bags;
 mod stdext;
 mod overrides;
+mod io;
 mod parts;
 mod level;
 use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
@@ -489,6 +490,7 @@ impl<'a> ConstEval<'a> {
                 branch_locked: Cell::new(false),
                 composed: Cell::new(0),
                 environment: RefCell::new(None),
+                host: RefCell::new(None),
             },
         }
     }

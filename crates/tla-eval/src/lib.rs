@@ -4,7 +4,8 @@
 //! - [`value`]: the value type, canonical forms and TLC's order (read its docs for the order
 //!   CHOOSE relies on); [`set`]: symbolic sets, membership without enumeration, and TLC's
 //!   enumeration order (what `\E` and `x' \in S` fan out over); [`fcn`]: functions, records,
-//!   sequences; [`arith`]: TLC's 32-bit integer arithmetic; [`intern`]: strings and the intern
+//!   sequences; [`host`]: the files and processes a front end may give the I/O operators
+//!   (the engine does none itself); [`arith`]: TLC's 32-bit integer arithmetic; [`intern`]: strings and the intern
 //!   order TLC sorts them by, and [`stdnames`] the standard modules' part of that order;
 //!   [`fingerprint`]: stable 64-bit fingerprints; [`shared`]: the reference-counted parts of
 //!   values, with counts that are plain when one thread touches values; [`eval`]: the
@@ -95,6 +96,7 @@ pub mod eval;
 pub mod fcn;
 pub mod fingerprint;
 mod fxhash;
+pub mod host;
 mod ptrcache;
 pub mod intern;
 pub mod set;

@@ -19,6 +19,8 @@ use crate::value::{Elems, SetVal, Value};
 pub(crate) enum What {
     /// Computed natively ([`ConstEval::call_override`]).
     Native,
+    /// Computed natively with the host's files or processes (`io.rs`).
+    Io,
     /// Evaluating it is an error, for this reason.
     Unsupported(&'static str),
 }
@@ -31,12 +33,16 @@ pub(crate) struct Override {
     pub what: What,
 }
 
-const IO: &str = "it reads or writes files, runs programs or reads the environment, and the checker does no I/O";
+const IO: &str = "it reads or writes TLC's binary serialization of values, which this checker does not write";
+const SERIALIZE: &str = "its options record (format, charset, open options) is read by TLC's Java, which this checker does not reproduce; JsonSerialize, CSVWrite or IOExec do the same jobs";
 const TRACE: &str = "it reads TLC's own run (its counterexample or trace), which this checker does not expose to specs";
 const LAYOUT: &str = "TLC computes it in Java and its TLA+ definition is only a placeholder";
 
 const fn native(module: &'static str, name: &'static str) -> Override {
     Override { module, name, what: What::Native }
+}
+const fn io(module: &'static str, name: &'static str) -> Override {
+    Override { module, name, what: What::Io }
 }
 const fn unsupported(module: &'static str, name: &'static str, why: &'static str) -> Override {
     Override { module, name, what: What::Unsupported(why) }
@@ -53,22 +59,22 @@ static OVERRIDES: &[Override] = &[
     native("IOUtils", "atoi"),
     unsupported("IOUtils", "IOSerialize", IO),
     unsupported("IOUtils", "IODeserialize", IO),
-    unsupported("IOUtils", "Serialize", IO),
-    unsupported("IOUtils", "Deserialize", IO),
-    unsupported("IOUtils", "IOExec", IO),
-    unsupported("IOUtils", "IOEnvExec", IO),
-    unsupported("IOUtils", "IOExecTemplate", IO),
-    unsupported("IOUtils", "IOEnvExecTemplate", IO),
+    unsupported("IOUtils", "Serialize", SERIALIZE),
+    unsupported("IOUtils", "Deserialize", SERIALIZE),
+    io("IOUtils", "IOExec"),
+    io("IOUtils", "IOEnvExec"),
+    io("IOUtils", "IOExecTemplate"),
+    io("IOUtils", "IOEnvExecTemplate"),
     // The environment the host gives (`ConstEval::set_environment`): the CLI gives its own.
     native("IOUtils", "IOEnv"),
-    unsupported("CSV", "CSVWrite", IO),
-    unsupported("CSV", "CSVWriteRecord", IO),
-    unsupported("CSV", "CSVRead", IO),
-    unsupported("CSV", "CSVRecords", IO),
-    unsupported("Json", "JsonSerialize", IO),
-    unsupported("Json", "JsonDeserialize", IO),
-    unsupported("Json", "ndJsonSerialize", IO),
-    unsupported("Json", "ndJsonDeserialize", IO),
+    io("CSV", "CSVWrite"),
+    io("CSV", "CSVWriteRecord"),
+    io("CSV", "CSVRead"),
+    io("CSV", "CSVRecords"),
+    io("Json", "JsonSerialize"),
+    io("Json", "JsonDeserialize"),
+    io("Json", "ndJsonSerialize"),
+    io("Json", "ndJsonDeserialize"),
     native("Json", "ToJson"),
     native("Json", "ToJsonArray"),
     native("Json", "ToJsonObject"),
@@ -199,6 +205,14 @@ impl<'a> ConstEval<'a> {
     pub(super) fn call_override(&self, o: &Override, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
         if let What::Unsupported(why) = o.what {
             return Err(err(codes::UNSUPPORTED, format!("{} (module {}) is not supported: {why}", o.name, o.module)));
+        }
+        if let What::Io = o.what {
+            let want = super::io::arity(o.name).unwrap_or(0);
+            if args.len() != want {
+                return Err(err(codes::ARITY, format!("{} takes {want} argument(s), not {}", o.name, args.len())));
+            }
+            let vals = args.iter().map(|a| self.ev(a, env)).collect::<VResult<Vec<_>>>()?;
+            return self.call_io(o.name, &vals);
         }
         if o.name == "IOEnv" {
             return self.tlc.environment.borrow().clone().ok_or_else(|| {
@@ -351,6 +365,11 @@ enum Json {
 
 /// Write `v` as TLC's Json override does (compact, no spaces; object keys in the value's
 /// order, which is TLC's; sets in TLC's order; strings escaped as Gson's JsonWriter does).
+/// `v` as TLC's Json override writes it (`ToJson`, and the files of `JsonSerialize`).
+pub(super) fn to_json(v: &Value, out: &mut String) -> Result<(), String> {
+    json(v, Json::Any, out)
+}
+
 fn json(v: &Value, shape: Json, out: &mut String) -> Result<(), String> {
     let unsupported = || Err(format!("cannot convert the {} {v} to JSON", crate::value::kind_name(v)));
     match (v, shape) {

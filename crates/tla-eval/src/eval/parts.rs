@@ -138,4 +138,7 @@ pub(super) struct TlcRuntime {
     /// What `IOEnv` answers: the environment variables the host gave, as a record (`None`:
     /// none given, as in the browser).
     pub(super) environment: RefCell<Option<Value>>,
+    /// The files and processes the host gives the I/O operators (`None`: none, as in the
+    /// browser and the grader; see `crate::host`).
+    pub(super) host: RefCell<Option<std::sync::Arc<dyn crate::host::Host>>>,
 }
