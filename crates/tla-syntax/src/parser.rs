@@ -1276,11 +1276,22 @@ impl<'a> Parser<'a> {
     }
 
     /// An operator argument: an expression, `LAMBDA`, or a bare operator symbol.
+    /// An operator's argument or an instance's substitution: an expression, or an operator
+    /// symbol standing alone (`Op(+, x)`, `WITH G <- +`): one followed by `,`, `)`, the end
+    /// of the unit or a word that cannot begin an operand (`IN`, `THEN`, ...).
     fn arg_expr(&mut self) -> R<Expr> {
+        const OPERAND_WORDS: &[&str] =
+            &["IF", "CASE", "LET", "CHOOSE", "TRUE", "FALSE", "ENABLED", "UNCHANGED", "SUBSET", "UNION", "DOMAIN", "LAMBDA", "BOOLEAN", "STRING"];
         if let Some(t) = self.peek() {
             if t.kind == Kind::Sym
                 && (ops::infix(&t.text).is_some() || t.text == "-.")
-                && self.ahead(1).is_some_and(|n| n.is_sym(",") || n.is_sym(")"))
+                && self.ahead(1).is_none_or(|n| {
+                    n.is_sym(",")
+                        || n.is_sym(")")
+                        || matches!(n.kind, Kind::Eof | Kind::EqLine | Kind::DashLine)
+                        || self.fenced(n)
+                        || (n.kind == Kind::Ident && ops::is_keyword(&n.text) && !OPERAND_WORDS.contains(&n.text))
+                })
             {
                 self.bump();
                 let s = self.tok_span(t);
