@@ -119,7 +119,9 @@ pub(crate) fn word(v: &Value) -> VResult<u64> {
     })
 }
 
-/// The fingerprint kept in `cell`, or computed by `f` and kept.
+/// The fingerprint kept in `cell`, or computed by `f` and kept. The look-up is inlined at every
+/// use (it is most of the calls); the computation is not.
+#[inline(always)]
 fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
     if let Some(fp) = cell.get() {
         return Ok(fp);
@@ -131,6 +133,7 @@ fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
 
 /// The fingerprint of elements as a set (canonical elements) or as a sequence, by `tag`: an
 /// `Elems` is only ever one of the two (see `value::Elems`), so one kept number is enough.
+#[inline]
 fn elems_fp(elems: &Elems, tag: u64) -> VResult<u64> {
     kept(elems.fp(), || {
         let mut h = FpHasher::new();
