@@ -88,15 +88,27 @@ impl Value {
         self.apply_ref(arg).cloned()
     }
 
-    /// `f[arg]`, borrowed from `f`: a sequence at an index within it inline, the rest in
-    /// `apply_ref_slow`.
+    /// `f[arg]`, borrowed from `f`: a sequence at an index within it, and a function whose
+    /// domain is an integer interval (`[i \in 0..N-1 |-> ...]`) at an integer in it, inline;
+    /// the rest in `apply_ref_slow`.
     #[inline]
     pub fn apply_ref(&self, arg: &Value) -> VResult<&Value> {
-        if let (Value::Seq(s), Value::Int(i)) = (self, arg)
-            && *i >= 1
-            && (*i as usize) <= s.len()
-        {
-            return Ok(&s[*i as usize - 1]);
+        match (self, arg) {
+            (Value::Seq(s), Value::Int(i)) if *i >= 1 && (*i as usize) <= s.len() => return Ok(&s[*i as usize - 1]),
+            (Value::Fcn(f), Value::Int(i)) => {
+                // A domain is sorted, and integers cannot share one with other kinds of values
+                // (TLC cannot compare them; untyped model values would come first): first and
+                // last integers that are len - 1 apart mean the interval first..last.
+                let d = f.domain();
+                if let (Some(Value::Int(lo)), Some(Value::Int(hi))) = (d.first(), d.last())
+                    && *lo <= *i
+                    && *i <= *hi
+                    && (*hi as i64 - *lo as i64) as usize == d.len() - 1
+                {
+                    return Ok(&f.values()[(*i as i64 - *lo as i64) as usize]);
+                }
+            }
+            _ => {}
         }
         self.apply_ref_slow(arg)
     }
