@@ -541,3 +541,23 @@ fn intervals_against_built_sets() {
     let s12 = ints(&[1, 2]);
     assert!(Value::diff(s12.clone(), ints(&[3])).unwrap().tlc_eq(&s12).unwrap());
 }
+
+/// A function over integers is applied at the right place whether its domain is an interval
+/// (applied by offset) or not (searched), and outside its domain it is TLC's error.
+#[test]
+fn application_over_integer_domains() {
+    let f = |dom: &[i32]| Value::fcn(dom.iter().map(|&d| (i(d), i(d.wrapping_mul(10)))).collect()).unwrap();
+    let interval = f(&[-2, -1, 0, 1, 2]);
+    for k in -2..=2 {
+        assert_eq!(interval.apply(&i(k)).unwrap(), i(k * 10));
+    }
+    for k in [-3, 3, i32::MIN, i32::MAX] {
+        assert_eq!(interval.apply(&i(k)).unwrap_err().code, codes::NOT_IN_DOMAIN);
+    }
+    let gaps = f(&[0, 2, 3]);
+    assert_eq!(gaps.apply(&i(2)).unwrap(), i(20));
+    assert_eq!(gaps.apply(&i(3)).unwrap(), i(30));
+    assert_eq!(gaps.apply(&i(1)).unwrap_err().code, codes::NOT_IN_DOMAIN);
+    let extremes = f(&[i32::MIN, i32::MAX]);
+    assert_eq!(extremes.apply(&i(i32::MAX)).unwrap(), i(i32::MAX.wrapping_mul(10)));
+}
