@@ -352,12 +352,26 @@ pub struct Explored<S, E> {
     pub queued: u64,
     /// (generated, distinct) per action.
     pub coverage: Vec<(u64, u64)>,
+    /// Initial states generated.
+    pub initial: u64,
 }
 
 /// Explore with `workers` threads: each extra thread evaluates with a model of its own, built from
 /// the same analysis and .cfg. The answers are those of one worker ([`tla_check::parallel`]).
 /// What the extra models printed (`Print`, `PrintT`) goes to `printed`.
+/// A run that ends with no error ends with the .cfg's POSTCONDITION checked, as in TLC.
 pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut Vec<String>) -> Explored<tla_eval::State, ModelError> {
+    let mut ex = explore_workers(tla, opts, workers, printed);
+    if matches!(ex.outcome, Outcome::Success) && !tla.model.exit_requested() {
+        let stats = tla_check::Stats { distinct: ex.distinct, generated: ex.generated, depth: ex.depth, queued: ex.queued, initial: ex.initial };
+        if let Err(error) = tla.model.check_postcondition(&stats) {
+            ex.outcome = Outcome::Error { error, trace: vec![] };
+        }
+    }
+    ex
+}
+
+fn explore_workers(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut Vec<String>) -> Explored<tla_eval::State, ModelError> {
     if workers <= 1 {
         return explore_single(tla, opts);
     }
@@ -389,6 +403,7 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         generated: run.stats.generated,
         depth: run.stats.depth,
         coverage: run.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
+        initial: run.stats.initial,
     }
 }
 
@@ -404,6 +419,7 @@ pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P:
         generated: st.generated,
         depth: st.depth,
         coverage: ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect(),
+        initial: st.initial,
     }
 }
 
@@ -752,7 +768,8 @@ impl Describe for Tla<'_> {
     }
     fn describe_error(&self, e: &ModelError) -> (ResultKind, String) {
         let kind = match e {
-            ModelError::AssumptionFalse { .. } => ResultKind::AssumptionViolation,
+            // As TLC: a false POSTCONDITION exits as a false assumption does (code 10).
+            ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } => ResultKind::AssumptionViolation,
             ModelError::ActionProperty { .. } => ResultKind::SafetyViolation,
             ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => ResultKind::AssertionFailure,
             ModelError::Eval(_) => ResultKind::EvalError,
@@ -866,7 +883,7 @@ pub fn read_inputs(spec: &Path, config: Option<&Path>) -> Result<Inputs, Stop> {
     // JsonSerialize, CSVWrite, ...) use its files and programs, as in TLC.
     let inputs = analyzed
         .configure(cfg_path.display().to_string(), &cfg_text)
-        .map(|i| i.with_environment(std::env::vars().collect()).with_host(std::sync::Arc::new(crate::host::Machine)));
+        .map(|i| i.with_environment(std::env::vars().collect()).with_host(std::sync::Arc::new(crate::host::Machine::new())));
     inputs.map_err(|(failure, sources)| Stop {
         kind: ResultKind::ConfigError,
         diagnostics: failure.diagnostics,
@@ -1010,6 +1027,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
         depth: finished.stats.depth,
         queued: finished.stats.queued,
         coverage: finished.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
+        initial: finished.stats.initial,
     };
     let mut r = report_of(tla, source, explored, started, 1);
     match finished.liveness {

@@ -1,4 +1,5 @@
-//! The machine's files and processes, for the I/O operators of the library modules
+//! The machine's files, processes and clock, for the I/O operators of the library modules
+//! and `TLCGet("duration")`
 //! (`tla_eval::host`). `sysmo check`, `simulate` and `replay` give them, as TLC does for the user's
 //! own model; `sysmo grade` does not, so a graded model never touches the machine.
 
@@ -7,10 +8,23 @@ use std::path::Path;
 
 use tla_eval::host::{Exec, Host};
 
-/// This process's files and programs.
-pub struct Machine;
+/// This process's files, programs and clock.
+pub struct Machine {
+    started: std::time::Instant,
+}
+
+impl Machine {
+    /// The machine, its clock counting from now.
+    pub fn new() -> Machine {
+        Machine { started: std::time::Instant::now() }
+    }
+}
 
 impl Host for Machine {
+    fn seconds_since_start(&self) -> Option<u64> {
+        Some(self.started.elapsed().as_secs())
+    }
+
     fn read_file(&self, path: &str) -> Result<Option<String>, String> {
         match std::fs::read(path) {
             Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),

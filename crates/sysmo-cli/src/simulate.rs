@@ -241,6 +241,20 @@ pub fn run(args: &SimulateArgs) -> std::process::ExitCode {
 
 fn simulate_loaded(args: &SimulateArgs, tla: &crate::check::Tla<'_>, started: Instant) -> u8 {
     let model = tla.model;
+    if model.has_postcondition() {
+        // TLC's simulator checks it with figures of its own (behaviours, traces), which are
+        // not reproduced here: say so rather than leave it unchecked.
+        let stop = crate::check::Stop {
+            kind: crate::check::ResultKind::ConfigError,
+            diagnostics: vec![],
+            message: "the .cfg's POSTCONDITION is checked by `sysmo check`, once the state space is explored; \
+                      `sysmo simulate` does not check it (remove it from the .cfg to simulate)"
+                .into(),
+            sources: None,
+        };
+        let _ = crate::check::report_stop(&stop, None, args.json, started);
+        return crate::check::ResultKind::ConfigError.exit_code();
+    }
     let opts = SimOptions { depth: args.depth, behaviours: args.num, seed: args.seed, check_deadlock: model.check_deadlock() };
     let r = simulate(tla, &args.spec.display().to_string(), opts, started);
     for line in model.take_output() {

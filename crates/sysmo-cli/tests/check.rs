@@ -412,7 +412,7 @@ fn ioenv_reads_the_environment_and_other_io_is_refused_by_name() {
 }
 
 /// The I/O operators (Json, CSV, IOUtils) read and write the machine's files and run its
-/// programs through `sysmo check`: the ASSUMEs of IoOps state what each gives back, in a fresh
+/// programs through `sysmo check`: the ASSUMEs of MachineIo state what each gives back, in a fresh
 /// folder. Without the folder, the first ASSUME fails (IOEnv has no such field).
 #[test]
 fn io_operators_use_the_machines_files_and_programs() {
@@ -421,7 +421,7 @@ fn io_operators_use_the_machines_files_and_programs() {
     std::fs::create_dir_all(&dir).unwrap();
     let run = |with_dir: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sysmo"));
-        cmd.args(["check", "IoOps.tla", "--json"]).current_dir(data()).env_remove("SYSMO_TEST_DIR");
+        cmd.args(["check", "MachineIo.tla", "--json"]).current_dir(data()).env_remove("SYSMO_TEST_DIR");
         if with_dir {
             cmd.env("SYSMO_TEST_DIR", &dir);
         }
@@ -501,4 +501,23 @@ fn svg_text_is_tlcs() {
     let r = json(&out);
     assert_eq!(out.status.code(), Some(0), "{r}");
     assert_eq!(r["result"].as_str(), Some("success"), "{r}");
+}
+
+/// The .cfg's POSTCONDITION is evaluated once the state space is explored, with
+/// TLCGet("stats") giving the run's figures (RegistersPost's states them); a false one is reported as a
+/// false assumption is (exit 10), after a temporal property too; `sysmo simulate` says it does
+/// not check one.
+#[test]
+fn postcondition_is_checked_with_the_runs_figures() {
+    let out = sysmo(&["check", "RegistersPost.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!((out.status.code(), r["result"].as_str()), (Some(0), Some("success")), "{r}");
+    for cfg in ["RegistersPostFalse.cfg", "RegistersPostLive.cfg"] {
+        let out = sysmo(&["check", "RegistersPost.tla", "--config", cfg, "--json"]);
+        let r = json(&out);
+        assert_eq!(out.status.code(), Some(10), "{cfg}: {r}");
+        assert!(r["message"].as_str().is_some_and(|m| m.contains("E0436: Postcondition Wrong is false")), "{cfg}: {r}");
+    }
+    let out = sysmo(&["simulate", "RegistersPost.tla", "--json"]);
+    assert_eq!(out.status.code(), Some(151));
 }

@@ -134,7 +134,8 @@ fn invariants_empty(status: Status, reason: String) -> InvariantsStage {
 /// The kind name of a model error, as `sysmo check` reports it.
 fn error_kind(e: &ModelError) -> &'static str {
     match e {
-        ModelError::AssumptionFalse { .. } => "assumption_violation",
+        // TLC classifies a false POSTCONDITION with the false assumptions (exit code 10).
+        ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } => "assumption_violation",
         ModelError::ActionProperty { .. } => "action_property_violation",
         ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => "assertion_failure",
         ModelError::Eval(_) => "eval_error",

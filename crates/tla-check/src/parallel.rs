@@ -371,6 +371,7 @@ impl<S: Clone, E> Tables<S, E> {
         self.stats.depth = 1;
         for s in inits {
             self.stats.generated += 1;
+            self.stats.initial += 1;
             let one = |s: S| vec![TraceStep { action: None, state: s }];
             let in_model = match spec.in_model(&s) {
                 Ok(b) => b,

@@ -120,8 +120,21 @@ impl<'m, 'a> Run<'m, 'a> {
         }
     }
 
-    /// Run at most `slice` expansions (of the explorer or of the liveness checker).
+    /// Run at most `slice` expansions (of the explorer or of the liveness checker). A run
+    /// that ends with no error ends with the .cfg's POSTCONDITION checked.
     pub fn run(&mut self, slice: usize) -> RunStatus {
+        // A run already done answers again without checking anything.
+        let ended = matches!(self.phase, Phase::Ended);
+        match self.step(slice) {
+            RunStatus::Done(mut f) if !ended => {
+                check_postcondition(self.model, &mut f);
+                RunStatus::Done(f)
+            }
+            other => other,
+        }
+    }
+
+    fn step(&mut self, slice: usize) -> RunStatus {
         match std::mem::replace(&mut self.phase, Phase::Ended) {
             Phase::Ended => RunStatus::Done(Box::new(Finished {
                 outcome: Outcome::Success,
@@ -212,6 +225,18 @@ impl<'m, 'a> Run<'m, 'a> {
 
 fn done(outcome: Outcome<State, ModelError>, stats: Stats, coverage: Vec<ActionCoverage>, liveness: LiveVerdict) -> RunStatus {
     RunStatus::Done(Box::new(Finished { outcome, stats, coverage, liveness }))
+}
+
+/// TLC's last check of a run that ended with no error: the .cfg's POSTCONDITION, evaluated
+/// with the run's figures (see [`Model::check_postcondition`]). A false or failing one becomes
+/// the run's outcome. Runs that explore otherwise (several workers) call it too.
+pub fn check_postcondition(model: &Model<'_>, finished: &mut Finished) {
+    let clean = matches!(finished.outcome, Outcome::Success)
+        && matches!(finished.liveness, LiveVerdict::Holds | LiveVerdict::NotChecked)
+        && !model.exit_requested();
+    if clean && let Err(error) = model.check_postcondition(&finished.stats) {
+        finished.outcome = Outcome::Error { error, trace: vec![] };
+    }
 }
 
 fn verdict(out: LiveOutcome<State, ModelError>) -> LiveVerdict {

@@ -192,6 +192,18 @@ pub struct ConstEval<'a> {
     tlc: TlcRuntime,
 }
 
+/// The figures of a finished exploration, as TLC's `TLCGet("stats")` gives them: distinct
+/// states, states generated (initial states included), initial states generated, states left
+/// on the queue, and the diameter (the depth TLC reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunFigures {
+    pub distinct: u64,
+    pub generated: u64,
+    pub initial: u64,
+    pub queue: u64,
+    pub diameter: u64,
+}
+
 /// One of TLC's registers: `TLCSet(i, v)` with a natural number `i`, or, as newer TLCs have
 /// them, `TLCSet("s:name", v)` with a string that starts with `s:`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -491,6 +503,7 @@ impl<'a> ConstEval<'a> {
                 composed: Cell::new(0),
                 environment: RefCell::new(None),
                 host: RefCell::new(None),
+                figures: RefCell::new(None),
             },
         }
     }
@@ -1126,6 +1139,59 @@ impl<'a> ConstEval<'a> {
     /// states themselves.
     pub fn set_level(&self, level: u32) {
         self.tlc.level.set(level.min(i32::MAX as u32) as i32);
+    }
+
+    /// The figures of a finished exploration, which `TLCGet("stats")`, `TLCGet("distinct")`,
+    /// `TLCGet("generated")`, `TLCGet("queue")` and `TLCGet("diameter")` answer (in a
+    /// POSTCONDITION); `None` while exploring.
+    pub fn set_run_figures(&self, figures: Option<RunFigures>) {
+        *self.tlc.figures.borrow_mut() = figures;
+    }
+
+    /// What `TLCGet` answers for one of TLC's statistics, `key`: from the figures of a finished
+    /// run, the clock from the host.
+    fn run_statistic(&self, key: &str) -> VResult<Value> {
+        let int = |n: u64| Value::Int(i32::try_from(n).unwrap_or(i32::MAX));
+        let duration = || -> VResult<Value> {
+            let host = self.tlc.host.borrow().clone();
+            match host.and_then(|h| h.seconds_since_start()) {
+                Some(s) => Ok(int(s)),
+                None => Err(err(codes::UNSUPPORTED, format!("TLCGet(\"{key}\") reads the clock, and this run has none (`sysmo check` gives its own)"))),
+            }
+        };
+        if key == "duration" {
+            return duration();
+        }
+        let Some(f) = self.tlc.figures.borrow().clone() else {
+            return Err(err(
+                codes::UNSUPPORTED,
+                format!(
+                    "TLCGet(\"{key}\") is answered once the state space is explored (in a POSTCONDITION): while \
+                     exploring, TLC's figures depend on its order of work, which this checker does not reproduce"
+                ),
+            ));
+        };
+        Ok(match key {
+            "distinct" => int(f.distinct),
+            "generated" => int(f.generated),
+            "queue" => int(f.queue),
+            "diameter" => int(f.diameter),
+            // TLC's record: queue, distinct, initial, generated, diameter, duration, worker.
+            _ => {
+                let mut fields = vec![
+                    (self.program.interner.get("queue"), int(f.queue)),
+                    (self.program.interner.get("distinct"), int(f.distinct)),
+                    (self.program.interner.get("initial"), int(f.initial)),
+                    (self.program.interner.get("generated"), int(f.generated)),
+                    (self.program.interner.get("diameter"), int(f.diameter)),
+                    (self.program.interner.get("worker"), Value::Int(0)),
+                ];
+                if let Ok(d) = duration() {
+                    fields.push((self.program.interner.get("duration"), d));
+                }
+                Value::record(fields)?
+            }
+        })
     }
 
     /// What `TLCGet("config")` answers in a breadth-first model-checking run: TLC's record
@@ -1771,9 +1837,16 @@ impl<'a> ConstEval<'a> {
                 } else {
                     vals[0].clone()
                 }),
+                Value::Str(s) if matches!(s.as_str(), "stats" | "distinct" | "generated" | "queue" | "diameter" | "duration") => {
+                    self.run_statistic(s.as_str())
+                }
                 Value::Str(s) => Err(err(
                     codes::UNSUPPORTED,
-                    format!("TLCGet(\"{}\") is not supported: of TLC's statistics only TLCGet(\"level\") and TLCGet(\"config\") are", s.as_str()),
+                    format!(
+                        "TLCGet(\"{}\") is not supported: of TLC's keys, \"level\", \"config\", \"stats\", \"distinct\", \
+                         \"generated\", \"queue\", \"diameter\" and \"duration\" are",
+                        s.as_str()
+                    ),
                 )),
                 v => Err(err(codes::TYPE, format!("The argument of TLCGet should be a nonnegative integer or a string, but instead it is {}", v))),
             },

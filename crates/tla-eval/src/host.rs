@@ -1,4 +1,5 @@
-//! What a model may ask of the program that runs the check: files and processes, for the
+//! What a model may ask of the program that runs the check: a clock (`TLCGet("duration")`),
+//! and files and processes, for the
 //! library operators that TLC runs as Java with I/O (IOUtils' `IOExec`, Json's
 //! `JsonSerialize` and `JsonDeserialize`, CSV's `CSVWrite` and `CSVRead`, ...).
 //!
@@ -18,6 +19,10 @@ pub trait Host: Send + Sync {
     /// Run the program `command[0]` with the arguments `command[1..]`, `env` added to the
     /// environment, and wait for it.
     fn exec(&self, command: &[String], env: &[(String, String)]) -> Result<Exec, String>;
+    /// Whole seconds since the run started, for `TLCGet("duration")`; `None`: no clock.
+    fn seconds_since_start(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// What a process that ran gave back.

@@ -39,6 +39,8 @@ pub mod model_codes {
     pub const ASSUMPTION: &str = "E0434";
     /// An action property `[][A]_v` is violated by a step.
     pub const ACTION_PROPERTY: &str = "E0435";
+    /// The .cfg's POSTCONDITION is false once the state space is explored.
+    pub const POSTCONDITION: &str = "E0436";
 }
 
 /// Why a check stopped with an error.
@@ -50,6 +52,8 @@ pub enum ModelError {
     AssumptionFalse { span: Span },
     /// The step to the last state of the trace violates the action property `name`.
     ActionProperty { name: String },
+    /// The .cfg's POSTCONDITION `name` is false once the state space is explored.
+    PostconditionFalse { name: String, span: Span },
 }
 
 impl ModelError {
@@ -59,6 +63,10 @@ impl ModelError {
             ModelError::AssumptionFalse { span } => Diagnostic::error(model_codes::ASSUMPTION, *span, "Assumption is false"),
             ModelError::ActionProperty { name } => {
                 Diagnostic::error(model_codes::ACTION_PROPERTY, fallback, format!("Action property {} is violated", name))
+            }
+            ModelError::PostconditionFalse { name, span } => {
+                Diagnostic::error(model_codes::POSTCONDITION, *span, format!("Postcondition {name} is false"))
+                    .with_hint("it is evaluated once the state space is explored, with TLCGet(\"stats\") giving the run's figures")
             }
         }
     }
@@ -70,6 +78,7 @@ impl std::fmt::Display for ModelError {
             ModelError::Eval(e) => write!(f, "{}", e),
             ModelError::AssumptionFalse { .. } => write!(f, "{}: an assumption is false", model_codes::ASSUMPTION),
             ModelError::ActionProperty { name } => write!(f, "{}: action property {} is violated", model_codes::ACTION_PROPERTY, name),
+            ModelError::PostconditionFalse { name, .. } => write!(f, "{}: postcondition {} is false", model_codes::POSTCONDITION, name),
         }
     }
 }
@@ -132,6 +141,8 @@ pub struct Model<'a> {
     fairness: Vec<Fairness>,
     properties: Vec<LiveProperty>,
     alias: Option<&'a Expr>,
+    /// The .cfg's POSTCONDITION: its name, body and where the .cfg names it.
+    postcondition: Option<(String, &'a Expr, Span)>,
     /// Why the last state fingerprinted could not be (see [`Spec::take_fingerprint_error`]).
     fp_error: RefCell<Option<ModelError>>,
     /// Whether a definition applies `TLCSet` (see [`Model::writes_registers`]).
@@ -421,6 +432,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         fairness: Vec::new(),
         properties: Vec::new(),
         alias: None,
+        postcondition: None,
         fp_error: RefCell::new(None),
         writes_registers,
         var_decls,
@@ -481,6 +493,12 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     if let Some(a) = &config.alias {
         match def_body(&model.ev, a, "ALIAS") {
             Ok(b) => model.alias = Some(b),
+            Err(d) => errors.push(d),
+        }
+    }
+    if let Some(p) = &config.postcondition {
+        match def_body(&model.ev, p, "POSTCONDITION") {
+            Ok(b) => model.postcondition = Some((p.name.clone(), b, p.span)),
             Err(d) => errors.push(d),
         }
     }
@@ -693,6 +711,33 @@ impl<'a> Model<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Evaluate the .cfg's POSTCONDITION, as TLC does once the state space is explored (and
+    /// the temporal properties hold), with `TLCGet("stats")` answering the run's figures.
+    /// `Ok` when there is none.
+    pub fn check_postcondition(&self, stats: &crate::explore::Stats) -> Result<(), ModelError> {
+        let Some((name, body, span)) = &self.postcondition else { return Ok(()) };
+        self.ev.set_run_figures(Some(tla_eval::RunFigures {
+            distinct: stats.distinct,
+            generated: stats.generated,
+            initial: stats.initial,
+            queue: stats.queued,
+            diameter: u64::from(stats.depth),
+        }));
+        let r = self.ev.eval(body);
+        self.ev.set_run_figures(None);
+        match r {
+            Ok(Value::Bool(true)) => Ok(()),
+            Ok(Value::Bool(false)) => Err(ModelError::PostconditionFalse { name: name.clone(), span: *span }),
+            Ok(v) => Err(ModelError::Eval(ValueError::new(codes::TYPE, format!("the postcondition {name} evaluated to {v}, not a boolean")).at(*span))),
+            Err(e) => Err(ModelError::Eval(e)),
+        }
+    }
+
+    /// Whether the .cfg has a POSTCONDITION.
+    pub fn has_postcondition(&self) -> bool {
+        self.postcondition.is_some()
     }
 
     /// What Print and PrintT printed so far.

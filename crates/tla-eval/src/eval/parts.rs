@@ -141,4 +141,7 @@ pub(super) struct TlcRuntime {
     /// The files and processes the host gives the I/O operators (`None`: none, as in the
     /// browser and the grader; see `crate::host`).
     pub(super) host: RefCell<Option<std::sync::Arc<dyn crate::host::Host>>>,
+    /// The figures of the finished run, for `TLCGet("stats")` in a POSTCONDITION (`None`
+    /// while exploring; see `set_run_figures`).
+    pub(super) figures: RefCell<Option<super::RunFigures>>,
 }

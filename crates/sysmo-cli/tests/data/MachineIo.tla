@@ -1,4 +1,4 @@
----- MODULE IoOps ----
+---- MODULE MachineIo ----
 \* The I/O operators of Json, CSV and IOUtils, with the files and programs of the process
 \* that runs the check (`sysmo check`), as TLC's Java overrides run them. The folder to write
 \* in comes from the environment; each ASSUME states what the operator gives back.
