@@ -596,18 +596,22 @@ impl<'a> Parser<'a> {
     fn new_decl(&mut self) -> R<NewDecl> {
         let start = self.raw().start;
         let new = self.eat_word("NEW");
-        let kind = match self.peek().map(|t| t.text) {
-            Some("CONSTANT") => NewKind::Constant,
-            Some("VARIABLE") => NewKind::Variable,
-            Some("STATE") => NewKind::State,
-            Some("ACTION") => NewKind::Action,
-            Some("TEMPORAL") => NewKind::Temporal,
-            _ if new => NewKind::Constant,
-            _ => return self.unexpected("`NEW`"),
+        let word = match self.peek().map(|t| t.text) {
+            Some("CONSTANT") => Some(NewKind::Constant),
+            Some("VARIABLE") => Some(NewKind::Variable),
+            Some("STATE") => Some(NewKind::State),
+            Some("ACTION") => Some(NewKind::Action),
+            Some("TEMPORAL") => Some(NewKind::Temporal),
+            _ => None,
         };
-        if !new || self.peek().is_some_and(|t| t.kind == Kind::Ident && ops::is_keyword(&t.text)) {
-            self.bump();
-        }
+        let kind = match word {
+            Some(k) => {
+                self.bump();
+                k
+            }
+            None if new => NewKind::Constant,
+            None => return self.unexpected("`NEW`"),
+        };
         let decl = if kind == NewKind::Variable { ConstDecl { name: self.ident()?, arity: 0 } } else { self.op_decl()? };
         let mut set = None;
         if kind == NewKind::Constant && self.is_sym("\\in") {
@@ -1275,7 +1279,6 @@ impl<'a> Parser<'a> {
         Ok(Expr::new(ExprKind::Junction { kind, items, bulleted: true }, span))
     }
 
-    /// An operator argument: an expression, `LAMBDA`, or a bare operator symbol.
     /// An operator's argument or an instance's substitution: an expression, or an operator
     /// symbol standing alone (`Op(+, x)`, `WITH G <- +`): one followed by `,`, `)`, the end
     /// of the unit or a word that cannot begin an operand (`IN`, `THEN`, ...).

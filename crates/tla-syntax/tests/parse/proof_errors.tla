@@ -27,3 +27,6 @@ THEOREM T == TRUE
 <1>1. PICK x : 
 <1>2. QED
 ====
+---- MODULE ProofError10 ----
+THEOREM T == ASSUME NEW TRUE PROVE TRUE
+====
