@@ -769,7 +769,9 @@ impl Describe for Tla<'_> {
     fn describe_error(&self, e: &ModelError) -> (ResultKind, String) {
         let kind = match e {
             // As TLC: a false POSTCONDITION exits as a false assumption does (code 10).
-            ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } => ResultKind::AssumptionViolation,
+            ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } | ModelError::PostconditionFailed { .. } => {
+                ResultKind::AssumptionViolation
+            }
             ModelError::ActionProperty { .. } => ResultKind::SafetyViolation,
             ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => ResultKind::AssertionFailure,
             ModelError::Eval(_) => ResultKind::EvalError,

@@ -518,6 +518,10 @@ fn postcondition_is_checked_with_the_runs_figures() {
         assert_eq!(out.status.code(), Some(10), "{cfg}: {r}");
         assert!(r["message"].as_str().is_some_and(|m| m.contains("E0436: Postcondition Wrong is false")), "{cfg}: {r}");
     }
+    let out = sysmo(&["check", "RegistersPost.tla", "--config", "RegistersPostBroken.cfg", "--json"]);
+    let r = json(&out);
+    assert_eq!(out.status.code(), Some(10), "{r}");
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("E0436: Evaluating postcondition Broken failed")), "{r}");
     let out = sysmo(&["simulate", "RegistersPost.tla", "--json"]);
     assert_eq!(out.status.code(), Some(151));
 }

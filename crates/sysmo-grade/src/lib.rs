@@ -135,7 +135,9 @@ fn invariants_empty(status: Status, reason: String) -> InvariantsStage {
 fn error_kind(e: &ModelError) -> &'static str {
     match e {
         // TLC classifies a false POSTCONDITION with the false assumptions (exit code 10).
-        ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } => "assumption_violation",
+        ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } | ModelError::PostconditionFailed { .. } => {
+            "assumption_violation"
+        }
         ModelError::ActionProperty { .. } => "action_property_violation",
         ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => "assertion_failure",
         ModelError::Eval(_) => "eval_error",

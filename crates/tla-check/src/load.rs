@@ -58,7 +58,9 @@ impl LoadFailure {
     /// The failure of a model error met before exploring (an ASSUME).
     pub fn of_error(error: ModelError) -> LoadFailure {
         let kind = match &error {
-            ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } => FailureKind::Assumption,
+            ModelError::AssumptionFalse { .. } | ModelError::PostconditionFalse { .. } | ModelError::PostconditionFailed { .. } => {
+                FailureKind::Assumption
+            }
             ModelError::Eval(v) if v.code == tla_eval::error::codes::ASSERT => FailureKind::Assertion,
             ModelError::Eval(_) | ModelError::ActionProperty { .. } => FailureKind::Eval,
         };

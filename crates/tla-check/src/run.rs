@@ -229,7 +229,8 @@ fn done(outcome: Outcome<State, ModelError>, stats: Stats, coverage: Vec<ActionC
 
 /// TLC's last check of a run that ended with no error: the .cfg's POSTCONDITION, evaluated
 /// with the run's figures (see [`Model::check_postcondition`]). A false or failing one becomes
-/// the run's outcome. Runs that explore otherwise (several workers) call it too.
+/// the run's outcome. The CLI's exploration with several workers, outside [`Run`], checks it
+/// the same way.
 pub fn check_postcondition(model: &Model<'_>, finished: &mut Finished) {
     let clean = matches!(finished.outcome, Outcome::Success)
         && matches!(finished.liveness, LiveVerdict::Holds | LiveVerdict::NotChecked)

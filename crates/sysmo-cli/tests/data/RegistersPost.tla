@@ -4,7 +4,8 @@
 \* distinct states in 5 levels, 7 states generated (2 initial, 5 successors), and the
 \* registers as the run left them (TLCSet in Next evaluated once per successor).
 \* RegistersPostFalse.cfg names a false one, which TLC reports as it reports a false ASSUME;
-\* RegistersPostLive.cfg the same after a temporal property, checked first.
+\* RegistersPostLive.cfg the same after a temporal property, checked first;
+\* RegistersPostBroken.cfg one whose evaluation fails, reported the same way.
 EXTENDS Naturals, TLC
 VARIABLE x
 Init == x \in {0, 1} /\ TLCSet(1, 0)
@@ -18,5 +19,6 @@ Post == /\ Stats.distinct = 6 /\ TLCGet("distinct") = 6
         /\ TLCGet(1) = 5
         /\ TLCGet("duration") >= 0
 Wrong == Stats.distinct = 7
+Broken == Stats.nothing = 1
 Always == [](x \in 0..5)
 ====

@@ -54,6 +54,9 @@ pub enum ModelError {
     ActionProperty { name: String },
     /// The .cfg's POSTCONDITION `name` is false once the state space is explored.
     PostconditionFalse { name: String, span: Span },
+    /// Evaluating the .cfg's POSTCONDITION `name` failed (TLC reports it as it reports a false
+    /// one, with the evaluation's error).
+    PostconditionFailed { name: String, span: Span, error: ValueError },
 }
 
 impl ModelError {
@@ -68,6 +71,9 @@ impl ModelError {
                 Diagnostic::error(model_codes::POSTCONDITION, *span, format!("Postcondition {name} is false"))
                     .with_hint("it is evaluated once the state space is explored, with TLCGet(\"stats\") giving the run's figures")
             }
+            ModelError::PostconditionFailed { name, span, error } => {
+                Diagnostic::error(model_codes::POSTCONDITION, *span, format!("Evaluating postcondition {name} failed: {}", error.message))
+            }
         }
     }
 }
@@ -79,6 +85,9 @@ impl std::fmt::Display for ModelError {
             ModelError::AssumptionFalse { .. } => write!(f, "{}: an assumption is false", model_codes::ASSUMPTION),
             ModelError::ActionProperty { name } => write!(f, "{}: action property {} is violated", model_codes::ACTION_PROPERTY, name),
             ModelError::PostconditionFalse { name, .. } => write!(f, "{}: postcondition {} is false", model_codes::POSTCONDITION, name),
+            ModelError::PostconditionFailed { name, error, .. } => {
+                write!(f, "{}: evaluating postcondition {} failed: {}", model_codes::POSTCONDITION, name, error)
+            }
         }
     }
 }
@@ -730,8 +739,12 @@ impl<'a> Model<'a> {
         match r {
             Ok(Value::Bool(true)) => Ok(()),
             Ok(Value::Bool(false)) => Err(ModelError::PostconditionFalse { name: name.clone(), span: *span }),
-            Ok(v) => Err(ModelError::Eval(ValueError::new(codes::TYPE, format!("the postcondition {name} evaluated to {v}, not a boolean")).at(*span))),
-            Err(e) => Err(ModelError::Eval(e)),
+            Ok(v) => Err(ModelError::PostconditionFailed {
+                name: name.clone(),
+                span: *span,
+                error: ValueError::new(codes::TYPE, format!("it evaluated to {v}, not a boolean")),
+            }),
+            Err(error) => Err(ModelError::PostconditionFailed { name: name.clone(), span: *span, error }),
         }
     }
 
