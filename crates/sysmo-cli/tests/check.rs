@@ -493,8 +493,8 @@ fn tlcext_operators_and_named_registers() {
     assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");
 }
 
-/// SVG's SVGElemToString gives the text TLC's Java override writes (the ASSUMEs of SvgOut
-/// state it).
+/// SVG's SVGElemToString gives the text TLC's Java override writes, and NodeOfRingNetwork
+/// the coordinates it computes (the ASSUMEs of SvgOut state them).
 #[test]
 fn svg_text_is_tlcs() {
     let out = sysmo(&["check", "SvgOut.tla", "--json"]);

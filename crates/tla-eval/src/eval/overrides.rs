@@ -79,7 +79,7 @@ static OVERRIDES: &[Override] = &[
     native("Json", "ToJsonArray"),
     native("Json", "ToJsonObject"),
     native("SVG", "SVGElemToString"),
-    unsupported("SVG", "NodeOfRingNetwork", LAYOUT),
+    native("SVG", "NodeOfRingNetwork"),
     unsupported("SVG", "NodesOfDirectedMultiGraph", LAYOUT),
     unsupported("GraphViz", "DotDiGraph", LAYOUT),
     unsupported("Statistics", "ChiSquare", LAYOUT),
@@ -230,6 +230,7 @@ impl<'a> ConstEval<'a> {
         let want = match o.name {
             "AreConnectedIn" => 3,
             "TLCGetOrDefault" => 2,
+            "NodeOfRingNetwork" => 5,
             _ => 1,
         };
         if vals.len() != want {
@@ -257,6 +258,22 @@ impl<'a> ConstEval<'a> {
                 Value::Str(s) => Ok(Value::model(s.clone())),
                 v => Err(err(codes::TYPE, format!("TLCModelValue expects a string, not {v}"))),
             },
+            // SVG.java's ringNetwork: node n of m on the circle of radius r around (cx, cy), at
+            // the angle 2*pi/m*n, each coordinate truncated to an integer as Java's (int) does
+            // (toward zero, NaN to 0, saturating).
+            "NodeOfRingNetwork" => {
+                let mut v = [0i32; 5];
+                for (i, x) in vals.iter().enumerate() {
+                    v[i] = match x {
+                        Value::Int(k) => *k,
+                        _ => return Err(err(codes::TYPE, format!("NodeOfRingNetwork expects integers, not {x}"))),
+                    };
+                }
+                let [cx, cy, r, n, m] = v.map(f64::from);
+                let angle = (2.0 * std::f64::consts::PI / m) * n;
+                let (x, y) = ((cx + r * angle.cos()) as i32, (cy + r * angle.sin()) as i32);
+                Value::record(vec![(self.program.interner.get("x"), Value::Int(x)), (self.program.interner.get("y"), Value::Int(y))])
+            }
             "SVGElemToString" => {
                 let mut out = String::new();
                 self.svg(&vals[0], &mut out, 0).map_err(|e| err(codes::TYPE, format!("SVGElemToString: {e}")))?;
