@@ -41,10 +41,10 @@ fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
 fn counts_per_task() {
     let traces = task_traces::all();
     let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
-    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd"] {
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue"] {
         assert!(count(d) >= 20, "{d}: {}", count(d));
     }
-    for d in ["counter", "hourclock", "spin-split", "mutex-bug"] {
+    for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug"] {
         assert!(count(d) >= 5, "{d}: {}", count(d));
     }
 }
