@@ -169,10 +169,10 @@ pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
             .expect("a step of the weighted total");
         sim.apply(&step);
         let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
-        if label == Label::C2 {
-            if let Some(Archetype { role: Role::Consumer(c), .. }) = sim.process(node) {
-                processor = c.proc;
-            }
+        if label == Label::C2
+            && let Some(Archetype { role: Role::Consumer(c), .. }) = sim.process(node)
+        {
+            processor = c.proc;
         }
         steps.push(Recorded { label, actor: node, after: Observed::of(&sim, processor) });
     }
@@ -203,18 +203,24 @@ fn line(fields: &[(&str, Value)]) -> String {
 
 pub const SOURCE_PATH: &str = "tasks/dqueue/src/dqueue.rs";
 
-/// The trace text of a run: header, init line, one line per step.
-pub fn render(schedule: Schedule, seed: u64, run: &Run) -> String {
+/// The trace text of a run: header (with the bug's name when the switch is on), init line, one
+/// line per step.
+pub fn render(seed: u64, bug: Bug, run: &Run) -> String {
     let k = constants();
-    let mut s = line(&[
+    let mut header = vec![
         ("kind", "header".into()),
         ("task", "dqueue".into()),
         ("version", 1u64.into()),
         ("constants", json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": PRODUCER })),
         ("seed", seed.into()),
-        ("scheduler", schedule.name().into()),
+        // The driver's seeded choices; the schedule (its weights) is in the file name.
+        ("scheduler", "random".into()),
         ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("dqueue.rs"))).into()),
-    ]);
+    ];
+    if bug == Bug::ZeroItemUnanswered {
+        header.push(("bug", "zero-item-unanswered".into()));
+    }
+    let mut s = line(&header);
     s.push_str(&line(&[("kind", "init".into()), ("state", run.initial.json())]));
     for (n, st) in run.steps.iter().enumerate() {
         s.push_str(&line(&[
@@ -231,7 +237,7 @@ pub fn render(schedule: Schedule, seed: u64, run: &Run) -> String {
 
 /// Runs a schedule once and returns the trace text.
 pub fn run(schedule: Schedule, seed: u64, bug: Bug) -> String {
-    render(schedule, seed, &run_system(schedule, seed, bug))
+    render(seed, bug, &run_system(schedule, seed, bug))
 }
 
 /// Seeds of the bug switch's runs (schedule `random`).

@@ -124,6 +124,7 @@ fn traces_cover_every_action_with_consumers_contending() {
         let ls = lines(&t.text);
         assert_eq!(ls[0]["kind"], "header");
         assert_eq!(ls[0]["task"], "dqueue");
+        assert!(ls[0].get("bug").is_none(), "{}", t.name);
         assert_eq!(ls[0]["constants"]["BUFFER_SIZE"], buffer);
         assert_eq!(ls[1]["kind"], "init");
         let steps = &ls[2..];
@@ -166,6 +167,7 @@ fn the_bug_switch_leaves_requests_unanswered() {
     let mut stuck_runs = 0;
     for t in &bug {
         let ls = lines(&t.text);
+        assert_eq!(ls[0]["bug"], "zero-item-unanswered", "{}", t.name);
         let mut prev = ls[1]["state"].clone();
         let mut dropped = 0;
         for s in &ls[2..] {
