@@ -18,8 +18,11 @@
 (***************************************************************************)
 EXTENDS dqueue
 
+\* The consumers' ids (named apart from the model's own definitions).
 DQConsumers == 1..NUM_CONSUMERS
+\* Every node: the producer and the consumers.
 DQNodes == {PRODUCER} \cup DQConsumers
+\* The pinned variables, for the action properties' subscripts.
 DQVars == <<pc, network, processor, stream, requester>>
 
 \* How many times v occurs in the sequence s.
