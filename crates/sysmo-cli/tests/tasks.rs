@@ -18,6 +18,7 @@ const BUG_VIOLATIONS: &[(&str, &str, &[&str])] = &[
     ("mutex", "bug", &["MutualExclusion", "LockConsistency", "GuardLifecycle"]),
     ("spin-split", "bug", &["MutualExclusion", "EnterBySet"]),
     ("etcd", "bug", &["LeaderCompletenessInv"]),
+    ("dqueue", "bug", &["OneRequestPerWaitingConsumer", "StreamCycles", "RequestEventuallyAnswered"]),
 ];
 
 /// Bug models whose violation lies beyond the task's grading budget: (task, folder, states).
@@ -170,7 +171,7 @@ fn reference_verdicts(task: &str) {
 }
 
 /// One test per task (they run in parallel); `every_task_has_a_reference_test` keeps the list whole.
-const REFERENCE_TESTS: &[&str] = &["counter", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_has_a_reference_test() {
@@ -180,6 +181,11 @@ fn every_task_has_a_reference_test() {
 #[test]
 fn reference_counter() {
     reference_verdicts("counter");
+}
+
+#[test]
+fn reference_dqueue() {
+    reference_verdicts("dqueue");
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn reference_scores_one(id: &str) {
 
 /// One test per task, so that they run side by side; `every_task_is_graded_here` keeps the
 /// list whole.
-const GRADED: &[&str] = &["counter", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const GRADED: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_is_graded_here() {
@@ -46,6 +46,11 @@ fn every_task_is_graded_here() {
 #[test]
 fn reference_counter() {
     reference_scores_one("counter");
+}
+
+#[test]
+fn reference_dqueue() {
+    reference_scores_one("dqueue");
 }
 
 #[test]

@@ -1,8 +1,11 @@
-//! A three-node cluster around [`Raft`] nodes and a simulated network, in the manner of etcd's
-//! own test network: messages sit in flight until the driver delivers (in any order), drops or
-//! duplicates them; links can be cut (partitions) and healed; nodes crash and restart from their
-//! durable state; clients propose at any node. Every choice comes from a seeded PRNG, so a seed
-//! and a scenario give the same run every time.
+//! A three-node cluster around [`Raft`] nodes on the shared simulated network ([`simnet`]), in
+//! the manner of etcd's own test network: messages sit in flight until the driver delivers
+//! them (in any order: [`Order::Any`]), drops or duplicates them; links can be cut (partitions)
+//! and healed; nodes crash and restart from their durable state; clients propose at any node.
+//! Every choice comes from one seeded [`Rng`], so a seed and a scenario give the same run every
+//! time. The driver here picks its events itself ([`Cluster::random_event`], with weights per
+//! kind of event) rather than through [`simnet::Sim`], so that the traces it recorded stay the
+//! same.
 //!
 //! Each step that is one of the task's actions is recorded with the observed state of every node
 //! after it. Steps that change nothing a node shows and no message it holds (a timer tick that
@@ -14,7 +17,18 @@
 //! lost, the proposal is refused).
 
 use crate::raft::{Config, Durable, Entry, Message, MsgType, NodeId, Raft, Role, Tick, NONE};
+pub use simnet::Rng;
+use simnet::{Delivery, Envelope, Network, Order};
 use std::collections::{BTreeMap, BTreeSet};
+
+impl Envelope for Message {
+    fn src(&self) -> NodeId {
+        self.from
+    }
+    fn dst(&self) -> NodeId {
+        self.to
+    }
+}
 
 /// The task's actions (the pinned names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -126,34 +140,6 @@ pub struct Bounds {
     pub max_log_len: u64,
 }
 
-/// The project's small PRNG (splitmix64), for the driver's choices.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x6a09_e667_f3bc_c909)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
-
-    /// True with probability `pct` percent.
-    pub fn chance(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-}
-
 /// How often the driver picks each kind of event in [`Cluster::random_event`] (relative
 /// weights; the network's faults as percentages of deliveries).
 #[derive(Clone, Copy, Debug)]
@@ -214,19 +200,16 @@ impl Safety {
 pub struct Cluster {
     cfgs: Vec<Config>,
     pub nodes: Vec<Raft>,
-    pub down: Vec<bool>,
-    /// Messages in flight.
-    pub net: Vec<Message>,
-    /// Cut links (from, to): messages on them are lost.
-    cut: BTreeSet<(NodeId, NodeId)>,
+    /// Messages in flight (any may be delivered next), cut links and crashed nodes.
+    pub net: Network<Message>,
     pub rng: Rng,
     pub bounds: Bounds,
     pub steps: Vec<Step>,
     pub safety: Safety,
     restarts: u64,
     next_data: u64,
-    /// Messages the network lost (dropped, cut, to a crashed node, or held back by the bounds).
-    pub lost: u64,
+    /// Deliveries not taken because they would leave the bounds (the message is lost).
+    held: u64,
 }
 
 impl Cluster {
@@ -241,16 +224,14 @@ impl Cluster {
         Cluster {
             cfgs,
             nodes,
-            down: vec![false; n as usize],
-            net: vec![],
-            cut: BTreeSet::new(),
+            net: Network::new(Order::Any),
             rng: Rng::new(seed),
             bounds,
             steps: vec![],
             safety: Safety::default(),
             restarts: 0,
             next_data: 1,
-            lost: 0,
+            held: 0,
         }
     }
 
@@ -263,7 +244,13 @@ impl Cluster {
     }
 
     pub fn is_up(&self, id: NodeId) -> bool {
-        !self.down[(id - 1) as usize]
+        self.net.is_up(id)
+    }
+
+    /// Messages lost so far: dropped, on a cut link, to a crashed node, or held back by the
+    /// bounds.
+    pub fn lost(&self) -> u64 {
+        self.net.lost() + self.held
     }
 
     /// The leader of the highest term among the running nodes, if any.
@@ -287,11 +274,7 @@ impl Cluster {
         let id = r.id;
         self.nodes[(id - 1) as usize] = r;
         for m in msgs {
-            if self.cut.contains(&(m.from, m.to)) {
-                self.lost += 1;
-            } else {
-                self.net.push(m);
-            }
+            self.net.send(m);
         }
     }
 
@@ -323,21 +306,14 @@ impl Cluster {
 
     /// Delivers the `k`-th message in flight. Returns the action it made, if any.
     pub fn deliver(&mut self, k: usize) -> Option<Action> {
-        if k >= self.net.len() {
-            return None;
-        }
-        let m = self.net.remove(k);
+        let Delivery::Delivered(m) = self.net.take(k) else { return None };
         let (from, to) = (m.from, m.to);
-        if !self.is_up(to) || self.cut.contains(&(from, to)) {
-            self.lost += 1;
-            return None;
-        }
         let mut r = self.node(to).clone();
         let was_leader = r.role == Role::Leader;
         let kind = m.kind;
         let ok = r.step(m).is_ok();
         if !self.within(&r) {
-            self.lost += 1;
+            self.held += 1;
             return None;
         }
         self.install(r);
@@ -378,15 +354,12 @@ impl Cluster {
 
     /// Loses the `k`-th message in flight.
     pub fn drop_message(&mut self, k: usize) {
-        if k < self.net.len() {
-            self.net.remove(k);
-            self.lost += 1;
-        }
+        self.net.drop(k);
     }
 
     /// Node `id` stops: it takes no steps and messages to it are lost until it restarts.
     pub fn crash(&mut self, id: NodeId) {
-        self.down[(id - 1) as usize] = true;
+        self.net.crash(id);
     }
 
     /// Node `id` (crashed or running) comes back from its durable state. Messages to it that
@@ -397,32 +370,18 @@ impl Cluster {
         cfg.seed = cfg.seed.wrapping_add(self.restarts.wrapping_mul(0x9e37_79b9));
         let durable = self.node(id).durable();
         self.nodes[(id - 1) as usize] = Raft::new(&cfg, durable);
-        self.down[(id - 1) as usize] = false;
-        let mut kept = vec![];
-        for m in std::mem::take(&mut self.net) {
-            if m.to == id && self.rng.chance(50) {
-                self.lost += 1;
-            } else {
-                kept.push(m);
-            }
-        }
-        self.net = kept;
+        self.net.restart(id);
+        self.net.lose_addressed_to(id, 50, &mut self.rng);
         self.record(Action::Restart, id, None);
     }
 
     /// Cuts every link between `group` and the other nodes, both ways.
     pub fn partition(&mut self, group: &[NodeId]) {
-        for a in self.ids() {
-            for b in self.ids() {
-                if group.contains(&a) != group.contains(&b) {
-                    self.cut.insert((a, b));
-                }
-            }
-        }
+        self.net.partition(group, &self.ids());
     }
 
     pub fn heal(&mut self) {
-        self.cut.clear();
+        self.net.heal();
     }
 
     /// One random event: a tick of a random running node, a delivery (or loss, or duplication)
@@ -442,8 +401,7 @@ impl Cluster {
                 return None;
             }
             if self.rng.chance(w.duplicate) {
-                let copy = self.net[k].clone();
-                self.net.push(copy);
+                self.net.duplicate(k);
             }
             self.deliver(k)
         } else {

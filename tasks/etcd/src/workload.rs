@@ -160,7 +160,7 @@ pub fn run_cluster(scenario: Scenario, seed: u64) -> Cluster {
                     }
                 }
                 for _ in 0..8 {
-                    let first = c.net.iter().position(|m| {
+                    let first = c.net.in_flight().iter().position(|m| {
                         matches!(m.kind, MsgType::PreVote | MsgType::PreVoteResp) && (m.from == lagging || m.to == lagging)
                     });
                     match first {

@@ -19,6 +19,7 @@ pub fn all() -> Vec<TraceFile> {
     v.extend(task_counter::workload::traces());
     v.extend(task_hourclock::workload::traces());
     v.extend(task_etcd::workload::traces());
+    v.extend(task_dqueue::workload::traces());
     v
 }
 

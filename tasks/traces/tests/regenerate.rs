@@ -41,10 +41,10 @@ fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
 fn counts_per_task() {
     let traces = task_traces::all();
     let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
-    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd"] {
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue"] {
         assert!(count(d) >= 20, "{d}: {}", count(d));
     }
-    for d in ["counter", "hourclock", "spin-split", "mutex-bug"] {
+    for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug"] {
         assert!(count(d) >= 5, "{d}: {}", count(d));
     }
 }
@@ -73,8 +73,13 @@ fn every_trace_follows_the_documented_line_shapes() {
             assert_eq!(s["seq"], i as u64 + 1, "{}/{}", t.dir, t.name);
             assert_eq!(keys(&s["state"]), vars, "{}/{}", t.dir, t.name);
             if s["actor"].is_u64() {
-                // A numbered thread is argument `t`; a node of a distributed system (etcd) is `i`.
-                let who = if t.dir == "etcd" { "i" } else { "t" };
+                // A numbered thread is argument `t`; a node of etcd is `i`; a PGo process is
+                // `self`, MPCal's name.
+                let who = match t.dir.as_str() {
+                    "etcd" => "i",
+                    "dqueue" | "dqueue-bug" => "self",
+                    _ => "t",
+                };
                 assert_eq!(s["args"][who], s["actor"], "{}/{}", t.dir, t.name);
             }
         }

@@ -1,0 +1,267 @@
+//! The runs that produce the dqueue task's traces: the producer (id 0) and three consumers
+//! (ids 1, 2, 3), `BUFFER_SIZE` 3, driven through four schedules, and the bug switch's runs.
+//! Every trace line is one labelled step with the process that took it (`self`) and the whole
+//! observed state after it.
+//!
+//! A schedule is how the driver weighs the processes when it picks the next step among those
+//! enabled (each process has at most one: the one at its label); the choice comes from the
+//! seeded PRNG, so a schedule and a seed give the trace byte for byte.
+
+use crate::dqueue::{Archetype, Bug, Constants, Label, PRODUCER, Role, system};
+use serde_json::{Map, Value, json};
+use simnet::{NodeId, Rng, Sim, Step};
+use task_probe::{TraceFile, source_hash, write_canonical};
+
+const TASK_TOML: &str = include_str!("../task.toml");
+
+/// An integer of the `constants = { ... }` line of task.toml's `[check]` table.
+pub fn check_constant(name: &str) -> u64 {
+    let check = TASK_TOML.split("\n[check]").nth(1).expect("task.toml has a [check] table");
+    let line = check.lines().find(|l| l.trim_start().starts_with("constants")).expect("[check] has constants");
+    let value = line.split(&format!("{name} = ")).nth(1).unwrap_or_else(|| panic!("[check].constants has no {name}"));
+    value.split(|c: char| !c.is_ascii_digit()).next().and_then(|d| d.parse().ok()).expect("an integer")
+}
+
+/// The constants of every run: those of task.toml's `[check]`.
+pub fn constants() -> Constants {
+    Constants { buffer_size: check_constant("BUFFER_SIZE"), num_consumers: check_constant("NUM_CONSUMERS") }
+}
+
+/// Seeds per schedule.
+pub const SEEDS: u64 = 5;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every enabled step equally likely.
+    Random,
+    /// Consumers four times as likely as the producer: requests pile up in the producer's
+    /// mailbox and are answered in the order they arrived.
+    Contending,
+    /// The producer four times as likely as each consumer: requests are answered as they come.
+    Eager,
+    /// One consumer (chosen by the seed) four times less likely than the others.
+    SlowConsumer,
+}
+
+impl Schedule {
+    pub const ALL: [Schedule; 4] = [Schedule::Random, Schedule::Contending, Schedule::Eager, Schedule::SlowConsumer];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Random => "random",
+            Schedule::Contending => "contending",
+            Schedule::Eager => "eager",
+            Schedule::SlowConsumer => "slow-consumer",
+        }
+    }
+
+    fn index(self) -> u64 {
+        Schedule::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
+    }
+
+    /// The seed of this schedule's `k`-th run (from 1); seeds are distinct across schedules.
+    pub fn seed(self, k: u64) -> u64 {
+        self.index() * SEEDS + k
+    }
+}
+
+/// The observed state: the MPCal variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observed {
+    /// `pc[id]`: each process's label.
+    pub pc: Vec<(NodeId, Label)>,
+    /// `network[id]`: the values in node `id`'s mailbox, oldest first.
+    pub network: Vec<(NodeId, Vec<u64>)>,
+    /// `processor`: the last item a consumer processed (its `proc` write at `c2`), 0 before any.
+    pub processor: u64,
+    /// `stream`: the producer's stream.
+    pub stream: u64,
+    /// `requester`: the producer's local.
+    pub requester: u64,
+}
+
+impl Observed {
+    pub fn of(sim: &Sim<Archetype>, processor: u64) -> Observed {
+        let mut pc = vec![];
+        let mut network = vec![];
+        let (mut stream, mut requester) = (0, 0);
+        for (id, a) in sim.processes() {
+            pc.push((id, a.pc()));
+            network.push((id, sim.net.addressed_to(id).map(|m| m.value).collect()));
+            if let Role::Producer(p) = &a.role {
+                stream = p.s.value;
+                requester = p.requester;
+            }
+        }
+        Observed { pc, network, processor, stream, requester }
+    }
+
+    pub fn json(&self) -> Value {
+        let mut pc = Map::new();
+        for (id, l) in &self.pc {
+            pc.insert(id.to_string(), l.name().into());
+        }
+        let mut net = Map::new();
+        for (id, q) in &self.network {
+            net.insert(id.to_string(), json!(q));
+        }
+        json!({
+            "pc": pc,
+            "network": net,
+            "processor": self.processor,
+            "stream": self.stream,
+            "requester": self.requester,
+        })
+    }
+}
+
+/// One recorded step: process `actor` took the step `label`, then the state was `after`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    pub label: Label,
+    pub actor: NodeId,
+    pub after: Observed,
+}
+
+/// A finished run: the initial state and the steps.
+pub struct Run {
+    pub initial: Observed,
+    pub steps: Vec<Recorded>,
+    pub sim: Sim<Archetype>,
+}
+
+/// Runs `schedule` with `seed` (and the bug switch) until `cap` steps or until no step is
+/// enabled (with the bug, every consumer may end up waiting for an answer that never comes).
+pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
+    let k = constants();
+    let mut rng = Rng::new(seed);
+    let mut sim = system(k, bug);
+    let cap = 40 + rng.below(41) as usize;
+    let slow = 1 + rng.below(k.num_consumers);
+    let weight = |id: NodeId| -> u64 {
+        match schedule {
+            Schedule::Random => 1,
+            Schedule::Contending => if id == PRODUCER { 1 } else { 4 },
+            Schedule::Eager => if id == PRODUCER { 4 } else { 1 },
+            Schedule::SlowConsumer => if id == slow { 1 } else { 4 },
+        }
+    };
+    let mut processor = 0;
+    let initial = Observed::of(&sim, processor);
+    let mut steps = vec![];
+    while steps.len() < cap {
+        let enabled = sim.enabled();
+        let total: u64 = enabled.iter().map(|s| node_of(s).map_or(0, weight)).sum();
+        if total == 0 {
+            break;
+        }
+        let mut pick = rng.below(total);
+        let step = enabled
+            .into_iter()
+            .find(|s| {
+                let w = node_of(s).map_or(0, weight);
+                if pick < w {
+                    return true;
+                }
+                pick -= w;
+                false
+            })
+            .expect("a step of the weighted total");
+        sim.apply(&step);
+        let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
+        if label == Label::C2
+            && let Some(Archetype { role: Role::Consumer(c), .. }) = sim.process(node)
+        {
+            processor = c.proc;
+        }
+        steps.push(Recorded { label, actor: node, after: Observed::of(&sim, processor) });
+    }
+    Run { initial, steps, sim }
+}
+
+fn node_of(s: &Step<Label>) -> Option<NodeId> {
+    match s {
+        Step::Local { node, .. } => Some(*node),
+        _ => None,
+    }
+}
+
+/// A line whose top-level keys come in the given order (nested keys sorted).
+fn line(fields: &[(&str, Value)]) -> String {
+    let mut out = String::from("{");
+    for (n, (k, v)) in fields.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(*k).to_string());
+        out.push(':');
+        write_canonical(v, &mut out);
+    }
+    out.push_str("}\n");
+    out
+}
+
+pub const SOURCE_PATH: &str = "tasks/dqueue/src/dqueue.rs";
+
+/// The trace text of a run: header (with the bug's name when the switch is on), init line, one
+/// line per step.
+pub fn render(seed: u64, bug: Bug, run: &Run) -> String {
+    let k = constants();
+    let mut header = vec![
+        ("kind", "header".into()),
+        ("task", "dqueue".into()),
+        ("version", 1u64.into()),
+        ("constants", json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": PRODUCER })),
+        ("seed", seed.into()),
+        // The driver's seeded choices; the schedule (its weights) is in the file name.
+        ("scheduler", "random".into()),
+        ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("dqueue.rs"))).into()),
+    ];
+    if bug == Bug::ZeroItemUnanswered {
+        header.push(("bug", "zero-item-unanswered".into()));
+    }
+    let mut s = line(&header);
+    s.push_str(&line(&[("kind", "init".into()), ("state", run.initial.json())]));
+    for (n, st) in run.steps.iter().enumerate() {
+        s.push_str(&line(&[
+            ("kind", "step".into()),
+            ("seq", (n as u64 + 1).into()),
+            ("action", st.label.name().into()),
+            ("actor", st.actor.into()),
+            ("args", json!({ "self": st.actor })),
+            ("state", st.after.json()),
+        ]));
+    }
+    s
+}
+
+/// Runs a schedule once and returns the trace text.
+pub fn run(schedule: Schedule, seed: u64, bug: Bug) -> String {
+    render(seed, bug, &run_system(schedule, seed, bug))
+}
+
+/// Seeds of the bug switch's runs (schedule `random`).
+pub const BUG_SEEDS: std::ops::RangeInclusive<u64> = 101..=106;
+
+/// All traces of the task (`traces/dqueue`) and of the bug switch (`traces/dqueue-bug`).
+pub fn traces() -> Vec<TraceFile> {
+    let mut v = vec![];
+    for sc in Schedule::ALL {
+        for k in 1..=SEEDS {
+            let seed = sc.seed(k);
+            v.push(TraceFile {
+                dir: "dqueue".into(),
+                name: format!("{}-{:03}.ndjson", sc.name(), seed),
+                text: run(sc, seed, Bug::None),
+            });
+        }
+    }
+    for seed in BUG_SEEDS {
+        v.push(TraceFile {
+            dir: "dqueue-bug".into(),
+            name: format!("{}-{:03}.ndjson", Schedule::Random.name(), seed),
+            text: run(Schedule::Random, seed, Bug::ZeroItemUnanswered),
+        });
+    }
+    v
+}
