@@ -86,7 +86,14 @@ mod tests {
         for t in tasks() {
             let p = t.prompt().unwrap_or_else(|e| panic!("{}: {e}", t.id));
             assert!(p.starts_with(&format!("# Modeling task `{}`", t.id)), "{}", t.id);
+            // The code is explained as what it is: threads with the recorder's hooks, or
+            // processes on the simulated network.
+            let hooks = t.code.iter().any(|(_, text)| text.contains("probe.step("));
+            assert_eq!(p.contains("are the recorder's hooks"), hooks, "{}", t.id);
+            assert_eq!(p.contains("seeded simulated network"), !hooks, "{}", t.id);
         }
+        assert!(!task("spin").expect("the spin task").prompt().unwrap().contains("seeded simulated network"));
+        assert!(task("dqueue").expect("the dqueue task").prompt().unwrap().contains("seeded simulated network"));
         let spin = task("spin").expect("the spin task");
         assert!(spin.traces.iter().all(|(p, _)| p.starts_with("traces/spin/")));
     }

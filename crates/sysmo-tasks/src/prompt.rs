@@ -3,8 +3,8 @@
 //!
 //! The prompt holds the task (title, original system, description), the system's code — the
 //! files of the task crate's `src/` that produced the task's traces (the folder of the traces'
-//! header `source`), without `workload.rs`, the harness that starts the threads and records the
-//! runs —, what to model and what to leave out, the pinned names, and the expected output: one
+//! header `source`), without `workload.rs`, the harness that starts the threads (or drives the
+//! simulated network) and records the runs —, what to model and what to leave out, the pinned names, and the expected output: one
 //! TLA+ module named as pinned, with Init, Next, vars and Spec (fairness where liveness needs
 //! it), plus a .cfg with the task's constants.
 //!
@@ -45,11 +45,20 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
 
     line("## The code that ran");
     line("");
-    line("The traces your model is compared with were recorded from the Rust code below. Calls such as");
-    line("`probe.step(\"Action\", ...)` are the recorder's hooks, not behaviour of the system: each marks");
-    line("the point where the named action takes effect (one atomic step of the model) and shows how");
-    line("the pinned variables change there. The harness that starts the threads and records the runs");
-    line("is not shown; the constants in the expected .cfg below say how many threads run.");
+    if code.iter().any(|(_, text)| text.contains("probe.step(")) {
+        line("The traces your model is compared with were recorded from the Rust code below. Calls such as");
+        line("`probe.step(\"Action\", ...)` are the recorder's hooks, not behaviour of the system: each marks");
+        line("the point where the named action takes effect (one atomic step of the model) and shows how");
+        line("the pinned variables change there. The harness that starts the threads and records the runs");
+        line("is not shown; the constants in the expected .cfg below say how many threads run.");
+    } else {
+        line("The traces your model is compared with were recorded from the Rust code below: the system's");
+        line("processes, each a state machine whose steps are the task's actions (one atomic step of the");
+        line("model each). The harness that runs them is not shown: on a seeded simulated network it");
+        line("chooses which enabled step happens next (which message is delivered, lost or duplicated,");
+        line("which timer fires, which node crashes or restarts) and records the pinned variables after");
+        line("each step. The constants in the expected .cfg below say how many nodes run.");
+    }
     line("");
     for (path, text) in code {
         line(&format!("### {path}"));
@@ -129,11 +138,11 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("   - `Init`, the initial states;");
     line(&format!("   - the actions {}, each one atomic step of the code;", action_heads.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")));
     line("   - `Next`, the disjunction of the actions, their parameters bound by `\\E` over the values");
-    line("     they range over (thread ids from the constants, slice lengths, ...);");
+    line("     they range over (thread or node ids from the constants, slice lengths, ...);");
     line("   - `Spec == Init /\\ [][Next]_vars /\\ Fairness`, where `Fairness` gives weak fairness");
     line("     (`WF_vars`) or strong fairness (`SF_vars`) to the steps the system is sure to take, so");
-    line("     that the liveness the code guarantees (a thread that can proceed eventually does) holds");
-    line("     in the model, and no more than the code guarantees.");
+    line("     that the liveness the code guarantees (a thread or process that can proceed eventually");
+    line("     does) holds in the model, and no more than the code guarantees.");
     line("   Helper definitions (such as `TypeOK`) are welcome; use only the standard modules");
     line("   (Naturals, Integers, Sequences, FiniteSets, TLC). A state with no successor is allowed");
     line("   (the runs end); the model is checked with deadlock checking off.");
