@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
-import { pasteModel } from './lib/editor.mjs';
+import { expectReferenceGrade } from './lib/grading.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -56,26 +56,7 @@ await check('the etcd task page shows its actions, code, traces and invariants',
 
 await check('the etcd reference model grades 1.0 in all four stages in the worker', async () => {
   await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
-  await pasteModel(page, REFERENCE);
-  await page.waitForSelector('#summary[data-checked="true"][data-status="clean"]', { timeout: 20000 });
-  const started = Date.now();
-  await page.click('#grade');
-  await page.waitForSelector('#grade-status[data-state="done"], #grade-status[data-state="failed"]', { timeout: 600000 });
-  const seconds = (Date.now() - started) / 1000;
-  console.log(`     graded the etcd reference in the worker in ${seconds.toFixed(1)} s`);
-  expect((await page.getAttribute('#grade-status', 'data-state')) === 'done', await page.textContent('#grade-status'));
-  for (const stage of ['syntax', 'runtime', 'conformance', 'invariants']) {
-    const el = `#scorecard .stage[data-stage="${stage}"]`;
-    const score = Number(await page.getAttribute(`${el} .score`, 'data-score'));
-    const status = await page.getAttribute(el, 'data-status');
-    expect(score === 1 && status === 'ran', `${stage}: ${score} ${status}`);
-  }
-  for (const stage of ['runtime', 'conformance']) await page.click(`#scorecard .stage[data-stage="${stage}"] summary`);
-  const covered = await page.locator('#scorecard table.coverage tbody tr').count();
-  expect(covered === ACTIONS.length, `coverage rows ${covered}`);
-  const conform = await page.locator('#scorecard table.conformance tbody tr').count();
-  expect(conform === ACTIONS.length, `conformance rows ${conform}`);
-  await page.screenshot({ path: join(screenshots, 'etcd-scorecard.png'), fullPage: true });
+  await expectReferenceGrade(page, 'etcd', REFERENCE, ACTIONS, join(screenshots, 'etcd-scorecard.png'));
 });
 
 await check('the page raised no error', async () => {

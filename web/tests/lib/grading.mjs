@@ -1,0 +1,45 @@
+// Grading a model in the task page as a user does: paste it, wait for its check, press Grade,
+// wait for the worker, read the scorecard. For the browser tests of the tasks.
+
+import { expect } from './checks.mjs';
+import { pasteModel } from './editor.mjs';
+
+export const STAGES = ['syntax', 'runtime', 'conformance', 'invariants'];
+
+/** Paste `text`, grade it, and return the grade's state, message, seconds and scores by stage. */
+export async function gradeModel(page, text, timeout = 600000) {
+  await pasteModel(page, text);
+  await page.waitForSelector('#summary[data-checked="true"][data-status="clean"]', { timeout: 20000 });
+  const started = Date.now();
+  await page.click('#grade');
+  await page.waitForSelector('#grade-status[data-state="done"], #grade-status[data-state="failed"]', { timeout });
+  const seconds = (Date.now() - started) / 1000;
+  const state = await page.getAttribute('#grade-status', 'data-state');
+  const message = await page.textContent('#grade-status');
+  const stages = {};
+  for (const stage of STAGES) {
+    const el = `#scorecard .stage[data-stage="${stage}"]`;
+    stages[stage] = { score: Number(await page.getAttribute(`${el} .score`, 'data-score')), status: await page.getAttribute(el, 'data-status') };
+  }
+  return { state, message, seconds, stages };
+}
+
+/**
+ * Grade the reference model `text` of task `id` and expect 1.0 in every stage, with a coverage
+ * row and a conformance row per action; the scorecard is saved as `<id>-scorecard.png`.
+ */
+export async function expectReferenceGrade(page, id, text, actions, screenshotPath) {
+  const g = await gradeModel(page, text);
+  console.log(`     graded the ${id} reference in the worker in ${g.seconds.toFixed(1)} s`);
+  expect(g.state === 'done', g.message);
+  for (const stage of STAGES) {
+    const { score, status } = g.stages[stage];
+    expect(score === 1 && status === 'ran', `${stage}: ${score} ${status}`);
+  }
+  for (const stage of ['runtime', 'conformance']) await page.click(`#scorecard .stage[data-stage="${stage}"] summary`);
+  const covered = await page.locator('#scorecard table.coverage tbody tr').count();
+  expect(covered === actions.length, `coverage rows ${covered}`);
+  const conform = await page.locator('#scorecard table.conformance tbody tr').count();
+  expect(conform === actions.length, `conformance rows ${conform}`);
+  await page.screenshot({ path: screenshotPath, fullPage: true });
+}
