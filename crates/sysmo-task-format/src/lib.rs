@@ -214,6 +214,16 @@ impl TaskToml {
         toml::from_str(text).map_err(|e| format!("task.toml: {}", e.to_string().trim_end()))
     }
 
+    /// The integer constant `name` of `[check]` (what the task's system runs with, so that its
+    /// traces and the checked model agree); an error names what is missing.
+    pub fn check_int(&self, name: &str) -> Result<i64, String> {
+        match self.check.constants.get(name) {
+            Some(ConstantValue::Int(n)) => Ok(*n),
+            Some(v) => Err(format!("task.toml: [check].constants.{name} is {}, not an integer", v.cfg_text())),
+            None => Err(format!("task.toml: [check].constants has no {name}")),
+        }
+    }
+
     /// The original file's size as the task page writes it: (lines, whether rounded).
     pub fn original_lines(&self) -> Option<(u64, bool)> {
         match (self.original.lines, self.original.approx_lines) {
@@ -237,6 +247,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.pinned.module, "m");
+        assert_eq!(t.check_int("K"), Ok(3));
+        assert_eq!(t.check_int("S"), Err("task.toml: [check].constants.S is \"a\", not an integer".to_string()));
+        assert_eq!(t.check_int("M"), Err("task.toml: [check].constants has no M".to_string()));
         assert_eq!(t.pinned.actions.iter().map(PinnedAction::head).collect::<Vec<_>>(), ["A(t)", "B"]);
         assert_eq!(
             t.check.constants_cfg(),
