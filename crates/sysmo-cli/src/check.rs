@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tla_check::liveness::{LiveOptions, LiveOutcome};
 use tla_check::run::{LiveVerdict, Liveness, Run};
-use tla_check::{Budget, Explorer, Options, Outcome, Spec, TraceStep};
+use tla_check::{Budget, Options, Outcome, Spec, TraceStep};
 
 /// TLC's exit codes.
 pub mod exit {
@@ -352,76 +352,41 @@ pub struct Explored<S, E> {
     pub queued: u64,
     /// (generated, distinct) per action.
     pub coverage: Vec<(u64, u64)>,
-    /// Initial states generated.
-    pub initial: u64,
 }
 
-/// Explore with `workers` threads: each extra thread evaluates with a model of its own, built from
-/// the same analysis and .cfg. The answers are those of one worker ([`tla_check::parallel`]).
-/// What the extra models printed (`Print`, `PrintT`) goes to `printed`.
-/// A run that ends with no error ends with the .cfg's POSTCONDITION checked, as in TLC.
+/// Check the safety properties with `workers` threads (one: [`Run`]; several:
+/// [`tla_check::run::explore_parallel`], whose answers are one worker's). Either ends with the
+/// .cfg's POSTCONDITION checked, as in TLC. What the other workers printed goes to `printed`.
 pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut Vec<String>) -> Explored<tla_eval::State, ModelError> {
-    let mut ex = explore_workers(tla, opts, workers, printed);
-    if matches!(ex.outcome, Outcome::Success) && !tla.model.exit_requested() {
-        let stats = tla_check::Stats { distinct: ex.distinct, generated: ex.generated, depth: ex.depth, queued: ex.queued, initial: ex.initial };
-        if let Err(error) = tla.model.check_postcondition(&stats) {
-            ex.outcome = Outcome::Error { error, trace: vec![] };
+    let finished = if workers <= 1 {
+        Run::new(tla.model, opts, Liveness::Off).run_to_end()
+    } else {
+        // SAFETY: no other thread holds a value yet; the workers start after this.
+        #[allow(unsafe_code)]
+        unsafe {
+            tla_eval::single_thread(false)
+        };
+        let (finished, out) = tla_check::run::explore_parallel(tla.inputs, tla.model, opts, workers);
+        printed.extend(out);
+        finished
+    };
+    Explored::of_run(finished)
+}
+
+impl Explored<tla_eval::State, ModelError> {
+    /// The figures and outcome of a finished [`Run`].
+    pub fn of_run(finished: tla_check::run::Finished) -> Self {
+        Explored {
+            outcome: finished.outcome,
+            distinct: finished.stats.distinct,
+            generated: finished.stats.generated,
+            depth: finished.stats.depth,
+            queued: finished.stats.queued,
+            coverage: finished.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
         }
     }
-    ex
 }
 
-fn explore_workers(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut Vec<String>) -> Explored<tla_eval::State, ModelError> {
-    if workers <= 1 {
-        return explore_single(tla, opts);
-    }
-    // SAFETY: no other thread holds a value yet; the workers start below, after this.
-    #[allow(unsafe_code)]
-    unsafe {
-        tla_eval::single_thread(false)
-    };
-    let out = std::sync::Mutex::new(Vec::new());
-    // As in TLC, what the ASSUMEs set with TLCSet is every worker's.
-    let registers = tla.model.registers();
-    let run = tla_check::parallel::explore(
-        tla,
-        opts,
-        workers,
-        |_| {
-            let m = tla.inputs.model().ok()?;
-            m.evaluator().set_check_config(m.check_deadlock(), workers);
-            m.set_registers(&registers);
-            Some(m)
-        },
-        |m: Model<'_>| out.lock().unwrap_or_else(|p| p.into_inner()).extend(m.take_output()),
-    );
-    printed.extend(out.into_inner().unwrap_or_else(|p| p.into_inner()));
-    Explored {
-        outcome: run.outcome,
-        distinct: run.stats.distinct,
-        queued: run.stats.queued,
-        generated: run.stats.generated,
-        depth: run.stats.depth,
-        coverage: run.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
-        initial: run.stats.initial,
-    }
-}
-
-/// Explore with one worker (the wasm-clean explorer).
-pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P::Error> {
-    let mut ex = Explorer::new(spec, opts);
-    let outcome = ex.run_to_end();
-    let st = ex.stats();
-    Explored {
-        outcome,
-        distinct: st.distinct,
-        queued: st.queued,
-        generated: st.generated,
-        depth: st.depth,
-        coverage: ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect(),
-        initial: st.initial,
-    }
-}
 
 /// Turn an exploration into a report.
 pub fn report_of<P: Describe>(spec: &P, source: &str, ex: Explored<P::State, P::Error>, started: Instant, workers: usize) -> Report {
@@ -564,6 +529,21 @@ pub(crate) mod tests {
         }
         fn describe_error(&self, e: &String) -> (ResultKind, String) {
             (ResultKind::EvalError, e.clone())
+        }
+    }
+
+    /// Explore a spec written in Rust with one worker (the explorer alone, no model).
+    pub fn explore_single<P: Spec>(spec: &P, opts: Options) -> Explored<P::State, P::Error> {
+        let mut ex = tla_check::Explorer::new(spec, opts);
+        let outcome = ex.run_to_end();
+        let st = ex.stats();
+        Explored {
+            outcome,
+            distinct: st.distinct,
+            queued: st.queued,
+            generated: st.generated,
+            depth: st.depth,
+            coverage: ex.coverage().iter().map(|c| (c.generated, c.distinct)).collect(),
         }
     }
 
@@ -1021,18 +1001,10 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
     let props = model.live_properties();
     let from_start = opts.max_states.is_none() && opts.max_depth.is_none();
     let live = LiveOptions { max_states, ..Default::default() };
-    let finished = Run::new(model, opts, Liveness::OnGraph { from_start, after_depth_cut: false, opts: live }).run_to_end();
-    let explored = Explored {
-        outcome: finished.outcome,
-        distinct: finished.stats.distinct,
-        generated: finished.stats.generated,
-        depth: finished.stats.depth,
-        queued: finished.stats.queued,
-        coverage: finished.coverage.iter().map(|c| (c.generated, c.distinct)).collect(),
-        initial: finished.stats.initial,
-    };
-    let mut r = report_of(tla, source, explored, started, 1);
-    match finished.liveness {
+    let mut finished = Run::new(model, opts, Liveness::OnGraph { from_start, after_depth_cut: false, opts: live }).run_to_end();
+    let liveness = std::mem::replace(&mut finished.liveness, LiveVerdict::NotChecked);
+    let mut r = report_of(tla, source, Explored::of_run(finished), started, 1);
+    match liveness {
         LiveVerdict::NotChecked => {
             if r.result == ResultKind::Success {
                 stopped_by_spec(tla, &mut r);

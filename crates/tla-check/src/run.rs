@@ -227,10 +227,40 @@ fn done(outcome: Outcome<State, ModelError>, stats: Stats, coverage: Vec<ActionC
     RunStatus::Done(Box::new(Finished { outcome, stats, coverage, liveness }))
 }
 
+/// A check of the safety properties with `workers` threads (TLC's `-workers N`), ending as a
+/// [`Run`] with no temporal properties ends (POSTCONDITION checked). `model` is the main
+/// worker's; each other worker evaluates with a model of its own built from `inputs`, which
+/// answers `TLCGet("config")` for `workers` and holds the registers the ASSUMEs set, as in
+/// TLC. The answers are one worker's ([`crate::parallel`]). Also returned: what the other
+/// workers printed (`Print`). With one worker, or temporal properties to check on the graph,
+/// use [`Run`].
+///
+/// A caller that made values' counts plain (`tla_eval::single_thread(true)`) must make them
+/// atomic again before calling this.
+#[cfg(feature = "parallel")]
+pub fn explore_parallel(inputs: &crate::load::Inputs, model: &Model<'_>, opts: Options, workers: usize) -> (Finished, Vec<String>) {
+    let printed = std::sync::Mutex::new(Vec::new());
+    let registers = model.registers();
+    let run = crate::parallel::explore(
+        model,
+        opts,
+        workers,
+        |_| {
+            let m = inputs.model().ok()?;
+            m.evaluator().set_check_config(m.check_deadlock(), workers);
+            m.set_registers(&registers);
+            Some(m)
+        },
+        |m: Model<'_>| printed.lock().unwrap_or_else(|p| p.into_inner()).extend(m.take_output()),
+    );
+    let mut finished = Finished { outcome: run.outcome, stats: run.stats, coverage: run.coverage, liveness: LiveVerdict::NotChecked };
+    check_postcondition(model, &mut finished);
+    (finished, printed.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
 /// TLC's last check of a run that ended with no error: the .cfg's POSTCONDITION, evaluated
 /// with the run's figures (see [`Model::check_postcondition`]). A false or failing one becomes
-/// the run's outcome. The CLI's exploration with several workers, outside [`Run`], checks it
-/// the same way.
+/// the run's outcome.
 pub fn check_postcondition(model: &Model<'_>, finished: &mut Finished) {
     let clean = matches!(finished.outcome, Outcome::Success)
         && matches!(finished.liveness, LiveVerdict::Holds | LiveVerdict::NotChecked)
