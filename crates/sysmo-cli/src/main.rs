@@ -94,8 +94,11 @@ Usage:
               [--safety-only] [--json]
       Model-check a spec with its .cfg (default: SPEC.cfg beside it), as TLC does: ASSUME,
       invariants, deadlock, action properties, then temporal properties under fairness, on
-      the state graph of the same run. --safety-only leaves the temporal properties out (the
-      report lists them as unchecked).
+      the state graph of the same run, then the .cfg's POSTCONDITION with the run's figures
+      (TLCGet(\"stats\")). --safety-only leaves the temporal properties out (the report lists
+      them as unchecked). The library modules' I/O operators (Json, CSV, IOUtils: IOExec,
+      JsonSerialize, CSVWrite, ...) read and write this machine's files and run its programs,
+      as TLC's Java does; `sysmo grade` and the web app never do.
       Prints TLC's summary and the counterexample; --json prints one object with result,
       distinct_states, states_generated, depth, counterexample (ITF JSON), coverage.
       Exit codes as TLC: 0 no error (also when a --max-* budget stopped the run), 10 assumption,
