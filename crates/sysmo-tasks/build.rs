@@ -12,9 +12,16 @@ const TOP_FILES: &[&str] =
 /// The invariants module of a task folder is `<module>Invariants.tla`, named after the module.
 const INVARIANTS_SUFFIX: &str = "Invariants.tla";
 
+/// The files of the simulated network (`tasks/simnet`) that are part of a distributed system's
+/// behaviour: how messages travel (the delivery orders, loss, crashes) and its timers. Its
+/// driver (`sim.rs`, `rng.rs`) picks the schedule, as a task's `workload.rs` does, and is not
+/// shown.
+const SIMNET_CODE: &[&str] = &["tasks/simnet/src/network.rs", "tasks/simnet/src/timer.rs"];
+
 /// The system's code that produced a task's traces: the folder of the `source` in the first
 /// trace's header (`"source":"tasks/spin/src/lib.rs@…"`), its `.rs` files but `workload.rs` (the
-/// harness that runs and records), as (path from the repository root, file).
+/// harness that runs and records), and, for a task whose crate runs on the simulated network,
+/// [`SIMNET_CODE`], as (path from the repository root, file).
 fn code_files(root: &Path, first_trace: &Path) -> Vec<(String, PathBuf)> {
     let text = fs::read_to_string(first_trace).unwrap_or_default();
     let header = text.lines().next().unwrap_or("");
@@ -23,13 +30,22 @@ fn code_files(root: &Path, first_trace: &Path) -> Vec<(String, PathBuf)> {
     };
     let Some((folder, _)) = source.rsplit_once('/') else { return vec![] };
     println!("cargo:rerun-if-changed={}", root.join(folder).display());
-    sorted_files(&root.join(folder))
+    let mut files: Vec<(String, PathBuf)> = sorted_files(&root.join(folder))
         .into_iter()
         .filter_map(|p| {
             let name = p.file_name()?.to_str()?.to_string();
             (name.ends_with(".rs") && name != "workload.rs").then(|| (format!("{folder}/{name}"), p))
         })
-        .collect()
+        .collect();
+    let manifest = root.join(folder).parent().map(|crate_dir| crate_dir.join("Cargo.toml"));
+    let on_simnet = manifest.and_then(|m| fs::read_to_string(m).ok()).is_some_and(|m| m.lines().any(|l| l.trim_start().starts_with("simnet")));
+    if on_simnet {
+        for f in SIMNET_CODE {
+            println!("cargo:rerun-if-changed={}", root.join(f).display());
+            files.push((f.to_string(), root.join(f)));
+        }
+    }
+    files
 }
 /// Sub-folders whose files are embedded.
 const SUB_DIRS: &[&str] = &["reference", "bug"];

@@ -44,6 +44,7 @@ await check('the dqueue task page shows its actions, code, traces and invariants
   await page.waitForSelector('#code .row');
   const files = await page.locator('#code-file option').allTextContents();
   expect(files.includes('tasks/dqueue/src/dqueue.rs'), `code files ${files}`);
+  expect(files.includes('tasks/simnet/src/network.rs'), `how messages travel is shown: ${files}`);
   expect(!files.some((f) => f.endsWith('workload.rs')), `the harness is not shown: ${files}`);
   await page.click('.tab[data-tab="traces"]');
   await page.waitForSelector('#traces .trace-table tbody tr');
