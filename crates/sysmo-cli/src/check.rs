@@ -1086,6 +1086,9 @@ fn check_loaded(args: &CheckArgs, tla: &Tla<'_>, started: Instant) -> u8 {
              exploring with 1 worker"
         );
         1
+    } else if model.reads_behaviour() && args.workers > 1 {
+        eprintln!("note: the model reads the behaviour to each state (TLCExt's Trace), which one worker rebuilds; exploring with 1 worker");
+        1
     } else {
         args.workers
     };

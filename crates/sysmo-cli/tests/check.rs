@@ -525,3 +525,18 @@ fn postcondition_is_checked_with_the_runs_figures() {
     let out = sysmo(&["simulate", "RegistersPost.tla", "--json"]);
     assert_eq!(out.status.code(), Some(151));
 }
+
+/// TLCExt's Trace is the behaviour to the state being checked (Inv states it for every state),
+/// and in an action the behaviour to the state whose successors are computed: the action that
+/// stops once Trace has 3 states reaches x = 2 only. TLC 2.15 predates TLCExt's Trace; what it
+/// gives is read in TLC's TLCExt.java.
+#[test]
+fn trace_is_the_behaviour_to_the_state() {
+    for (cfg, distinct) in [("BehaviourTrace.cfg", 4), ("BehaviourTraceAction.cfg", 3)] {
+        let r = json(&sysmo(&["check", "BehaviourTrace.tla", "--config", cfg, "--json"]));
+        assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(distinct)), "{cfg}: {r}");
+    }
+    let out = sysmo(&["simulate", "BehaviourTrace.tla", "--json"]);
+    let r = json(&out);
+    assert!(r["message"].as_str().is_some_and(|m| m.contains("Trace (module TLCExt)")), "{r}");
+}

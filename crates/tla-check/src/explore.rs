@@ -130,6 +130,15 @@ pub trait Spec {
     /// state is at level 1), or 0 before the initial states are: what `TLCGet("level")`
     /// answers, as in TLC. Explorers call it before `initial_states` and before `successors`.
     fn set_level(&self, _level: u32) {}
+    /// Whether the spec reads the behaviour that leads to the state it evaluates in (TLCExt's
+    /// `Trace`). Then the explorer gives it with [`Spec::set_behaviour`], rebuilding it for
+    /// every state it expands, as TLC reads it back from its trace file.
+    fn reads_behaviour(&self) -> bool {
+        false
+    }
+    /// The behaviour from an initial state to the state evaluated next (its last state), for
+    /// the spec to read; `None`: none.
+    fn set_behaviour(&self, _states: Option<Vec<Self::State>>) {}
     /// Whether the spec asked the explorer to stop (`TLCSet("exit", TRUE)`): as TLC, the
     /// explorer finishes the state it is expanding (or the initial states), then stops with
     /// success, the states left on the queue unexplored.
@@ -405,9 +414,13 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             return Some(Outcome::Error { error, trace: vec![] });
         }
         self.stats.depth = 1;
+        let behaviour = self.spec.reads_behaviour();
         for s in inits {
             self.stats.generated += 1;
             self.stats.initial += 1;
+            if behaviour {
+                self.spec.set_behaviour(Some(vec![s.clone()]));
+            }
             let in_model = match self.spec.in_model(&s) {
                 Ok(b) => b,
                 Err(error) => return Some(Outcome::Error { error, trace: vec![TraceStep { action: None, state: s }] }),
@@ -470,6 +483,13 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         // On an error, `succs` holds the successors produced before it: they are processed
         // first, as TLC does, and the error is reported after them.
         self.spec.set_level(depth);
+        // The behaviour to `state`, when the spec reads it: for the successors, then with each
+        // successor last for its checks.
+        let behaviour: Option<Vec<P::State>> =
+            self.spec.reads_behaviour().then(|| self.trace_to(index).into_iter().map(|t| t.state).collect());
+        if let Some(b) = &behaviour {
+            self.spec.set_behaviour(Some(b.clone()));
+        }
         let failed = self.spec.successors(&state, &mut succs).err();
         self.stats.generated += self.spec.take_intermediate();
         if failed.is_none() && succs.is_empty() && self.opts.check_deadlock {
@@ -497,6 +517,11 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
             self.stats.generated += 1;
             if let Some(c) = self.coverage.get_mut(action as usize) {
                 c.generated += 1;
+            }
+            if let Some(b) = &behaviour {
+                let mut to_succ = b.clone();
+                to_succ.push(succ.clone());
+                self.spec.set_behaviour(Some(to_succ));
             }
             // A successor already stored is inside CONSTRAINT: only the step is checked.
             let known = key.and_then(|fp| self.seen.get(fp));
@@ -651,6 +676,9 @@ pub(crate) fn replay_trace<P: Spec>(
     let mut trace: Vec<TraceStep<P::State>> = Vec::with_capacity(path.len());
     let mut inits = Vec::new();
     spec.set_level(0);
+    if spec.reads_behaviour() {
+        spec.set_behaviour(None);
+    }
     if spec.initial_states(&mut inits).is_err() {
         return trace;
     }
@@ -664,6 +692,10 @@ pub(crate) fn replay_trace<P: Spec>(
         let mut succs = Vec::new();
         // When a later action fails, the step may still be one of the earlier actions'.
         spec.set_level(trace.len() as u32);
+        if spec.reads_behaviour() {
+            // The successors of a state read the behaviour to it, as when it was expanded.
+            spec.set_behaviour(Some(trace.iter().map(|t| t.state.clone()).collect()));
+        }
         let _ = spec.successors(&trace.last().unwrap().state, &mut succs);
         let Some((a, s)) =
             succs.into_iter().find(|(a, s)| *a == want_action && seen.get(spec.fingerprint(s)) == Some(i))

@@ -504,6 +504,7 @@ impl<'a> ConstEval<'a> {
                 environment: RefCell::new(None),
                 host: RefCell::new(None),
                 figures: RefCell::new(None),
+                behaviour: RefCell::new(None),
             },
         }
     }
@@ -1192,6 +1193,12 @@ impl<'a> ConstEval<'a> {
                 Value::record(fields)?
             }
         })
+    }
+
+    /// The behaviour TLCExt's `Trace` answers from now on: the states from an initial one to
+    /// the state being evaluated; `None`: none (then `Trace` is an error that says so).
+    pub fn set_behaviour(&self, states: Option<Vec<State>>) {
+        *self.tlc.behaviour.borrow_mut() = states;
     }
 
     /// What `TLCGet("config")` answers in a breadth-first model-checking run: TLC's record

@@ -156,6 +156,8 @@ pub struct Model<'a> {
     fp_error: RefCell<Option<ModelError>>,
     /// Whether a definition applies `TLCSet` (see [`Model::writes_registers`]).
     writes_registers: bool,
+    /// Whether a definition applies TLCExt's `Trace` (see [`Model::reads_behaviour`]).
+    reads_behaviour: bool,
     /// Where each variable is declared (for errors about its value).
     var_decls: Vec<(&'a str, Span)>,
     /// Per invariant, once asked for (see `violated_invariant_after`): its conjuncts, through
@@ -330,6 +332,8 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     }
     let _ = ev.take_output();
     let writes_registers = analysis.root_scope.iter().any(|sym| ev.definition(&sym.name).is_some_and(|d| applies_any(&d.body, &["TLCSet"])));
+    let reads_behaviour = analysis.modules.iter().any(|m| m.name.name == "TLCExt")
+        && analysis.root_scope.iter().any(|sym| ev.definition(&sym.name).is_some_and(|d| applies_any(&d.body, &["Trace"])));
 
     let def_body = |ev: &ConstEval<'a>, id: &Ident, what: &str| -> Result<&'a Expr, Diagnostic> {
         match ev.definition(&id.name) {
@@ -444,6 +448,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         postcondition: None,
         fp_error: RefCell::new(None),
         writes_registers,
+        reads_behaviour,
         var_decls,
         inv_parts: std::cell::OnceCell::new(),
         constraint_reads: std::cell::OnceCell::new(),
@@ -696,6 +701,13 @@ impl<'a> Model<'a> {
     /// would not keep.
     pub fn writes_registers(&self) -> bool {
         self.writes_registers
+    }
+
+    /// Whether the model reads the behaviour to the state it evaluates in (TLCExt's `Trace`):
+    /// the explorer then rebuilds it for every state, and one worker explores, as for TLC's
+    /// registers.
+    pub fn reads_behaviour(&self) -> bool {
+        self.reads_behaviour
     }
 
     pub fn check_deadlock(&self) -> bool {
@@ -1021,6 +1033,14 @@ impl<'a> Spec for Model<'a> {
 
     fn exit_requested(&self) -> bool {
         self.ev.exit_requested()
+    }
+
+    fn reads_behaviour(&self) -> bool {
+        self.reads_behaviour
+    }
+
+    fn set_behaviour(&self, states: Option<Vec<State>>) {
+        self.ev.set_behaviour(states);
     }
 
     fn warm(&self, state: &State, depth: u32) {

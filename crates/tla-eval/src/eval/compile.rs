@@ -404,6 +404,7 @@ impl<'a> ConstEval<'a> {
                         match self.global(name) {
                             Some(Global::Op(d)) => ok = self.pure_def(d as *const OpDef as usize, &d.body, depth + 1),
                             Some(Global::Fun(d)) => ok = self.pure_def(d as *const FunDef as usize, &d.body, depth + 1),
+                            Some(Global::Native(o)) => ok = o.pure,
                             _ => {}
                         }
                     }

@@ -31,6 +31,9 @@ pub(crate) struct Override {
     pub module: &'static str,
     pub name: &'static str,
     pub what: What,
+    /// Whether its value depends on its arguments alone (no register, file, process, clock
+    /// or behaviour read, no effect): only then may compiled code keep or share its value.
+    pub pure: bool,
 }
 
 const IO: &str = "it reads or writes TLC's binary serialization of values, which this checker does not write";
@@ -39,13 +42,18 @@ const TRACE: &str = "it reads TLC's own run (its counterexample or trace), which
 const LAYOUT: &str = "TLC computes it in Java and its TLA+ definition is only a placeholder";
 
 const fn native(module: &'static str, name: &'static str) -> Override {
-    Override { module, name, what: What::Native }
+    Override { module, name, what: What::Native, pure: true }
+}
+/// Computed natively, from more than its arguments (TLC's registers, the environment, the
+/// behaviour being checked).
+const fn native_reading(module: &'static str, name: &'static str) -> Override {
+    Override { module, name, what: What::Native, pure: false }
 }
 const fn io(module: &'static str, name: &'static str) -> Override {
-    Override { module, name, what: What::Io }
+    Override { module, name, what: What::Io, pure: false }
 }
 const fn unsupported(module: &'static str, name: &'static str, why: &'static str) -> Override {
-    Override { module, name, what: What::Unsupported(why) }
+    Override { module, name, what: What::Unsupported(why), pure: false }
 }
 
 static OVERRIDES: &[Override] = &[
@@ -66,7 +74,7 @@ static OVERRIDES: &[Override] = &[
     io("IOUtils", "IOExecTemplate"),
     io("IOUtils", "IOEnvExecTemplate"),
     // The environment the host gives (`ConstEval::set_environment`): the CLI gives its own.
-    native("IOUtils", "IOEnv"),
+    native_reading("IOUtils", "IOEnv"),
     io("CSV", "CSVWrite"),
     io("CSV", "CSVWriteRecord"),
     io("CSV", "CSVRead"),
@@ -84,14 +92,15 @@ static OVERRIDES: &[Override] = &[
     unsupported("GraphViz", "DotDiGraph", LAYOUT),
     unsupported("Statistics", "ChiSquare", LAYOUT),
     unsupported("VectorClocks", "CausalOrder", "TLC sorts the log in Java, and which of the causal orders it picks is not what the TLA+ definition's CHOOSE picks"),
-    unsupported("TLCExt", "Trace", TRACE),
+    // The behaviour the explorer gives (`ConstEval::set_behaviour`).
+    native_reading("TLCExt", "Trace"),
     unsupported("TLCExt", "CounterExample", TRACE),
     unsupported("TLCExt", "ToTrace", TRACE),
     unsupported("TLCExt", "TLCDefer", "TLC runs the expression after the state is explored, in Java"),
     unsupported("TLCExt", "TLCEvalDefinition", LAYOUT),
     unsupported("TLCExt", "AssertError", "it compares TLC's own error messages"),
     unsupported("TLCExt", "TLCFP", "it gives TLC's fingerprint of a value, which this checker computes differently"),
-    native("TLCExt", "TLCGetOrDefault"),
+    native_reading("TLCExt", "TLCGetOrDefault"),
     unsupported("TLCExt", "PickSuccessor", "it asks TLC's user, interactively, whether to keep a successor"),
     native("TLCExt", "TLCModelValue"),
 ];
@@ -228,6 +237,7 @@ impl<'a> ConstEval<'a> {
             vals.push(self.ev(a, env)?);
         }
         let want = match o.name {
+            "Trace" => 0,
             "AreConnectedIn" => 3,
             "TLCGetOrDefault" => 2,
             "NodeOfRingNetwork" => 5,
@@ -247,6 +257,25 @@ impl<'a> ConstEval<'a> {
                 let mut out = String::new();
                 json(&vals[0], shape, &mut out).map_err(|e| err(codes::TYPE, format!("{}: {e}", o.name)))?;
                 Ok(Value::Str(self.program.interner.get(&out)))
+            }
+            // TLCExt's Trace: the states of the behaviour to the one evaluated, each a record of
+            // the variables.
+            "Trace" => {
+                let behaviour = self.tlc.behaviour.borrow();
+                let Some(states) = behaviour.as_ref() else {
+                    return Err(err(
+                        codes::UNSUPPORTED,
+                        "Trace (module TLCExt) is the behaviour to the state being checked, and none is known here: \
+                         not while the initial states are computed (as in TLC), and only in a model-checking run \
+                         (sysmo check, not simulate)",
+                    ));
+                };
+                let names: Vec<_> = self.program.var_names.iter().map(|n| self.program.interner.get(n)).collect();
+                let records = states
+                    .iter()
+                    .map(|s| Value::record(names.iter().cloned().zip(s.iter().cloned()).collect()))
+                    .collect::<VResult<Vec<_>>>()?;
+                Ok(Value::Seq(Elems::from(records)))
             }
             // The register's value, or the default when it is not set (or the key names none).
             "TLCGetOrDefault" => {

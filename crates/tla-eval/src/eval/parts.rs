@@ -144,4 +144,6 @@ pub(super) struct TlcRuntime {
     /// The figures of the finished run, for `TLCGet("stats")` in a POSTCONDITION (`None`
     /// while exploring; see `set_run_figures`).
     pub(super) figures: RefCell<Option<super::RunFigures>>,
+    /// The behaviour to the state being evaluated, for TLCExt's `Trace` (see `set_behaviour`).
+    pub(super) behaviour: RefCell<Option<Vec<State>>>,
 }
