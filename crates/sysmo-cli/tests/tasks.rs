@@ -19,6 +19,7 @@ const BUG_VIOLATIONS: &[(&str, &str, &[&str])] = &[
     ("spin-split", "bug", &["MutualExclusion", "EnterBySet"]),
     ("etcd", "bug", &["LeaderCompletenessInv"]),
     ("dqueue", "bug", &["OneRequestPerWaitingConsumer", "StreamCycles", "RequestEventuallyAnswered"]),
+    ("locksvc", "bug", &["LockSafety", "NoPriorityInversion"]),
 ];
 
 /// Bug models whose violation lies beyond the task's grading budget: (task, folder, states).
@@ -171,7 +172,7 @@ fn reference_verdicts(task: &str) {
 }
 
 /// One test per task (they run in parallel); `every_task_has_a_reference_test` keeps the list whole.
-const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_has_a_reference_test() {
@@ -196,6 +197,11 @@ fn reference_etcd() {
 #[test]
 fn reference_hourclock() {
     reference_verdicts("hourclock");
+}
+
+#[test]
+fn reference_locksvc() {
+    reference_verdicts("locksvc");
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn reference_scores_one(id: &str) {
 
 /// One test per task, so that they run side by side; `every_task_is_graded_here` keeps the
 /// list whole.
-const GRADED: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const GRADED: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_is_graded_here() {
@@ -61,6 +61,11 @@ fn reference_etcd() {
 #[test]
 fn reference_hourclock() {
     reference_scores_one("hourclock");
+}
+
+#[test]
+fn reference_locksvc() {
+    reference_scores_one("locksvc");
 }
 
 #[test]

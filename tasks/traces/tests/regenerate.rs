@@ -41,10 +41,10 @@ fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
 fn counts_per_task() {
     let traces = task_traces::all();
     let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
-    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue"] {
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue", "locksvc"] {
         assert!(count(d) >= 20, "{d}: {}", count(d));
     }
-    for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug"] {
+    for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug", "locksvc-bug"] {
         assert!(count(d) >= 5, "{d}: {}", count(d));
     }
 }
@@ -77,7 +77,7 @@ fn every_trace_follows_the_documented_line_shapes() {
                 // `self`, MPCal's name.
                 let who = match t.dir.as_str() {
                     "etcd" => "i",
-                    "dqueue" | "dqueue-bug" => "self",
+                    "dqueue" | "dqueue-bug" | "locksvc" | "locksvc-bug" => "self",
                     _ => "t",
                 };
                 assert_eq!(s["args"][who], s["actor"], "{}/{}", t.dir, t.name);
