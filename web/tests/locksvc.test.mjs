@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
-import { pasteModel } from './lib/editor.mjs';
+import { expectReferenceGrade, gradeModel } from './lib/grading.mjs';
 
 const url = process.env.SYSMO_URL;
 if (!url) {
@@ -55,38 +55,14 @@ await check('the locksvc task page shows its actions, code, traces and invariant
 
 await check('the locksvc reference model grades 1.0 in all four stages in the worker', async () => {
   await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
-  await pasteModel(page, REFERENCE);
-  await page.waitForSelector('#summary[data-checked="true"][data-status="clean"]', { timeout: 20000 });
-  const started = Date.now();
-  await page.click('#grade');
-  await page.waitForSelector('#grade-status[data-state="done"], #grade-status[data-state="failed"]', { timeout: 600000 });
-  const seconds = (Date.now() - started) / 1000;
-  console.log(`     graded the locksvc reference in the worker in ${seconds.toFixed(1)} s`);
-  expect((await page.getAttribute('#grade-status', 'data-state')) === 'done', await page.textContent('#grade-status'));
-  for (const stage of ['syntax', 'runtime', 'conformance', 'invariants']) {
-    const el = `#scorecard .stage[data-stage="${stage}"]`;
-    const score = Number(await page.getAttribute(`${el} .score`, 'data-score'));
-    const status = await page.getAttribute(el, 'data-status');
-    expect(score === 1 && status === 'ran', `${stage}: ${score} ${status}`);
-  }
-  for (const stage of ['runtime', 'conformance']) await page.click(`#scorecard .stage[data-stage="${stage}"] summary`);
-  const covered = await page.locator('#scorecard table.coverage tbody tr').count();
-  expect(covered === ACTIONS.length, `coverage rows ${covered}`);
-  const conform = await page.locator('#scorecard table.conformance tbody tr').count();
-  expect(conform === ACTIONS.length, `conformance rows ${conform}`);
-  await page.screenshot({ path: join(screenshots, 'locksvc-scorecard.png'), fullPage: true });
+  await expectReferenceGrade(page, 'locksvc', REFERENCE, ACTIONS, join(screenshots, 'locksvc-scorecard.png'));
 });
 
 await check('a model without fairness replays every trace but fails the liveness properties', async () => {
-  await pasteModel(page, UNFAIR);
-  await page.waitForSelector('#summary[data-checked="true"][data-status="clean"]', { timeout: 20000 });
-  await page.click('#grade');
-  await page.waitForSelector('#grade-status[data-state="done"], #grade-status[data-state="failed"]', { timeout: 600000 });
-  expect((await page.getAttribute('#grade-status', 'data-state')) === 'done', await page.textContent('#grade-status'));
-  const score = async (stage) => Number(await page.getAttribute(`#scorecard .stage[data-stage="${stage}"] .score`, 'data-score'));
-  expect((await score('conformance')) === 1, `conformance ${await score('conformance')}`);
-  const inv = await score('invariants');
-  expect(Math.abs(inv - 3 / 5) < 1e-3, `invariants ${inv}`);
+  const g = await gradeModel(page, UNFAIR);
+  expect(g.state === 'done', g.message);
+  expect(g.stages.conformance.score === 1, `conformance ${g.stages.conformance.score}`);
+  expect(Math.abs(g.stages.invariants.score - 3 / 5) < 1e-3, `invariants ${g.stages.invariants.score}`);
   await page.click('#scorecard .stage[data-stage="invariants"] summary');
   const failed = (await page.locator('#scorecard li[data-verdict]:not([data-verdict="pass"])').evaluateAll((els) => els.map((e) => e.dataset.name))).sort();
   const want = ['ServerEventuallyIdle', 'SystemLiveness'];

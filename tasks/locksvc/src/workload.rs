@@ -14,12 +14,11 @@ use task_probe::{TraceFile, source_hash, write_canonical};
 
 const TASK_TOML: &str = include_str!("../task.toml");
 
-/// An integer of the `constants = { ... }` line of task.toml's `[check]` table.
+/// An integer constant of task.toml's `[check]` table (read with the one task.toml schema).
 pub fn check_constant(name: &str) -> u64 {
-    let check = TASK_TOML.split("\n[check]").nth(1).expect("task.toml has a [check] table");
-    let line = check.lines().find(|l| l.trim_start().starts_with("constants")).expect("[check] has constants");
-    let value = line.split(&format!("{name} = ")).nth(1).unwrap_or_else(|| panic!("[check].constants has no {name}"));
-    value.split(|c: char| !c.is_ascii_digit()).next().and_then(|d| d.parse().ok()).expect("an integer")
+    let task = sysmo_task_format::TaskToml::parse(TASK_TOML).unwrap_or_else(|e| panic!("{e}"));
+    let n = task.check_int(name).unwrap_or_else(|e| panic!("{e}"));
+    u64::try_from(n).unwrap_or_else(|_| panic!("task.toml: [check].constants.{name} is negative"))
 }
 
 /// The constants of every run: those of task.toml's `[check]`.
