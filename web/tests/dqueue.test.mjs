@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { expectTaskPage } from './lib/task-page.mjs';
 import { expectReferenceGrade, gradeModel } from './lib/grading.mjs';
 
 const url = process.env.SYSMO_URL;
@@ -34,24 +35,10 @@ page.on('pageerror', (e) => pageErrors.push(String(e)));
 const { check, finish } = checks('dqueue');
 
 await check('the dqueue task page shows its actions, code, traces and invariants', async () => {
-  await page.goto(url, { waitUntil: 'load' });
-  await page.click('.task-card[data-task="dqueue"] a', { timeout: 20000 });
-  await page.waitForSelector('#task[data-task="dqueue"]', { timeout: 10000 });
-  expect((await page.textContent('#description code.module')) === 'dqueue', 'module name');
-  const actions = (await page.locator('#description tr.action code').allTextContents()).map((a) => a.replace(/\(.*$/, ''));
-  expect(JSON.stringify(actions) === JSON.stringify(ACTIONS), `actions ${actions}`);
-  await page.click('.tab[data-tab="code"]');
-  await page.waitForSelector('#code .row');
-  const files = await page.locator('#code-file option').allTextContents();
-  expect(files.includes('tasks/dqueue/src/dqueue.rs'), `code files ${files}`);
+  const files = await expectTaskPage(page, url, {
+    id: 'dqueue', module: 'dqueue', actions: ACTIONS, codeFile: 'tasks/dqueue/src/dqueue.rs', invariant: 'ConsumerAlwaysConsumes', invariants: 9,
+  });
   expect(files.includes('tasks/simnet/src/network.rs'), `how messages travel is shown: ${files}`);
-  expect(!files.some((f) => f.endsWith('workload.rs')), `the harness is not shown: ${files}`);
-  await page.click('.tab[data-tab="traces"]');
-  await page.waitForSelector('#traces .trace-table tbody tr');
-  expect((await page.locator('#traces .trace-table tbody tr').count()) > 10, 'trace rows');
-  await page.click('.tab[data-tab="invariants"]');
-  await page.waitForSelector('#invariants li[data-name="ConsumerAlwaysConsumes"]');
-  expect((await page.locator('#invariants li[data-name]').count()) >= 9, 'the invariants listed');
 });
 
 await check('the dqueue reference model grades 1.0 in all four stages in the worker', async () => {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { expectTaskPage } from './lib/task-page.mjs';
 import { expectReferenceGrade } from './lib/grading.mjs';
 
 const url = process.env.SYSMO_URL;
@@ -36,22 +37,9 @@ page.on('pageerror', (e) => pageErrors.push(String(e)));
 const { check, finish } = checks('etcd');
 
 await check('the etcd task page shows its actions, code, traces and invariants', async () => {
-  await page.goto(url, { waitUntil: 'load' });
-  await page.click('.task-card[data-task="etcd"] a', { timeout: 20000 });
-  await page.waitForSelector('#task[data-task="etcd"]', { timeout: 10000 });
-  expect((await page.textContent('#description code.module')) === 'etcdraft', 'module name');
-  const actions = (await page.locator('#description tr.action code').allTextContents()).map((a) => a.replace(/\(.*$/, ''));
-  expect(JSON.stringify(actions) === JSON.stringify(ACTIONS), `actions ${actions}`);
-  await page.click('.tab[data-tab="code"]');
-  await page.waitForSelector('#code .row');
-  const files = await page.locator('#code-file option').allTextContents();
-  expect(files.includes('tasks/etcd/src/raft.rs'), `code files ${files}`);
-  await page.click('.tab[data-tab="traces"]');
-  await page.waitForSelector('#traces .trace-table tbody tr');
-  expect((await page.locator('#traces .trace-table tbody tr').count()) > 10, 'trace rows');
-  await page.click('.tab[data-tab="invariants"]');
-  await page.waitForSelector('#invariants li[data-name="LogMatchingInv"]');
-  expect((await page.locator('#invariants li[data-name]').count()) >= 14, 'the invariants listed');
+  await expectTaskPage(page, url, {
+    id: 'etcd', module: 'etcdraft', actions: ACTIONS, codeFile: 'tasks/etcd/src/raft.rs', invariant: 'LogMatchingInv', invariants: 14,
+  });
 });
 
 await check('the etcd reference model grades 1.0 in all four stages in the worker', async () => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { expectTaskPage } from './lib/task-page.mjs';
 import { expectReferenceGrade, gradeModel } from './lib/grading.mjs';
 
 const url = process.env.SYSMO_URL;
@@ -34,23 +35,9 @@ page.on('pageerror', (e) => pageErrors.push(String(e)));
 const { check, finish } = checks('locksvc');
 
 await check('the locksvc task page shows its actions, code, traces and invariants', async () => {
-  await page.goto(url, { waitUntil: 'load' });
-  await page.click('.task-card[data-task="locksvc"] a', { timeout: 20000 });
-  await page.waitForSelector('#task[data-task="locksvc"]', { timeout: 10000 });
-  expect((await page.textContent('#description code.module')) === 'locksvc', 'module name');
-  const actions = (await page.locator('#description tr.action code').allTextContents()).map((a) => a.replace(/\(.*$/, ''));
-  expect(JSON.stringify(actions) === JSON.stringify(ACTIONS), `actions ${actions}`);
-  await page.click('.tab[data-tab="code"]');
-  await page.waitForSelector('#code .row');
-  const files = await page.locator('#code-file option').allTextContents();
-  expect(files.includes('tasks/locksvc/src/locksvc.rs'), `code files ${files}`);
-  expect(!files.some((f) => f.endsWith('workload.rs')), `the harness is not shown: ${files}`);
-  await page.click('.tab[data-tab="traces"]');
-  await page.waitForSelector('#traces .trace-table tbody tr');
-  expect((await page.locator('#traces .trace-table tbody tr').count()) > 10, 'trace rows');
-  await page.click('.tab[data-tab="invariants"]');
-  await page.waitForSelector('#invariants li[data-name="LockSafety"]');
-  expect((await page.locator('#invariants li[data-name]').count()) >= 5, 'the invariants listed');
+  await expectTaskPage(page, url, {
+    id: 'locksvc', module: 'locksvc', actions: ACTIONS, codeFile: 'tasks/locksvc/src/locksvc.rs', invariant: 'LockSafety', invariants: 5,
+  });
 });
 
 await check('the locksvc reference model grades 1.0 in all four stages in the worker', async () => {
