@@ -47,6 +47,9 @@ fn code_files(root: &Path, first_trace: &Path) -> Vec<(String, PathBuf)> {
     }
     files
 }
+/// The system graph in a task's (first) traces folder, gzipped.
+const GRAPH_FILE: &str = "system-graph.ndjson.gz";
+
 /// Sub-folders whose files are embedded.
 const SUB_DIRS: &[&str] = &["reference", "bug"];
 
@@ -123,7 +126,15 @@ fn main() {
                 }
             }
         }
-        let _ = writeln!(code, "    TaskFiles {{\n        id: {},\n        files: &[", literal(id));
+        let graph = trace_dirs(&toml_text).first().map(|t| root.join(t).join(GRAPH_FILE)).filter(|p| p.is_file());
+        let _ = writeln!(code, "    TaskFiles {{\n        id: {},", literal(id));
+        match &graph {
+            Some(p) => {
+                let _ = writeln!(code, "        graph: Some(include_bytes!({})),", literal(&p.display().to_string()));
+            }
+            None => code.push_str("        graph: None,\n"),
+        }
+        code.push_str("        files: &[\n");
         for (name, p) in &files {
             let _ = writeln!(code, "            ({}, include_str!({})),", literal(name), literal(&p.display().to_string()));
         }

@@ -123,7 +123,7 @@ pub fn grade_task_with_progress(
 ) -> Result<Report, String> {
     let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
     let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
-    let input = sysmo_grade::TaskInput::from_folder(task.files, &traces);
+    let input = sysmo_grade::TaskInput::from_folder(task.files, &traces).with_system_graph(task.system_graph());
     let name = format!("{}.tla", sysmo_grade::module_name(model).unwrap_or_else(|| "model".into()));
     let model = sysmo_grade::ModelInput { name: &name, text: model, cfg, mapping };
     Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))

@@ -139,7 +139,7 @@ fn run_job(job: &Job, limit: Duration) -> Result<Report, String> {
     let text = read(&job.model)?;
     let cfg = job.config.as_deref().map(read).transpose()?;
     let mapping = job.mapping.as_deref().map(read).transpose()?;
-    let task = TaskInput::from_folder(job.task.files, job.task.traces);
+    let task = TaskInput::from_folder(job.task.files, job.task.traces).with_system_graph(job.task.system_graph());
     let name = job.model.display().to_string();
     let started = Instant::now();
     let should_stop = || started.elapsed() > limit;

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod actions;
+mod precision;
 pub mod itf;
 pub mod progress;
 mod steps;
@@ -58,6 +59,8 @@ pub struct TaskInput<'a> {
     pub traces: Vec<(&'a str, &'a str)>,
     /// The task's mapping (JSON), when its traces do not use the pinned names.
     pub mapping: Option<&'a str>,
+    /// The system's behaviour graph (NDJSON, docs/system-graph.md), for the precision stage.
+    pub system_graph: Option<&'a str>,
 }
 
 impl<'a> TaskInput<'a> {
@@ -75,7 +78,13 @@ impl<'a> TaskInput<'a> {
             violations_cfg: get("violations.cfg"),
             traces: traces.to_vec(),
             mapping: get("mapping.json"),
+            system_graph: None,
         }
+    }
+
+    /// The same task with its system graph.
+    pub fn with_system_graph(self, graph: Option<&'a str>) -> TaskInput<'a> {
+        TaskInput { system_graph: graph, ..self }
     }
 }
 
@@ -222,14 +231,24 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
         diagnostics: analysis.diagnostics.iter().map(|d| tla_syntax::diag::to_json(sources, d)).collect(),
     };
     hooks.tell(&Progress::done("syntax", syntax.score, syntax.status));
-    let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, stopped: Option<String>| {
+    let has_graph = task.system_graph.is_some();
+    let finish = |syntax: SyntaxStage, runtime: RuntimeStage, conformance: ConformanceStage, invariants: InvariantsStage, precision: Option<PrecisionStage>, stopped: Option<String>| {
         let overall = (syntax.score + runtime.score + conformance.score + invariants.score) / 4.0;
+        let precision = precision.unwrap_or_else(|| {
+            if has_graph {
+                PrecisionStage::not_run(Status::Skipped, "an earlier stage's gate failed")
+            } else {
+                PrecisionStage::not_run(Status::Skipped, "the task has no system graph")
+            }
+        });
+        let combined = has_graph.then(|| (4.0 * overall + precision.score) / 5.0);
         Report {
             schema: SCHEMA.into(),
             task: task_id.clone(),
             model: model.name.to_string(),
             overall,
-            stages: Stages { syntax, runtime, conformance, invariants },
+            combined,
+            stages: Stages { syntax, runtime, conformance, invariants, precision },
             stopped,
             elapsed: None,
         }
@@ -238,12 +257,12 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
         Ok(s) => s,
         Err(e) => {
             let msg = format!("the task cannot be read: {e}");
-            return finish(syntax, RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) }, conformance_empty(Status::Error, msg.clone()), invariants_empty(Status::Error, msg), None);
+            return finish(syntax, RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) }, conformance_empty(Status::Error, msg.clone()), invariants_empty(Status::Error, msg), None, None);
         }
     };
     if syntax.score < 1.0 {
         let why = "syntax score below 1".to_string();
-        return finish(syntax, stage_skipped_runtime(&why), conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
+        return finish(syntax, stage_skipped_runtime(&why), conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None, None);
     }
 
     // The configuration: the model's own, or the task's constants.
@@ -256,7 +275,7 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
             let msg = format!("the configuration has errors: {}", errors.join("; "));
             let runtime = RuntimeStage { status: Status::Error, ..stage_skipped_runtime(&msg) };
             let why = "the runtime stage could not run".to_string();
-            return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None);
+            return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None, None);
         }
     };
     let loaded = Loaded { inputs, cfg_text };
@@ -267,7 +286,7 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     let gate_ok = runtime.gate.as_ref().is_some_and(|g| g.passed);
     if !gate_ok || runtime.score == 0.0 {
         let why = if !gate_ok { "the runtime gate failed" } else { "no action was covered" }.to_string();
-        return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), stopped);
+        return finish(syntax, runtime, conformance_empty(Status::Skipped, why.clone()), invariants_empty(Status::Skipped, why), None, stopped);
     }
 
     // 3. Conformance.
@@ -280,7 +299,17 @@ fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>)
     let whole_space = runtime.gate.as_ref().is_some_and(|g| g.result == "success");
     let invariants = invariants_stage(&spec, task, model, &name, &loaded.cfg_text, whole_space, hooks, &mut stopped);
     hooks.tell(&Progress::done("invariants", invariants.score, invariants.status));
-    finish(syntax, runtime, conformance, invariants, stopped)
+
+    // 5. Precision, when the model conforms.
+    let precision = match task.system_graph {
+        None => None,
+        Some(_) if conformance.score < 1.0 => Some(PrecisionStage::not_run(Status::Skipped, "the model does not conform to the traces")),
+        Some(text) => Some(precision::stage(&spec, task, model, &loaded.inputs, &name, text, hooks, &mut stopped)),
+    };
+    if let Some(p) = &precision {
+        hooks.tell(&Progress::done("precision", p.score, p.status));
+    }
+    finish(syntax, runtime, conformance, invariants, precision, stopped)
 }
 
 fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>, stopped: &mut Option<String>) -> RuntimeStage {
@@ -476,6 +505,22 @@ fn runtime_stage(spec: &TaskSpec, loaded: &Loaded, name: &str, hooks: &Hooks<'_>
     RuntimeStage { score, status: Status::Ran, reason: None, gate: Some(gate), actions_from: actions_from.into(), actions: rows, simulation: Some(summary) }
 }
 
+/// The mapping from the traces' vocabulary to the model's: the model's own, else the task's,
+/// else the identity.
+fn mapping_of(task: &TaskInput<'_>, input: &ModelInput<'_>) -> Result<(Mapping, MappingExprs), String> {
+    let (map_name, map_text) = match (input.mapping, task.mapping) {
+        (Some(m), _) => ("mapping.json (model)", Some(m)),
+        (None, Some(m)) => ("mapping.json (task)", Some(m)),
+        (None, None) => ("", None),
+    };
+    let mapping = match map_text {
+        Some(t) => Mapping::parse(map_name, t).map_err(|e| format!("the mapping cannot be read: {}", e.message))?,
+        None => Mapping::identity(),
+    };
+    let exprs = MappingExprs::parse(&mapping, map_name).map_err(|e| format!("the mapping cannot be read: {}", e.message))?;
+    Ok((mapping, exprs))
+}
+
 fn conformance_stage(
     spec: &TaskSpec,
     task: &TaskInput<'_>,
@@ -484,21 +529,9 @@ fn conformance_stage(
     hooks: &Hooks<'_>,
     stopped: &mut Option<String>,
 ) -> ConformanceStage {
-    let (map_name, map_text) = match (input.mapping, task.mapping) {
-        (Some(m), _) => ("mapping.json (model)", Some(m)),
-        (None, Some(m)) => ("mapping.json (task)", Some(m)),
-        (None, None) => ("", None),
-    };
-    let mapping = match map_text {
-        Some(t) => match Mapping::parse(map_name, t) {
-            Ok(m) => m,
-            Err(e) => return conformance_empty(Status::Error, format!("the mapping cannot be read: {}", e.message)),
-        },
-        None => Mapping::identity(),
-    };
-    let exprs = match MappingExprs::parse(&mapping, map_name) {
-        Ok(x) => x,
-        Err(e) => return conformance_empty(Status::Error, format!("the mapping cannot be read: {}", e.message)),
+    let (mapping, exprs) = match mapping_of(task, input) {
+        Ok(m) => m,
+        Err(e) => return conformance_empty(Status::Error, e),
     };
     let mut m = match loaded.inputs.model() {
         Ok(m) => m,

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use tla_syntax::diag::JsonDiagnostic;
 
-pub const SCHEMA: &str = "sysmo-grade/1";
+pub const SCHEMA: &str = "sysmo-grade/2";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -39,8 +39,12 @@ pub struct Report {
     pub schema: Cow<'static, str>,
     pub task: String,
     pub model: String,
-    /// Mean of the four stage scores.
+    /// Mean of the four stage scores (SysMoBench's overall, comparable with its leaderboard).
     pub overall: f64,
+    /// Mean of the five stage scores, precision included; absent when the task has no system
+    /// graph to measure precision against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combined: Option<f64>,
     pub stages: Stages,
     /// Set when the caller's "should stop" callback ended a stage early (a wall-clock safety
     /// net): names the stage. Scores are then not reproducible.
@@ -57,16 +61,20 @@ pub struct Stages {
     pub runtime: RuntimeStage,
     pub conformance: ConformanceStage,
     pub invariants: InvariantsStage,
+    /// The fifth stage, beside SysMoBench's four (a report of `sysmo-grade/1` has none).
+    #[serde(default = "PrecisionStage::absent")]
+    pub precision: PrecisionStage,
 }
 
 impl Stages {
     /// Each stage's name, score and status, in the order they run.
-    pub fn scores(&self) -> [(&'static str, f64, Status); 4] {
+    pub fn scores(&self) -> [(&'static str, f64, Status); 5] {
         [
             ("syntax", self.syntax.score, self.syntax.status),
             ("runtime", self.runtime.score, self.runtime.status),
             ("conformance", self.conformance.score, self.conformance.status),
             ("invariants", self.invariants.score, self.invariants.status),
+            ("precision", self.precision.score, self.precision.status),
         ]
     }
 }
@@ -216,6 +224,89 @@ pub struct InvariantsStage {
     pub invariants: Vec<InvariantResult>,
 }
 
+/// How the system graph was made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphInfo {
+    pub states: usize,
+    pub steps: usize,
+    /// Runs of the code folded into it, and how many of the last added nothing.
+    pub runs: u64,
+    pub settled_runs: u64,
+    /// Every schedule within the bounds was explored.
+    pub exhaustive: bool,
+    pub bounds: String,
+}
+
+/// A step the model allows that the code never takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OverPermissiveStep {
+    /// `LockSpin(t=1)`: the model's action with the arguments the code's steps carry.
+    pub step: String,
+    /// What the model allows, from where, and what the code does there, in one sentence.
+    pub message: String,
+    /// The system state it departs from, as the code's traces show it.
+    pub from: Json,
+    /// The code's own steps from that state (`TryLock(t=0)`).
+    pub code_steps: Vec<String>,
+    /// ITF JSON of a path of the model from an initial state, ending with the step.
+    pub counterexample: Json,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrecisionStage {
+    /// matched / transitions.
+    pub score: f64,
+    pub status: Status,
+    pub reason: Option<String>,
+    pub graph: Option<GraphInfo>,
+    /// Distinct steps of the code's actions, projected onto the observed fields, that the
+    /// model takes from states the code reaches; those that are steps of the code.
+    pub transitions: usize,
+    pub matched: usize,
+    /// All over-permissive steps, and the first few with their paths.
+    pub over_permissive: usize,
+    pub steps: Vec<OverPermissiveStep>,
+    /// Model states explored (within the task's `max_states`), and whether that was all.
+    pub states_explored: usize,
+    pub complete: bool,
+    /// Explored states whose projection the code never reaches: their steps are not judged.
+    pub unknown_states: usize,
+    /// States of the code that no explored model state projects onto, of all; the first few
+    /// (states the model cannot reach when `complete`).
+    pub unreached: usize,
+    pub system_states: usize,
+    pub unreached_examples: Vec<Json>,
+    /// Actions of the code whose steps could not be judged, with why.
+    pub skipped_actions: Vec<String>,
+}
+
+impl PrecisionStage {
+    /// A stage that did not run, with why.
+    pub fn not_run(status: Status, reason: impl Into<String>) -> PrecisionStage {
+        PrecisionStage {
+            score: 0.0,
+            status,
+            reason: Some(reason.into()),
+            graph: None,
+            transitions: 0,
+            matched: 0,
+            over_permissive: 0,
+            steps: vec![],
+            states_explored: 0,
+            complete: false,
+            unknown_states: 0,
+            unreached: 0,
+            system_states: 0,
+            unreached_examples: vec![],
+            skipped_actions: vec![],
+        }
+    }
+
+    fn absent() -> PrecisionStage {
+        PrecisionStage::not_run(Status::Skipped, "graded before the precision stage existed")
+    }
+}
+
 impl Report {
     pub fn to_json(&self) -> Json {
         serde_json::to_value(self).unwrap_or(Json::Null)
@@ -276,7 +367,23 @@ impl Report {
             None => format!("{} of {} pass", iv.passed, iv.checked),
         };
         s += &row("invariants", iv.score, iv.status, detail);
+        let pr = &st.precision;
+        let detail = match &pr.reason {
+            Some(r) => r.clone(),
+            None => format!(
+                "{} of {} steps are the code's; {} of {} system states reached{}",
+                pr.matched,
+                pr.transitions,
+                pr.system_states - pr.unreached,
+                pr.system_states,
+                if pr.complete { "" } else { " (model explored within the budget)" }
+            ),
+        };
+        s += &row("precision", pr.score, pr.status, detail);
         s += &format!("{:<12} {:>7.4}\n", "overall", self.overall);
+        if let Some(c) = self.combined {
+            s += &format!("{:<12} {:>7.4}  (the five stages)\n", "combined", c);
+        }
         for d in &sy.diagnostics {
             s += &format!("  {}:{}:{}: {} {}\n", d.file, d.line, d.column, d.code, d.message);
         }
@@ -304,6 +411,12 @@ impl Report {
         for i in iv.invariants.iter().filter(|i| i.verdict != "pass") {
             let expect = if i.expect == "violate" { " (must be violated)" } else { "" };
             s += &format!("  invariant {}{}: {} {}\n", i.name, expect, i.result, i.message.as_deref().unwrap_or(""));
+        }
+        for o in &pr.steps {
+            s += &format!("  precision: {}\n", o.message);
+        }
+        if pr.over_permissive > pr.steps.len() {
+            s += &format!("  precision: {} more over-permissive steps\n", pr.over_permissive - pr.steps.len());
         }
         if let Some(st) = &self.stopped {
             s += &format!("  stopped early by the time limit during the {st} stage\n");

@@ -22,6 +22,9 @@ pub struct TaskFiles {
     /// that produced the traces (the folder of the traces' `source`, without the harness
     /// `workload.rs`), sorted.
     pub code: &'static [(&'static str, &'static str)],
+    /// The system's behaviour graph (`traces/<id>/system-graph.ndjson.gz`), gzipped, when the
+    /// task has one: see [`TaskFiles::system_graph`].
+    pub graph: Option<&'static [u8]>,
 }
 
 impl TaskFiles {
@@ -49,6 +52,29 @@ impl TaskFiles {
 }
 
 include!(concat!(env!("OUT_DIR"), "/tasks.rs"));
+
+/// The system graphs, unpacked on first use (by task, in [`TASKS`]' order).
+static GRAPHS: std::sync::OnceLock<Vec<Option<String>>> = std::sync::OnceLock::new();
+
+impl TaskFiles {
+    /// The system's behaviour graph (NDJSON, `docs/system-graph.md`), when the task has one.
+    pub fn system_graph(&self) -> Option<&'static str> {
+        let all = GRAPHS.get_or_init(|| TASKS.iter().map(|t| t.graph.map(gunzip)).collect());
+        let i = TASKS.iter().position(|t| t.id == self.id)?;
+        all[i].as_deref()
+    }
+}
+
+/// The text of gzipped bytes (the build embeds only files `cargo xtask traces` wrote, which a
+/// test reads back, so a failure here is a broken build, shown as the graph's text).
+fn gunzip(bytes: &[u8]) -> String {
+    use std::io::Read as _;
+    let mut out = String::new();
+    match flate2::read::GzDecoder::new(bytes).read_to_string(&mut out) {
+        Ok(_) => out,
+        Err(e) => format!("the embedded system graph cannot be unpacked: {e}"),
+    }
+}
 
 /// Every task, sorted by id.
 pub fn tasks() -> &'static [TaskFiles] {

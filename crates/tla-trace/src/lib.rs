@@ -16,19 +16,27 @@
 //! first FALSE conjunct of the action's body with its operands' values, and the fields in which
 //! the closest successor differs from the observation.
 //!
+//! Precision is the other direction ([`precision`]): the steps the model allows from the states
+//! the code reaches, against the system's own behaviour graph ([`graph`]), built from runs of
+//! the code.
+//!
 //! Architecture invariant: no I/O, clock or threads (the crate builds for the web); every
 //! malformed input is an [`trace::InputError`] with a code and a line, never a panic.
 
 #![forbid(unsafe_code)]
 
 pub mod explain;
+pub mod graph;
 pub mod mapping;
+pub mod precision;
 pub mod replay;
 pub mod steps;
 pub mod testing;
 pub mod trace;
 
+pub use graph::{parse_graph, GraphBuilder, SystemGraph};
 pub use mapping::Mapping;
+pub use precision::{check_precision, Precision, PrecisionOptions};
 pub use replay::{Divergence, MappingExprs, Mode, Options, Replayer, Summary, TraceReport};
 pub use steps::ActionSteps;
 pub use trace::{parse_trace, InputError, Trace};

@@ -88,7 +88,7 @@ impl MappingExprs {
 }
 
 #[derive(Clone, Copy)]
-enum Obs<'a> {
+pub(crate) enum Obs<'a> {
     Var(usize),
     Expr(&'a Expr),
 }
@@ -350,7 +350,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
         }
     }
 
-    fn project(&self, fields: &[(String, Obs<'a>)], s: &State) -> Result<Vec<Value>, ModelError> {
+    pub(crate) fn project(&self, fields: &[(String, Obs<'a>)], s: &State) -> Result<Vec<Value>, ModelError> {
         let mut out = Vec::with_capacity(fields.len());
         for (_, o) in fields {
             out.push(match o {
@@ -375,13 +375,18 @@ impl<'m, 'a> Replayer<'m, 'a> {
     }
 
     fn check_header(&self, t: &Trace) -> Result<(), InputError> {
-        if let Some(task) = &self.mapping.task
-            && *task != t.task {
-                return Err(InputError::new(codes::OTHER_TASK, &t.file, 1, format!("the trace is of the task \"{}\", the mapping is for \"{}\"", t.task, task)));
+        self.check_constants(&t.file, &t.task, &t.constants)
+    }
+
+    /// A trace's (or system graph's) task and constants against the mapping and the model.
+    pub(crate) fn check_constants(&self, file: &str, task: &str, constants: &Map<String, Json>) -> Result<(), InputError> {
+        if let Some(mine) = &self.mapping.task
+            && mine != task {
+                return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace is of the task \"{}\", the mapping is for \"{}\"", task, mine)));
             }
-        for (name, v) in &t.constants {
+        for (name, v) in constants {
             let Ok(model_v) = self.model.evaluator().eval_def(name) else {
-                return Err(InputError::new(codes::OTHER_TASK, &t.file, 1, format!("the trace's constant {} is not a constant of the model (a trace of another task?)", name)));
+                return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace's constant {} is not a constant of the model (a trace of another task?)", name)));
             };
             let mine = match (v, model_v.is_set()) {
                 (Json::Array(items), true) => {
@@ -393,20 +398,17 @@ impl<'m, 'a> Replayer<'m, 'a> {
             match mine {
                 Ok(m) if eq(&m, &model_v) => {}
                 Ok(m) => {
-                    return Err(InputError::new(codes::OTHER_TASK, &t.file, 1, format!("the trace ran with {} = {}, the model has {} = {}", name, m, name, model_v)));
+                    return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace ran with {} = {}, the model has {} = {}", name, m, name, model_v)));
                 }
-                Err(e) => return Err(InputError::new(codes::BAD_VALUE, &t.file, 1, format!("constant {}: {}", name, e))),
+                Err(e) => return Err(InputError::new(codes::BAD_VALUE, file, 1, format!("constant {}: {}", name, e))),
             }
         }
         Ok(())
     }
 
-    fn prepare(&self, t: &Trace) -> Result<Prepared<'a>, InputError> {
-        self.check_header(t)?;
-        let first = t.init.as_ref().or(t.steps.first().map(|s| &s.post));
-        let Some(first) = first else {
-            return Err(InputError::new(codes::BAD_LINE, &t.file, 1, "the trace has no observation (no init line and no step)"));
-        };
+    /// The observed fields of `first` and what each is in the model (a variable or an
+    /// expression); fields mapped to null are left out.
+    pub(crate) fn observed_fields(&self, file: &str, first: &Observation) -> Result<Vec<(String, Obs<'a>)>, InputError> {
         let mut fields: Vec<(String, Obs<'a>)> = Vec::new();
         for name in first.state.keys() {
             let target = self.mapping.fields.get(name).cloned().unwrap_or_else(|| FieldTarget::Var(name.clone()));
@@ -417,7 +419,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
                     None => {
                         return Err(InputError::new(
                             codes::UNKNOWN_FIELD,
-                            &t.file,
+                            file,
                             first.line,
                             format!("the observed field {} is not a variable of the model (variables: {}); map or ignore it in the mapping", name, self.vars.join(", ")),
                         ))
@@ -425,10 +427,59 @@ impl<'m, 'a> Replayer<'m, 'a> {
                 },
                 FieldTarget::Expr(_) => match self.exprs.get(name) {
                     Some(e) => fields.push((name.clone(), Obs::Expr(e))),
-                    None => return Err(InputError::new(codes::BAD_MAPPING, &t.file, 0, format!("variables.{}: the expression was not parsed", name))),
+                    None => return Err(InputError::new(codes::BAD_MAPPING, file, 0, format!("variables.{}: the expression was not parsed", name))),
                 },
             }
         }
+        Ok(fields)
+    }
+
+    /// An observation as the model's values of `fields`.
+    pub(crate) fn observe(&self, fields: &[(String, Obs<'a>)], file: &str, o: &Observation) -> Result<Vec<Value>, InputError> {
+        for k in o.state.keys() {
+            if !fields.iter().any(|(f, _)| f == k) && self.mapping.fields.get(k) != Some(&FieldTarget::Ignore) {
+                return Err(InputError::new(codes::UNKNOWN_FIELD, file, o.line, format!("the field {} is not in the first observation", k)));
+            }
+        }
+        fields
+            .iter()
+            .map(|(f, _)| {
+                let v = o.state.get(f).ok_or_else(|| InputError::new(codes::BAD_LINE, file, o.line, format!("the state has no field {}", f)))?;
+                self.convert(v, f).map_err(|e| InputError::new(codes::BAD_VALUE, file, o.line, format!("{}: {}", f, e)))
+            })
+            .collect()
+    }
+
+    /// A step's action and arguments as the model's action and its bound parameters (the
+    /// arguments that are no parameter of the action are left out).
+    pub(crate) fn model_action(&self, file: &str, line: usize, action: &str, step_args: &Map<String, Json>) -> Result<(String, Vec<(String, Value)>), InputError> {
+        let am = self.mapping.action(action);
+        let Some(def) = self.model.action_definition(&am.action) else {
+            return Err(InputError::new(
+                codes::UNKNOWN_ACTION,
+                file,
+                line,
+                format!("the action {} is not an action of the model{}", am.action, if am.action != action { format!(" (mapped from {})", action) } else { String::new() }),
+            ));
+        };
+        let mut args = Vec::new();
+        for (an, av) in step_args {
+            let p = am.args.get(an).cloned().unwrap_or_else(|| an.clone());
+            if def.params.iter().any(|x| x.name.name == p) {
+                let v = self.convert(av, &format!("args.{}", an)).map_err(|e| InputError::new(codes::BAD_VALUE, file, line, format!("argument {}: {}", an, e)))?;
+                args.push((p, v));
+            }
+        }
+        Ok((am.action.clone(), args))
+    }
+
+    fn prepare(&self, t: &Trace) -> Result<Prepared<'a>, InputError> {
+        self.check_header(t)?;
+        let first = t.init.as_ref().or(t.steps.first().map(|s| &s.post));
+        let Some(first) = first else {
+            return Err(InputError::new(codes::BAD_LINE, &t.file, 1, "the trace has no observation (no init line and no step)"));
+        };
+        let fields = self.observed_fields(&t.file, first)?;
         let observed: BTreeSet<usize> = fields.iter().filter_map(|(_, o)| if let Obs::Var(i) = o { Some(*i) } else { None }).collect();
         let hidden: Vec<String> = self.vars.iter().enumerate().filter(|(i, _)| !observed.contains(i)).map(|(_, v)| v.clone()).collect();
         for h in &self.mapping.hidden {
@@ -437,43 +488,13 @@ impl<'m, 'a> Replayer<'m, 'a> {
             }
         }
         let full = hidden.is_empty();
-        let conv = |o: &Observation| -> Result<Vec<Value>, InputError> {
-            for k in o.state.keys() {
-                if !fields.iter().any(|(f, _)| f == k) && self.mapping.fields.get(k) != Some(&FieldTarget::Ignore) {
-                    return Err(InputError::new(codes::UNKNOWN_FIELD, &t.file, o.line, format!("the field {} is not in the first observation", k)));
-                }
-            }
-            fields
-                .iter()
-                .map(|(f, _)| {
-                    let v = o.state.get(f).ok_or_else(|| InputError::new(codes::BAD_LINE, &t.file, o.line, format!("the state has no field {}", f)))?;
-                    self.convert(v, f).map_err(|e| InputError::new(codes::BAD_VALUE, &t.file, o.line, format!("{}: {}", f, e)))
-                })
-                .collect()
-        };
+        let conv = |o: &Observation| self.observe(&fields, &t.file, o);
         let init = t.init.as_ref().map(&conv).transpose()?;
         let mut posts = Vec::with_capacity(t.steps.len());
         let mut actions = Vec::with_capacity(t.steps.len());
         for s in &t.steps {
             posts.push(conv(&s.post)?);
-            let am = self.mapping.action(&s.action);
-            let Some(def) = self.model.action_definition(&am.action) else {
-                return Err(InputError::new(
-                    codes::UNKNOWN_ACTION,
-                    &t.file,
-                    s.line,
-                    format!("the action {} is not an action of the model{}", am.action, if am.action != s.action { format!(" (mapped from {})", s.action) } else { String::new() }),
-                ));
-            };
-            let mut args = Vec::new();
-            for (an, av) in &s.args {
-                let p = am.args.get(an).cloned().unwrap_or_else(|| an.clone());
-                if def.params.iter().any(|x| x.name.name == p) {
-                    let v = self.convert(av, &format!("args.{}", an)).map_err(|e| InputError::new(codes::BAD_VALUE, &t.file, s.line, format!("argument {}: {}", an, e)))?;
-                    args.push((p, v));
-                }
-            }
-            actions.push((am.action.clone(), args));
+            actions.push(self.model_action(&t.file, s.line, &s.action, &s.args)?);
         }
         // Types: each observed variable against the model's initial states.
         let mut inits = Vec::new();

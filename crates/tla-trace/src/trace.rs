@@ -23,6 +23,8 @@ pub mod codes {
     pub const UNKNOWN_FIELD: &str = "E0508";
     /// The mapping file is not valid (JSON, shape, names it refers to).
     pub const BAD_MAPPING: &str = "E0510";
+    /// A system graph file is not valid (its lines, its state ids).
+    pub const BAD_GRAPH: &str = "E0511";
     /// A window or line of the trace has no matching model step (a divergence).
     pub const DIVERGENCE: &str = "E0520";
     /// The set of candidate model states outgrew its budget: the replay is inconclusive.

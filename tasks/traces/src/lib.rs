@@ -4,6 +4,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod graphs;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
@@ -72,19 +74,23 @@ pub fn differences(dir: &Path, traces: &[TraceFile]) -> Vec<String> {
     out
 }
 
-/// `cargo xtask traces [--check]`: regenerate `traces/` under `root`, or only compare.
+/// `cargo xtask traces [--check]`: regenerate `traces/` under `root` (the traces and the
+/// system graphs), or only compare.
 pub fn run(root: &Path, check_only: bool) -> Result<bool, String> {
     let traces = all();
+    let graphs = graphs::all()?;
     let dir = root.join("traces");
     if check_only {
-        let diffs = differences(&dir, &traces);
+        let mut diffs = differences(&dir, &traces);
+        diffs.extend(graphs::differences(&dir, &graphs));
         for d in &diffs {
             println!("{d}");
         }
-        println!("{} traces, {} differ", traces.len(), diffs.len());
+        println!("{} traces and {} system graphs, {} differ", traces.len(), graphs.len(), diffs.len());
         return Ok(diffs.is_empty());
     }
     let n = write_all(&dir, &traces)?;
+    graphs::write_all(&dir, &graphs)?;
     let mut per_dir: std::collections::BTreeMap<&str, usize> = Default::default();
     for t in &traces {
         *per_dir.entry(t.dir.as_str()).or_default() += 1;
@@ -92,6 +98,9 @@ pub fn run(root: &Path, check_only: bool) -> Result<bool, String> {
     for (d, c) in per_dir {
         println!("traces/{d}: {c}");
     }
-    println!("{n} traces written");
+    for (p, b) in &graphs {
+        println!("traces/{p}: {} bytes", b.len());
+    }
+    println!("{n} traces and {} system graphs written", graphs.len());
     Ok(true)
 }

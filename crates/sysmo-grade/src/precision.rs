@@ -1,0 +1,104 @@
+//! The fifth stage: precision against the system's behaviour graph (`tla_trace::precision`).
+//! Run only on a model that conforms; its over-permissive steps come with a path of the model
+//! from an initial state (ITF, playable like any counterexample).
+
+use crate::progress::{Hooks, Progress};
+use crate::report::{GraphInfo, OverPermissiveStep, PrecisionStage, Status};
+use crate::{itf_of, mapping_of, ModelInput, TaskInput, TaskSpec};
+use tla_check::load::Inputs;
+use tla_check::TraceStep;
+use tla_trace::precision::{check_precision, observation, PrecisionError, PrecisionOptions};
+use tla_trace::parse_graph;
+
+/// Over-permissive steps reported with their paths.
+const EXAMPLES: usize = 10;
+/// Unreached system states shown.
+const UNREACHED_SHOWN: usize = 5;
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn stage(
+    spec: &TaskSpec,
+    task: &TaskInput<'_>,
+    input: &ModelInput<'_>,
+    inputs: &Inputs,
+    name: &str,
+    graph_text: &str,
+    hooks: &Hooks<'_>,
+    stopped: &mut Option<String>,
+) -> PrecisionStage {
+    let graph = match parse_graph("system-graph.ndjson", graph_text) {
+        Ok(g) => g,
+        Err(e) => return PrecisionStage::not_run(Status::Error, format!("the system graph cannot be read: {e}")),
+    };
+    let (mapping, exprs) = match mapping_of(task, input) {
+        Ok(m) => m,
+        Err(e) => return PrecisionStage::not_run(Status::Error, e),
+    };
+    let mut m = match inputs.model() {
+        Ok(m) => m,
+        Err(_) => return PrecisionStage::not_run(Status::Error, "the model cannot be built"),
+    };
+    let opts = PrecisionOptions { max_states: usize::try_from(spec.max_states).unwrap_or(usize::MAX), max_examples: EXAMPLES };
+    let budget = spec.max_states;
+    let mut cut = false;
+    let mut should_stop = |explored: usize| {
+        let at = Progress { states: explored as u64, distinct: explored as u64, max_states: budget, ..Progress::new("precision", "") };
+        let stop = hooks.slice(&at);
+        cut |= stop;
+        stop
+    };
+    let interner = m.interner();
+    let found = check_precision(&m, interner, &mapping, &exprs, Some(&inputs.sources), &graph, opts, &mut should_stop);
+    if cut {
+        *stopped = Some("precision".into());
+    }
+    let p = match found {
+        Ok(p) => p,
+        Err(PrecisionError::Input(e)) => return PrecisionStage::not_run(Status::Error, format!("the system graph does not fit the model: {e}")),
+        Err(PrecisionError::Model(e)) => {
+            let d = e.to_diagnostic(tla_syntax::Span::default());
+            return PrecisionStage::not_run(Status::Error, format!("evaluating the model failed: {}", tla_syntax::diag::one_line(&inputs.sources, &d)));
+        }
+    };
+    let source = format!("{name}.tla");
+    let steps = p
+        .over
+        .iter()
+        .map(|o| {
+            let message = o.sentence();
+            let trace: Vec<TraceStep<tla_eval::State>> = o.path.iter().map(|s| TraceStep { action: None, state: s.clone() }).collect();
+            OverPermissiveStep {
+                step: o.label(),
+                counterexample: itf_of(&m, &source, &message, &trace),
+                message,
+                from: observation(&graph, o.from),
+                code_steps: o.code_steps.clone(),
+            }
+        })
+        .collect();
+    let reason = (p.transitions == 0).then(|| "no step of the code's actions starts in a state the code reaches".to_string());
+    PrecisionStage {
+        score: p.score(),
+        status: Status::Ran,
+        reason,
+        graph: Some(GraphInfo {
+            states: graph.states.len(),
+            steps: graph.edges.len(),
+            runs: graph.exploration.runs,
+            settled_runs: graph.exploration.settled_runs,
+            exhaustive: graph.exploration.exhaustive,
+            bounds: graph.exploration.bounds.clone(),
+        }),
+        transitions: p.transitions,
+        matched: p.matched,
+        over_permissive: p.over_total,
+        steps,
+        states_explored: p.states_explored,
+        complete: p.complete,
+        unknown_states: p.unknown_states,
+        unreached: p.unreached.len(),
+        system_states: p.system_states,
+        unreached_examples: p.unreached.iter().take(UNREACHED_SHOWN).map(|&id| observation(&graph, id)).collect(),
+        skipped_actions: p.skipped_actions.iter().map(|(a, why)| format!("{a}: {why}")).collect(),
+    }
+}

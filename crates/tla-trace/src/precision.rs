@@ -1,0 +1,331 @@
+//! Precision: does the model forbid what the code never does?
+//!
+//! Replay checks one direction: every step of the code's traces must be a step of the model. A
+//! model that allows far more passes it. Precision checks the other direction against the
+//! system's own behaviour graph ([`crate::graph`]): the model is explored breadth first (within
+//! a budget of states), each state is projected through the mapping onto the observed fields,
+//! and from every state whose projection the code reaches, each of the code's actions is
+//! taken with each combination of its parameters. Each distinct projected step (from, action
+//! with the arguments the code's steps carry, to) either is a step of the code or is
+//! **over-permissive**. Steps of the model's other actions (internal ones, or hidden
+//! variables only) are taken while exploring and not judged; steps from states the code never
+//! reaches are unknown, never imprecise.
+//!
+//! precision = steps that are the code's / all distinct projected steps judged.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde_json::{Map, Value as Json};
+use tla_check::model::{Model, ModelError};
+use tla_check::Spec;
+use tla_eval::fingerprint::FpHasher;
+use tla_eval::{Interner, State, Value};
+use tla_syntax::SourceMap;
+
+use crate::graph::SystemGraph;
+use crate::mapping::Mapping;
+use crate::replay::{MappingExprs, Obs, Options, Replayer};
+use crate::steps::ActionSteps;
+use crate::trace::InputError;
+
+/// At most this many parameter combinations of one action are tried from a state.
+const MAX_COMBINATIONS: usize = 4096;
+
+#[derive(Clone, Copy, Debug)]
+pub struct PrecisionOptions {
+    /// Model states explored at most.
+    pub max_states: usize,
+    /// Over-permissive steps reported with their path (all are counted).
+    pub max_examples: usize,
+}
+
+impl Default for PrecisionOptions {
+    fn default() -> Self {
+        PrecisionOptions { max_states: 100_000, max_examples: 10 }
+    }
+}
+
+/// A step the model allows and the code never takes.
+#[derive(Clone, Debug)]
+pub struct OverStep {
+    /// The model's action and the arguments the code's steps of that action carry.
+    pub action: String,
+    pub args: Vec<(String, Value)>,
+    /// The system state it departs from (its id in the graph), as the model's values of the
+    /// observed fields.
+    pub from: usize,
+    pub from_obs: Vec<(String, Value)>,
+    /// The observed fields after the step, and those that the step changes.
+    pub to_obs: Vec<(String, Value)>,
+    pub changed: Vec<String>,
+    /// What the code does from `from` (`Action(arg=value)`, from the graph).
+    pub code_steps: Vec<String>,
+    /// A path of the model from an initial state to the step's target: the last two states
+    /// are the step.
+    pub path: Vec<State>,
+}
+
+impl OverStep {
+    /// `LockSpin(t=1)`.
+    pub fn label(&self) -> String {
+        if self.args.is_empty() {
+            return self.action.clone();
+        }
+        let a: Vec<String> = self.args.iter().map(|(n, v)| format!("{}={}", n, v)).collect();
+        format!("{}({})", self.action, a.join(", "))
+    }
+
+    /// One sentence: what the model allows, from where, and what the code does there.
+    pub fn sentence(&self) -> String {
+        let from: Vec<String> = self.from_obs.iter().map(|(f, v)| format!("{} = {}", f, v)).collect();
+        let to: Vec<String> = self.to_obs.iter().filter(|(f, _)| self.changed.contains(f)).map(|(f, v)| format!("{}' = {}", f, v)).collect();
+        let effect = if to.is_empty() { "changing no observed field".to_string() } else { format!("to {}", to.join(", ")) };
+        let code = if self.code_steps.is_empty() { "the code takes no step there".to_string() } else { format!("the code only takes {}", self.code_steps.join(", ")) };
+        format!("the model allows {} from {}, {}; {}", self.label(), from.join(", "), effect, code)
+    }
+}
+
+/// What the precision check found.
+#[derive(Clone, Debug, Default)]
+pub struct Precision {
+    /// Distinct projected steps of the code's actions from states the code reaches.
+    pub transitions: usize,
+    /// Those that are steps of the code.
+    pub matched: usize,
+    /// Every over-permissive step (distinct), the first `max_examples` with paths.
+    pub over_total: usize,
+    pub over: Vec<OverStep>,
+    /// Model states explored, and whether that is all of them.
+    pub states_explored: usize,
+    pub complete: bool,
+    /// Explored model states whose projection the code never reaches (their steps are not
+    /// judged).
+    pub unknown_states: usize,
+    /// The graph's states, and those no explored model state projects onto.
+    pub system_states: usize,
+    pub unreached: Vec<usize>,
+    /// Actions of the code that could not be judged, with the reason.
+    pub skipped_actions: Vec<(String, String)>,
+}
+
+impl Precision {
+    /// matched / transitions; 0 when nothing was judged.
+    pub fn score(&self) -> f64 {
+        if self.transitions == 0 { 0.0 } else { self.matched as f64 / self.transitions as f64 }
+    }
+}
+
+/// Why the check could not run.
+#[derive(Clone, Debug)]
+pub enum PrecisionError {
+    /// The graph does not fit the model (its constants, fields, actions or values).
+    Input(InputError),
+    /// Evaluating the model failed.
+    Model(ModelError),
+}
+
+impl From<InputError> for PrecisionError {
+    fn from(e: InputError) -> Self {
+        PrecisionError::Input(e)
+    }
+}
+impl From<ModelError> for PrecisionError {
+    fn from(e: ModelError) -> Self {
+        PrecisionError::Model(e)
+    }
+}
+
+fn fp(values: &[Value]) -> u64 {
+    let mut h = FpHasher::new();
+    for v in values {
+        if h.write_value(v).is_err() {
+            h.write_u64(0xdead);
+        }
+    }
+    h.finish()
+}
+
+fn args_key(args: &[(String, Value)]) -> String {
+    let mut a: Vec<String> = args.iter().map(|(n, v)| format!("{}={}", n, v)).collect();
+    a.sort();
+    a.join(",")
+}
+
+/// The code's steps, keyed as the model's are.
+struct CodeSteps {
+    /// (from, action, arguments, fingerprint of the target's observation).
+    steps: HashSet<(usize, String, String, u64)>,
+    /// Per action of the model, the parameters the code's steps give.
+    given: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Checks `model` against the system graph `graph`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_precision<'a>(
+    model: &Model<'a>,
+    interner: Interner,
+    mapping: &Mapping,
+    exprs: &'a MappingExprs,
+    sources: Option<&SourceMap>,
+    graph: &SystemGraph,
+    opts: PrecisionOptions,
+    should_stop: &mut dyn FnMut(usize) -> bool,
+) -> Result<Precision, PrecisionError> {
+    let r = Replayer::new(model, interner, mapping, exprs, sources, Options::default());
+    let file = graph.file.as_str();
+    r.check_constants(file, &graph.task, &graph.constants)?;
+    let fields: Vec<(String, Obs<'a>)> = r.observed_fields(file, &graph.states[0])?;
+    let obs: Vec<Vec<Value>> = graph.states.iter().map(|o| r.observe(&fields, file, o)).collect::<Result<_, _>>()?;
+    let mut by_fp: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (id, o) in obs.iter().enumerate() {
+        by_fp.entry(fp(o)).or_default().push(id);
+    }
+    let lookup = |o: &[Value]| by_fp.get(&fp(o)).and_then(|ids| ids.iter().copied().find(|&id| obs[id].iter().zip(o).all(|(a, b)| a.tlc_eq(b).unwrap_or(false))));
+    let mut code = CodeSteps { steps: HashSet::new(), given: BTreeMap::new() };
+    for e in &graph.edges {
+        let (action, args) = r.model_action(file, e.line, &e.action, &e.args)?;
+        let given = code.given.entry(action.clone()).or_default();
+        given.extend(args.iter().map(|(n, _)| n.clone()));
+        code.steps.insert((e.from, action, args_key(&args), fp(&obs[e.to])));
+    }
+    // Each action's parameters and the values Next draws them from.
+    let steps = ActionSteps::new(model);
+    let mut out = Precision { system_states: graph.states.len(), ..Precision::default() };
+    let mut judged: Vec<(String, Vec<String>, Vec<Vec<Value>>)> = Vec::new();
+    for (action, given) in &code.given {
+        let params: Vec<String> = model.action_definition(action).map(|d| d.params.iter().map(|p| p.name.name.clone()).collect()).unwrap_or_default();
+        let domains: Option<Vec<Vec<Value>>> = steps.parameter_domains(action).into_iter().collect();
+        match domains {
+            Some(d) if d.iter().map(Vec::len).product::<usize>() <= MAX_COMBINATIONS => judged.push((action.clone(), params, d)),
+            Some(_) => out.skipped_actions.push((action.clone(), format!("more than {MAX_COMBINATIONS} combinations of its parameters"))),
+            None => out.skipped_actions.push((action.clone(), "Next does not draw its parameters from constant sets".into())),
+        }
+        let _ = given;
+    }
+
+    // Breadth first over the model, each state with its parent.
+    let mut states: Vec<State> = Vec::new();
+    let mut parent: Vec<usize> = Vec::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    model.set_level(0);
+    let mut inits = Vec::new();
+    model.initial_states(&mut inits)?;
+    for s in inits {
+        if seen.insert(model.fingerprint(&s)) {
+            states.push(s);
+            parent.push(usize::MAX);
+        }
+    }
+    let mut reached = vec![false; graph.states.len()];
+    let mut judged_steps: HashSet<(usize, String, String, u64)> = HashSet::new();
+    let (mut level, mut level_end) = (1, states.len());
+    let mut succ = Vec::new();
+    let mut i = 0;
+    out.complete = true;
+    while i < states.len() {
+        if i % 256 == 0 && should_stop(i) {
+            out.complete = false;
+            break;
+        }
+        if i == level_end {
+            level += 1;
+            level_end = states.len();
+        }
+        let s = states[i].clone();
+        let o = r.project(&fields, &s)?;
+        match lookup(&o) {
+            None => out.unknown_states += 1,
+            Some(from) => {
+                reached[from] = true;
+                model.set_level(level);
+                for (action, params, domains) in &judged {
+                    let given = &code.given[action];
+                    let mut idx = vec![0usize; domains.len()];
+                    if domains.iter().any(Vec::is_empty) {
+                        continue;
+                    }
+                    loop {
+                        let args: Vec<(String, Value)> = params.iter().zip(&idx).zip(domains).map(|((p, &k), d)| (p.clone(), d[k].clone())).collect();
+                        let shown: Vec<(String, Value)> = args.iter().filter(|(n, _)| given.contains(n)).cloned().collect();
+                        for t in steps.successors_by_action(&s, action, &args)? {
+                            let to = r.project(&fields, &t)?;
+                            let key = (from, action.clone(), args_key(&shown), fp(&to));
+                            if !judged_steps.insert(key.clone()) {
+                                continue;
+                            }
+                            out.transitions += 1;
+                            if code.steps.contains(&key) {
+                                out.matched += 1;
+                                continue;
+                            }
+                            out.over_total += 1;
+                            if out.over.len() < opts.max_examples {
+                                let mut path = vec![t.clone()];
+                                let mut k = i;
+                                while k != usize::MAX {
+                                    path.push(states[k].clone());
+                                    k = parent[k];
+                                }
+                                path.reverse();
+                                let named = |vals: &[Value]| fields.iter().zip(vals).map(|((f, _), v)| (f.clone(), v.clone())).collect::<Vec<_>>();
+                                let changed = fields.iter().zip(o.iter().zip(&to)).filter(|(_, (a, b))| !a.tlc_eq(b).unwrap_or(false)).map(|((f, _), _)| f.clone()).collect();
+                                out.over.push(OverStep {
+                                    action: action.clone(),
+                                    args: shown.clone(),
+                                    from,
+                                    from_obs: named(&o),
+                                    to_obs: named(&to),
+                                    changed,
+                                    code_steps: graph.steps_from(from),
+                                    path,
+                                });
+                            }
+                        }
+                        // Next combination (the last parameter turns fastest).
+                        let mut k = idx.len();
+                        loop {
+                            if k == 0 {
+                                break;
+                            }
+                            k -= 1;
+                            idx[k] += 1;
+                            if idx[k] < domains[k].len() {
+                                break;
+                            }
+                            idx[k] = 0;
+                        }
+                        if idx.iter().all(|&x| x == 0) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if states.len() < opts.max_states {
+            succ.clear();
+            model.set_level(level);
+            model.successors(&s, &mut succ)?;
+            for (_, t) in succ.drain(..) {
+                if states.len() >= opts.max_states {
+                    out.complete = false;
+                    break;
+                }
+                if seen.insert(model.fingerprint(&t)) {
+                    states.push(t);
+                    parent.push(i);
+                }
+            }
+        } else {
+            out.complete = false;
+        }
+        i += 1;
+    }
+    out.states_explored = i;
+    out.unreached = reached.iter().enumerate().filter(|(_, r)| !**r).map(|(id, _)| id).collect();
+    Ok(out)
+}
+
+/// The graph state `id`'s observation as JSON, for reports.
+pub fn observation(graph: &SystemGraph, id: usize) -> Json {
+    graph.states.get(id).map(|o| Json::Object(o.state.clone())).unwrap_or(Json::Object(Map::new()))
+}

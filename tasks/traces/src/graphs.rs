@@ -1,0 +1,138 @@
+//! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`): the observed states and
+//! steps of many runs of the task's own code, folded by `tla_trace::GraphBuilder`. The runs go
+//! on until [`SETTLE`] runs in a row add no state and no step (or [`MAX_RUNS`] is reached);
+//! the header records how many ran and how many of the last added nothing. Gzip with a zero
+//! time stamp and a fixed level: the same runs give the same bytes.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+
+use task_probe::Scheduler;
+use tla_trace::GraphBuilder;
+
+/// Runs in a row that add nothing before a graph is taken as settled.
+pub const SETTLE: u64 = 2_000;
+/// Runs at most per graph.
+pub const MAX_RUNS: u64 = 20_000;
+
+/// The file name of a graph inside its traces folder.
+pub const FILE: &str = "system-graph.ndjson.gz";
+
+/// A task's graph: the traces folder it ships in, its runs (run `k` from 0), in words.
+pub struct GraphSpec {
+    pub dir: &'static str,
+    pub bounds: &'static str,
+    pub run: fn(u64) -> String,
+}
+
+/// Run `k` of a concurrency task: the random scheduler for even `k`, PCT (depth 3) for odd,
+/// seeds from 1001 (apart from the traces' seeds).
+fn sched(k: u64) -> (Scheduler, u64) {
+    let seed = 1001 + k / 2;
+    if k % 2 == 0 { (Scheduler::Random, seed) } else { (Scheduler::Pct { depth: 3 }, seed) }
+}
+
+/// The graphs, in a fixed order.
+pub fn specs() -> Vec<GraphSpec> {
+    vec![
+        GraphSpec {
+            dir: "counter",
+            bounds: "the traces' workload (2 threads, one increment each) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_counter::workload::run(s, seed)
+            },
+        },
+        GraphSpec {
+            dir: "hourclock",
+            bounds: "the traces' workload (14 ticks from each starting hour)",
+            run: |k| task_hourclock::workload::run(1 + k),
+        },
+        GraphSpec {
+            dir: "mutex",
+            bounds: "the traces' workload (3 threads, 3 lock or try_lock calls each) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_mutex::workload::run(s, seed, false)
+            },
+        },
+        GraphSpec {
+            dir: "ringbuffer",
+            bounds: "the traces' workload (a producer and a consumer, ten calls each, capacity 4) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_ringbuffer::workload::run(s, seed)
+            },
+        },
+        GraphSpec {
+            dir: "rwmutex",
+            bounds: "the traces' workload (3 threads with their scripts) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_rwmutex::workload::run(s, seed)
+            },
+        },
+        GraphSpec {
+            dir: "spin",
+            bounds: "the traces' workload (3 threads, 3 lock or try_lock calls each) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_spin::workload::run(s, seed, false)
+            },
+        },
+        GraphSpec {
+            dir: "spin-split",
+            bounds: "the traces' workload (3 threads, 2 lock calls each, split test-and-set) under random and PCT schedules",
+            run: |k| {
+                let (s, seed) = sched(k);
+                task_spin::workload::run(s, seed, true)
+            },
+        },
+    ]
+}
+
+/// A graph's text (uncompressed).
+pub fn build(spec: &GraphSpec) -> Result<String, String> {
+    let mut b = GraphBuilder::new();
+    let mut k = 0;
+    while k < MAX_RUNS && (k == 0 || b.settled_runs() < SETTLE) {
+        let text = (spec.run)(k);
+        b.add_trace(&format!("run {k}"), &text).map_err(|e| format!("{}: {}", spec.dir, e))?;
+        k += 1;
+    }
+    Ok(b.text(false, spec.bounds))
+}
+
+/// Gzip, deterministic.
+pub fn compress(text: &str) -> Vec<u8> {
+    let mut e = flate2::GzBuilder::new().mtime(0).write(Vec::new(), flate2::Compression::best());
+    e.write_all(text.as_bytes()).expect("writing to memory");
+    e.finish().expect("writing to memory")
+}
+
+/// Every graph as (path under `traces/`, compressed bytes).
+pub fn all() -> Result<Vec<(String, Vec<u8>)>, String> {
+    specs().iter().map(|s| Ok((format!("{}/{}", s.dir, FILE), compress(&build(s)?)))).collect()
+}
+
+/// Writes the graphs under `out`.
+pub fn write_all(out: &Path, graphs: &[(String, Vec<u8>)]) -> Result<(), String> {
+    for (p, bytes) in graphs {
+        let p = out.join(p);
+        fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// One line per graph that differs from the file under `dir`.
+pub fn differences(dir: &Path, graphs: &[(String, Vec<u8>)]) -> Vec<String> {
+    graphs
+        .iter()
+        .filter_map(|(p, bytes)| match fs::read(dir.join(p)) {
+            Ok(b) if b == *bytes => None,
+            Ok(_) => Some(format!("{p}: differs")),
+            Err(_) => Some(format!("{p}: missing")),
+        })
+        .collect()
+}
