@@ -38,7 +38,7 @@ pub(crate) fn stage(
         Ok(m) => m,
         Err(_) => return PrecisionStage::not_run(Status::Error, "the model cannot be built"),
     };
-    let opts = PrecisionOptions { max_states: usize::try_from(spec.max_states).unwrap_or(usize::MAX), max_examples: EXAMPLES };
+    let opts = PrecisionOptions { max_states: usize::try_from(spec.max_states).unwrap_or(usize::MAX), max_depth: spec.max_depth as usize, max_examples: EXAMPLES, ..PrecisionOptions::default() };
     let budget = spec.max_states;
     let mut cut = false;
     let mut should_stop = |explored: usize| {
@@ -96,6 +96,7 @@ pub(crate) fn stage(
         states_explored: p.states_explored,
         complete: p.complete,
         unknown_states: p.unknown_states,
+        unsettled_states: p.unsettled_states,
         unreached: p.unreached.len(),
         system_states: p.system_states,
         unreached_examples: p.unreached.iter().take(UNREACHED_SHOWN).map(|&id| observation(&graph, id)).collect(),

@@ -271,6 +271,9 @@ pub struct PrecisionStage {
     pub complete: bool,
     /// Explored states whose projection the code never reaches: their steps are not judged.
     pub unknown_states: usize,
+    /// Explored states whose projection is a state of the (sampled) graph that its runs visited
+    /// too seldom to know all its steps: not judged either.
+    pub unsettled_states: usize,
     /// States of the code that no explored model state projects onto, of all; the first few
     /// (states the model cannot reach when `complete`).
     pub unreached: usize,
@@ -295,6 +298,7 @@ impl PrecisionStage {
             states_explored: 0,
             complete: false,
             unknown_states: 0,
+            unsettled_states: 0,
             unreached: 0,
             system_states: 0,
             unreached_examples: vec![],

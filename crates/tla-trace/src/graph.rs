@@ -49,6 +49,8 @@ pub struct SystemGraph {
     pub states: Vec<Observation>,
     /// Ids of the states runs start in.
     pub init: Vec<usize>,
+    /// By state id: how many times the runs were in the state (0 when the file does not say).
+    pub visits: Vec<u64>,
     pub edges: Vec<Edge>,
 }
 
@@ -150,7 +152,7 @@ pub fn parse_graph(file: &str, text: &str) -> Result<SystemGraph, InputError> {
         bounds: h.get("bounds").and_then(Json::as_str).unwrap_or_default().to_string(),
         settled_runs: h.get("settled_runs").and_then(Json::as_u64).unwrap_or(0),
     };
-    let mut g = SystemGraph { file: file.to_string(), task, constants, exploration, states: vec![], init: vec![], edges: vec![] };
+    let mut g = SystemGraph { file: file.to_string(), task, constants, exploration, states: vec![], init: vec![], visits: vec![], edges: vec![] };
     for (n, l) in lines {
         let o = obj(n, l)?;
         match o.get("kind").and_then(Json::as_str).unwrap_or("") {
@@ -165,6 +167,7 @@ pub fn parse_graph(file: &str, text: &str) -> Result<SystemGraph, InputError> {
                 if o.get("init").and_then(Json::as_bool) == Some(true) {
                     g.init.push(g.states.len());
                 }
+                g.visits.push(o.get("visits").and_then(Json::as_u64).unwrap_or(0));
                 g.states.push(Observation { line: n, state: st.clone() });
             }
             "edge" => {
@@ -194,6 +197,7 @@ pub struct GraphBuilder {
     states: Vec<String>,
     state_ids: HashMap<String, usize>,
     init: Vec<bool>,
+    visits: Vec<u64>,
     edges: Vec<(usize, String, String, usize)>,
     edge_ids: HashMap<(usize, String, String, usize), usize>,
     runs: u64,
@@ -214,10 +218,12 @@ impl GraphBuilder {
                 self.state_ids.insert(text.clone(), id);
                 self.states.push(text);
                 self.init.push(false);
+                self.visits.push(0);
                 self.last_growth = self.runs;
                 id
             }
         };
+        self.visits[id] += 1;
         if init && !self.init[id] {
             self.init[id] = true;
             self.last_growth = self.runs;
@@ -283,7 +289,8 @@ impl GraphBuilder {
         out.push_str("}\n");
         for (id, s) in self.states.iter().enumerate() {
             let init = if self.init[id] { ",\"init\":true" } else { "" };
-            out.push_str(&format!("{{\"kind\":\"state\",\"id\":{id}{init},\"state\":{s}}}\n"));
+            let visits = self.visits[id];
+            out.push_str(&format!("{{\"kind\":\"state\",\"id\":{id}{init},\"visits\":{visits},\"state\":{s}}}\n"));
         }
         let mut by_from: BTreeMap<usize, Vec<&(usize, String, String, usize)>> = BTreeMap::new();
         for e in &self.edges {
@@ -323,9 +330,9 @@ mod tests {
         let text = b.text(false, "three runs");
         expect_test::expect![[r#"
             {"kind":"graph","version":1,"task":"t","constants":{"N":1},"exhaustive":false,"runs":3,"settled_runs":0,"bounds":"three runs"}
-            {"kind":"state","id":0,"init":true,"state":{"x":0}}
-            {"kind":"state","id":1,"state":{"x":1}}
-            {"kind":"state","id":2,"state":{"x":2}}
+            {"kind":"state","id":0,"init":true,"visits":5,"state":{"x":0}}
+            {"kind":"state","id":1,"visits":3,"state":{"x":1}}
+            {"kind":"state","id":2,"visits":1,"state":{"x":2}}
             {"kind":"edge","from":0,"action":"Inc","args":{"t":0},"to":1}
             {"kind":"edge","from":1,"action":"Reset","args":{},"to":0}
             {"kind":"edge","from":1,"action":"Inc","args":{"t":0},"to":2}

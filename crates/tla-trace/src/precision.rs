@@ -9,7 +9,8 @@
 //! with the arguments the code's steps carry, to) either is a step of the code or is
 //! **over-permissive**. Steps of the model's other actions (internal ones, or hidden
 //! variables only) are taken while exploring and not judged; steps from states the code never
-//! reaches are unknown, never imprecise.
+//! reaches are unknown, never imprecise, and so are steps from the states of a sampled graph
+//! that its runs visited too seldom for their steps to be all known.
 //!
 //! precision = steps that are the code's / all distinct projected steps judged.
 
@@ -33,15 +34,21 @@ const MAX_COMBINATIONS: usize = 4096;
 
 #[derive(Clone, Copy, Debug)]
 pub struct PrecisionOptions {
-    /// Model states explored at most.
+    /// Model states explored at most, and the depth explored (states at `max_depth` are
+    /// judged but not expanded, as the runtime gate's depth limit does).
     pub max_states: usize,
+    pub max_depth: usize,
     /// Over-permissive steps reported with their path (all are counted).
     pub max_examples: usize,
+    /// A state of a sampled graph (one whose header does not say exhaustive) that the runs
+    /// visited fewer times than this is not judged: a step of the code from it may not have
+    /// been sampled yet.
+    pub min_visits: u64,
 }
 
 impl Default for PrecisionOptions {
     fn default() -> Self {
-        PrecisionOptions { max_states: 100_000, max_examples: 10 }
+        PrecisionOptions { max_states: 100_000, max_depth: usize::MAX, max_examples: 10, min_visits: 30 }
     }
 }
 
@@ -101,6 +108,9 @@ pub struct Precision {
     /// Explored model states whose projection the code never reaches (their steps are not
     /// judged).
     pub unknown_states: usize,
+    /// Explored model states whose projection is a state of a sampled graph visited fewer than
+    /// `min_visits` times (their steps are not judged either).
+    pub unsettled_states: usize,
     /// The graph's states, and those no explored model state projects onto.
     pub system_states: usize,
     pub unreached: Vec<usize>,
@@ -235,6 +245,10 @@ pub fn check_precision<'a>(
         let o = r.project(&fields, &s)?;
         match lookup(&o) {
             None => out.unknown_states += 1,
+            Some(from) if !graph.exploration.exhaustive && graph.visits.get(from).is_some_and(|&v| v < opts.min_visits) => {
+                reached[from] = true;
+                out.unsettled_states += 1;
+            }
             Some(from) => {
                 reached[from] = true;
                 model.set_level(level);
@@ -301,7 +315,9 @@ pub fn check_precision<'a>(
                 }
             }
         }
-        if states.len() < opts.max_states {
+        if level as usize >= opts.max_depth {
+            out.complete = false;
+        } else if states.len() < opts.max_states {
             succ.clear();
             model.set_level(level);
             model.successors(&s, &mut succ)?;

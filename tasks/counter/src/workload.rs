@@ -42,3 +42,10 @@ pub fn traces() -> Vec<TraceFile> {
         .map(|(sched, seed)| TraceFile { dir: "counter".into(), name: trace_name(sched, seed), text: run(sched, seed) })
         .collect()
 }
+
+/// Run `k` of the system graph: the traces' workload with a scheduling point after every step
+/// (`task_probe::with_step_yields`), so a thread's local add may be interleaved like its
+/// reads and writes.
+pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
+    task_probe::with_step_yields(|| run(scheduler, seed))
+}

@@ -4,7 +4,7 @@
 use crate::{Mutex, MutexState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -22,6 +22,21 @@ const PLANS: [[Op; 3]; THREADS] = [
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64, bug: bool) -> String {
+    run_plans(scheduler, seed, bug, PLANS.iter().map(|p| p.to_vec()).collect())
+}
+
+/// Calls per thread in a run of the system graph.
+const GRAPH_CALLS: usize = 6;
+
+/// Run `k` of the system graph: each thread makes [`GRAPH_CALLS`] calls drawn at random (lock or
+/// try_lock), with a scheduling point after every step (`task_probe::with_step_yields`).
+pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
+    let mut draw = Draw::new(seed);
+    let plans = (0..THREADS).map(|_| (0..GRAPH_CALLS).map(|_| if draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect()).collect();
+    task_probe::with_step_yields(|| run_plans(scheduler, seed, false, plans))
+}
+
+fn run_plans(scheduler: Scheduler, seed: u64, bug: bool, plans: Vec<Vec<Op>>) -> String {
     let header = Header {
         task: "mutex".to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -43,9 +58,10 @@ pub fn run(scheduler: Scheduler, seed: u64, bug: bool) -> String {
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
                 let m = Arc::clone(&m);
+                let plan = plans[t].clone();
                 spawn_named(&t.to_string(), move || {
                     let mut entered = 0u32;
-                    for op in PLANS[t] {
+                    for op in plan {
                         match op {
                             Op::Lock => {
                                 *m.lock() += 1;

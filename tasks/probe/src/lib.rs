@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::sync::{Arc, Mutex};
 
 /// `std` or `shuttle`: the synchronisation primitives and threads the systems use.
@@ -294,7 +295,52 @@ impl<S: Observed> Probe<S> {
             let actor = Actor::current();
             let t = actor.index();
             rec.record(action, &actor, extra, |s| update(s, t));
+            if STEP_YIELDS.with(Cell::get) {
+                rt::thread::yield_now();
+            }
         }
+    }
+}
+
+thread_local! {
+    static STEP_YIELDS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with a scheduling point after every recorded step. Under shuttle a thread runs
+/// from one synchronisation operation to the next, so a step with none after it (a thread's
+/// local `tmp += 1`) is always followed at once by that thread's next step; on a machine,
+/// another thread may run in between. The system graphs are built this way, so they hold
+/// every interleaving of the observed steps, not only those at synchronisation points; the
+/// traces are not (their bytes stay what they are). Shuttle runs a test's threads as
+/// coroutines on the calling thread, so the setting is per calling thread.
+pub fn with_step_yields<R>(f: impl FnOnce() -> R) -> R {
+    STEP_YIELDS.with(|c| c.set(true));
+    let r = f();
+    STEP_YIELDS.with(|c| c.set(false));
+    r
+}
+
+/// A small seeded generator (SplitMix64) for the workloads that draw their calls at random:
+/// the same seed, the same calls, on every machine.
+#[derive(Clone, Debug)]
+pub struct Draw(u64);
+
+impl Draw {
+    pub fn new(seed: u64) -> Draw {
+        Draw(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
     }
 }
 

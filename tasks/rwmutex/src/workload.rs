@@ -7,7 +7,7 @@
 use crate::{RwMutex, RwState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -46,6 +46,56 @@ fn thread2(m: &RwMutex<u32>) {
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64) -> String {
+    run_bodies(scheduler, seed, (0..THREADS).map(|t| vec![t]).collect(), &[thread0, thread1, thread2])
+}
+
+/// The sessions a thread of the system graph's runs draws from: every call of the lock's
+/// interface, alone or (for a reader) with a try_ call while it still reads, and the upgrade
+/// and downgrade paths. A blocking call is made only with no guard held, so no run deadlocks.
+const SESSIONS: [fn(&RwMutex<u32>); 13] = [
+    |m| drop(m.read()),
+    |m| drop(m.try_read()),
+    |m| *m.write() += 1,
+    |m| drop(m.try_write()),
+    |m| drop(m.upread()),
+    |m| drop(m.try_upread()),
+    |m| *m.upread().upgrade() += 1,
+    |m| match m.upread().try_upgrade() {
+        Ok(mut w) => *w += 1,
+        Err(up) => drop(up),
+    },
+    |m| drop(m.write().downgrade()),
+    |m| drop(m.upread().upgrade().downgrade()),
+    |m| {
+        let r = m.read();
+        drop(m.try_write());
+        drop(r);
+    },
+    |m| {
+        let r = m.read();
+        drop(m.try_read());
+        drop(r);
+    },
+    |m| {
+        let r = m.read();
+        drop(m.try_upread());
+        drop(r);
+    },
+];
+
+/// Sessions per thread in a run of the system graph.
+const GRAPH_SESSIONS: usize = 3;
+
+/// Run `k` of the system graph: each thread runs [`GRAPH_SESSIONS`] sessions drawn at random
+/// from [`SESSIONS`], with a scheduling point after every step (`task_probe::with_step_yields`).
+pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
+    let mut draw = Draw::new(seed);
+    let plans = (0..THREADS).map(|_| (0..GRAPH_SESSIONS).map(|_| draw.below(SESSIONS.len() as u64) as usize).collect()).collect();
+    task_probe::with_step_yields(|| run_bodies(scheduler, seed, plans, &SESSIONS))
+}
+
+/// A run in which thread `t` calls `bodies[i]` for each `i` of `plans[t]` in turn.
+fn run_bodies(scheduler: Scheduler, seed: u64, plans: Vec<Vec<usize>>, bodies: &'static [fn(&RwMutex<u32>)]) -> String {
     let header = Header {
         task: "rwmutex".to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -59,12 +109,15 @@ pub fn run(scheduler: Scheduler, seed: u64) -> String {
     let r = rec.clone();
     run_once(scheduler, seed, move || {
         let m = Arc::new(RwMutex::with_probe(0u32, Probe::on(&r)));
-        let bodies: [fn(&RwMutex<u32>); THREADS] = [thread0, thread1, thread2];
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
                 let m = Arc::clone(&m);
-                let body = bodies[t];
-                spawn_named(&t.to_string(), move || body(&m))
+                let plan = plans[t].clone();
+                spawn_named(&t.to_string(), move || {
+                    for i in plan {
+                        bodies[i](&m)
+                    }
+                })
             })
             .collect();
         for h in handles {

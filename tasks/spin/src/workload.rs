@@ -4,7 +4,7 @@
 use crate::{SpinLock, SpinState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -25,6 +25,25 @@ const SPLIT_PLANS: [[Op; 2]; THREADS] = [[Op::Lock, Op::Lock], [Op::Lock, Op::Lo
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64, split: bool) -> String {
+    let plans: Vec<Vec<Op>> = if split { SPLIT_PLANS.iter().map(|p| p.to_vec()).collect() } else { PLANS.iter().map(|p| p.to_vec()).collect() };
+    run_plans(scheduler, seed, split, plans)
+}
+
+/// Calls per thread in a run of the system graph.
+const GRAPH_CALLS: usize = 4;
+
+/// Run `k` of the system graph: each thread makes [`GRAPH_CALLS`] calls drawn at random (lock or
+/// try_lock; lock only with the split test-and-set, whose try_lock the task leaves out), with a
+/// scheduling point after every step (`task_probe::with_step_yields`).
+pub fn graph_run(scheduler: Scheduler, seed: u64, split: bool) -> String {
+    let mut draw = Draw::new(seed);
+    let plans = (0..THREADS)
+        .map(|_| (0..GRAPH_CALLS).map(|_| if split || draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect())
+        .collect();
+    task_probe::with_step_yields(|| run_plans(scheduler, seed, split, plans))
+}
+
+fn run_plans(scheduler: Scheduler, seed: u64, split: bool, plans: Vec<Vec<Op>>) -> String {
     let header = Header {
         task: if split { "spin-split" } else { "spin" }.to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -46,10 +65,10 @@ pub fn run(scheduler: Scheduler, seed: u64, split: bool) -> String {
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
                 let l = Arc::clone(&lock);
+                let plan = plans[t].clone();
                 spawn_named(&t.to_string(), move || {
-                    let plan: &[Op] = if split { &SPLIT_PLANS[t] } else { &PLANS[t] };
                     let mut entered = 0u32;
-                    for op in plan {
+                    for op in &plan {
                         match op {
                             Op::Lock => {
                                 *l.lock() += 1;

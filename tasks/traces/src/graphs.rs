@@ -38,10 +38,18 @@ pub fn specs() -> Vec<GraphSpec> {
     vec![
         GraphSpec {
             dir: "counter",
-            bounds: "the traces' workload (2 threads, one increment each) under random and PCT schedules",
+            bounds: "2 threads, one increment each, a scheduling point after every step, under random and PCT schedules",
             run: |k| {
                 let (s, seed) = sched(k);
-                task_counter::workload::run(s, seed)
+                task_counter::workload::graph_run(s, seed)
+            },
+        },
+        GraphSpec {
+            dir: "dqueue",
+            bounds: "the traces' cluster and constants under each schedule in turn (random, contending, eager, slow consumer), seeds from 1001",
+            run: |k| {
+                let sc = task_dqueue::workload::Schedule::ALL[(k % 4) as usize];
+                task_dqueue::workload::run(sc, 1001 + k / 4, task_dqueue::dqueue::Bug::None)
             },
         },
         GraphSpec {
@@ -51,42 +59,34 @@ pub fn specs() -> Vec<GraphSpec> {
         },
         GraphSpec {
             dir: "mutex",
-            bounds: "the traces' workload (3 threads, 3 lock or try_lock calls each) under random and PCT schedules",
+            bounds: "3 threads, 4 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
             run: |k| {
                 let (s, seed) = sched(k);
-                task_mutex::workload::run(s, seed, false)
+                task_mutex::workload::graph_run(s, seed)
             },
         },
         GraphSpec {
             dir: "ringbuffer",
-            bounds: "the traces' workload (a producer and a consumer, ten calls each, capacity 4) under random and PCT schedules",
+            bounds: "capacity 4; a producer and a consumer, 8 calls each drawn from push/pop and slices of 1 to 5 items, a scheduling point after every step, under random and PCT schedules",
             run: |k| {
                 let (s, seed) = sched(k);
-                task_ringbuffer::workload::run(s, seed)
-            },
-        },
-        GraphSpec {
-            dir: "rwmutex",
-            bounds: "the traces' workload (3 threads with their scripts) under random and PCT schedules",
-            run: |k| {
-                let (s, seed) = sched(k);
-                task_rwmutex::workload::run(s, seed)
+                task_ringbuffer::workload::graph_run(s, seed)
             },
         },
         GraphSpec {
             dir: "spin",
-            bounds: "the traces' workload (3 threads, 3 lock or try_lock calls each) under random and PCT schedules",
+            bounds: "3 threads, 4 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
             run: |k| {
                 let (s, seed) = sched(k);
-                task_spin::workload::run(s, seed, false)
+                task_spin::workload::graph_run(s, seed, false)
             },
         },
         GraphSpec {
             dir: "spin-split",
-            bounds: "the traces' workload (3 threads, 2 lock calls each, split test-and-set) under random and PCT schedules",
+            bounds: "3 threads, 4 lock calls each (split test-and-set), a scheduling point after every step, under random and PCT schedules",
             run: |k| {
                 let (s, seed) = sched(k);
-                task_spin::workload::run(s, seed, true)
+                task_spin::workload::graph_run(s, seed, true)
             },
         },
     ]
