@@ -51,6 +51,8 @@ pub struct SystemGraph {
     pub init: Vec<usize>,
     /// By state id: how many times the runs were in the state (0 when the file does not say).
     pub visits: Vec<u64>,
+    /// By state id: the search stopped at its bounds there, so its steps are not all known.
+    pub frontier: Vec<bool>,
     pub edges: Vec<Edge>,
 }
 
@@ -152,7 +154,7 @@ pub fn parse_graph(file: &str, text: &str) -> Result<SystemGraph, InputError> {
         bounds: h.get("bounds").and_then(Json::as_str).unwrap_or_default().to_string(),
         settled_runs: h.get("settled_runs").and_then(Json::as_u64).unwrap_or(0),
     };
-    let mut g = SystemGraph { file: file.to_string(), task, constants, exploration, states: vec![], init: vec![], visits: vec![], edges: vec![] };
+    let mut g = SystemGraph { file: file.to_string(), task, constants, exploration, states: vec![], init: vec![], visits: vec![], frontier: vec![], edges: vec![] };
     for (n, l) in lines {
         let o = obj(n, l)?;
         match o.get("kind").and_then(Json::as_str).unwrap_or("") {
@@ -168,6 +170,7 @@ pub fn parse_graph(file: &str, text: &str) -> Result<SystemGraph, InputError> {
                     g.init.push(g.states.len());
                 }
                 g.visits.push(o.get("visits").and_then(Json::as_u64).unwrap_or(0));
+                g.frontier.push(o.get("frontier").and_then(Json::as_bool).unwrap_or(false));
                 g.states.push(Observation { line: n, state: st.clone() });
             }
             "edge" => {
@@ -198,6 +201,7 @@ pub struct GraphBuilder {
     state_ids: HashMap<String, usize>,
     init: Vec<bool>,
     visits: Vec<u64>,
+    frontier: Vec<bool>,
     edges: Vec<(usize, String, String, usize)>,
     edge_ids: HashMap<(usize, String, String, usize), usize>,
     runs: u64,
@@ -209,8 +213,18 @@ impl GraphBuilder {
         GraphBuilder::default()
     }
 
+    /// A builder for states and steps added one by one (a search), of `task` with `constants`.
+    pub fn for_task(task: &str, constants: Map<String, Json>) -> GraphBuilder {
+        GraphBuilder { task: task.to_string(), constants, ..GraphBuilder::default() }
+    }
+
     fn state(&mut self, o: &Observation, init: bool) -> usize {
-        let text = canonical(&Json::Object(o.state.clone()));
+        self.add_state(&o.state, init)
+    }
+
+    /// Adds an observed state (or counts one more visit of it); its id.
+    pub fn add_state(&mut self, state: &Map<String, Json>, init: bool) -> usize {
+        let text = canonical(&Json::Object(state.clone()));
         let id = match self.state_ids.get(&text) {
             Some(&id) => id,
             None => {
@@ -219,6 +233,7 @@ impl GraphBuilder {
                 self.states.push(text);
                 self.init.push(false);
                 self.visits.push(0);
+                self.frontier.push(false);
                 self.last_growth = self.runs;
                 id
             }
@@ -234,7 +249,7 @@ impl GraphBuilder {
     /// Adds one run's trace. Every trace of a graph is of the same task and constants.
     pub fn add_trace(&mut self, file: &str, text: &str) -> Result<(), InputError> {
         let t = parse_trace(file, text)?;
-        if self.runs == 0 {
+        if self.runs == 0 && self.states.is_empty() {
             self.task = t.task.clone();
             self.constants = t.constants.clone();
         } else if t.task != self.task || t.constants != self.constants {
@@ -258,6 +273,22 @@ impl GraphBuilder {
         Ok(())
     }
 
+    /// Adds a step of the code between two states added before.
+    pub fn add_edge(&mut self, from: usize, action: &str, args: &Map<String, Json>, to: usize) {
+        let key = (from, action.to_string(), canonical(&Json::Object(args.clone())), to);
+        if !self.edge_ids.contains_key(&key) {
+            self.edge_ids.insert(key.clone(), self.edges.len());
+            self.edges.push(key);
+        }
+    }
+
+    /// Marks a state whose steps were not all explored (a search stopped at its bounds there).
+    pub fn mark_frontier(&mut self, id: usize) {
+        if let Some(f) = self.frontier.get_mut(id) {
+            *f = true;
+        }
+    }
+
     /// States and edges so far.
     pub fn size(&self) -> (usize, usize) {
         (self.states.len(), self.edges.len())
@@ -268,7 +299,8 @@ impl GraphBuilder {
         self.runs - self.last_growth
     }
 
-    /// The graph's text. `bounds` says in words what the runs were.
+    /// The graph's text. `bounds` says in words what the runs were; `exhaustive`, that every
+    /// state not marked as frontier had all its steps explored.
     pub fn text(&self, exhaustive: bool, bounds: &str) -> String {
         let mut out = String::new();
         let header = json!({
@@ -290,7 +322,8 @@ impl GraphBuilder {
         for (id, s) in self.states.iter().enumerate() {
             let init = if self.init[id] { ",\"init\":true" } else { "" };
             let visits = self.visits[id];
-            out.push_str(&format!("{{\"kind\":\"state\",\"id\":{id}{init},\"visits\":{visits},\"state\":{s}}}\n"));
+            let frontier = if self.frontier[id] { ",\"frontier\":true" } else { "" };
+            out.push_str(&format!("{{\"kind\":\"state\",\"id\":{id}{init},\"visits\":{visits}{frontier},\"state\":{s}}}\n"));
         }
         let mut by_from: BTreeMap<usize, Vec<&(usize, String, String, usize)>> = BTreeMap::new();
         for e in &self.edges {

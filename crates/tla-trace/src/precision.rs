@@ -9,8 +9,9 @@
 //! with the arguments the code's steps carry, to) either is a step of the code or is
 //! **over-permissive**. Steps of the model's other actions (internal ones, or hidden
 //! variables only) are taken while exploring and not judged; steps from states the code never
-//! reaches are unknown, never imprecise, and so are steps from the states of a sampled graph
-//! that its runs visited too seldom for their steps to be all known.
+//! reaches are unknown, never imprecise, and so are steps from the states whose steps the graph
+//! may not all hold: the frontier of a search that stopped at its bounds, and the states of a
+//! sampled graph that its runs visited too seldom.
 //!
 //! precision = steps that are the code's / all distinct projected steps judged.
 
@@ -108,7 +109,8 @@ pub struct Precision {
     /// Explored model states whose projection the code never reaches (their steps are not
     /// judged).
     pub unknown_states: usize,
-    /// Explored model states whose projection is a state of a sampled graph visited fewer than
+    /// Explored model states whose projection is a state of the graph whose steps are not all
+    /// known: a frontier state of a search, or a state of a sampled graph visited fewer than
     /// `min_visits` times (their steps are not judged either).
     pub unsettled_states: usize,
     /// The graph's states, and those no explored model state projects onto.
@@ -245,7 +247,10 @@ pub fn check_precision<'a>(
         let o = r.project(&fields, &s)?;
         match lookup(&o) {
             None => out.unknown_states += 1,
-            Some(from) if !graph.exploration.exhaustive && graph.visits.get(from).is_some_and(|&v| v < opts.min_visits) => {
+            Some(from)
+                if graph.frontier.get(from) == Some(&true)
+                    || (!graph.exploration.exhaustive && graph.visits.get(from).is_some_and(|&v| v < opts.min_visits)) =>
+            {
                 reached[from] = true;
                 out.unsettled_states += 1;
             }

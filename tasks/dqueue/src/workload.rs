@@ -178,6 +178,48 @@ pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
     Run { initial, steps, sim }
 }
 
+/// The system as a state machine for its system graph: the simulation and the `processor`
+/// value the trace shows (the last item a consumer processed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GraphState {
+    pub sim: Sim<Archetype>,
+    pub processor: u64,
+}
+
+impl GraphState {
+    /// The system at its start, with the task's constants.
+    pub fn initial() -> GraphState {
+        GraphState { sim: system(constants(), Bug::None), processor: 0 }
+    }
+}
+
+impl task_probe::Machine for GraphState {
+    fn observe(&self) -> Map<String, Value> {
+        match Observed::of(&self.sim, self.processor).json() {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    fn successors(&self) -> Vec<(String, Map<String, Value>, GraphState)> {
+        let mut out = vec![];
+        for step in self.sim.enabled() {
+            let Step::Local { node, label } = &step else { continue };
+            let mut next = self.clone();
+            next.sim.apply(&step);
+            if *label == Label::C2
+                && let Some(Archetype { role: Role::Consumer(c), .. }) = next.sim.process(*node)
+            {
+                next.processor = c.proc;
+            }
+            let mut args = Map::new();
+            args.insert("self".into(), (*node).into());
+            out.push((label.name().to_string(), args, next));
+        }
+        out
+    }
+}
+
 fn node_of(s: &Step<Label>) -> Option<NodeId> {
     match s {
         Step::Local { node, .. } => Some(*node),

@@ -176,6 +176,41 @@ pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
     Run { initial, steps, sim }
 }
 
+/// The system as a state machine for its system graph: the simulation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GraphState {
+    pub sim: Sim<Archetype>,
+}
+
+impl GraphState {
+    /// The system at its start, with the task's constants.
+    pub fn initial() -> GraphState {
+        GraphState { sim: system(constants(), Bug::None) }
+    }
+}
+
+impl task_probe::Machine for GraphState {
+    fn observe(&self) -> Map<String, Value> {
+        match Observed::of(&self.sim).json() {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    fn successors(&self) -> Vec<(String, Map<String, Value>, GraphState)> {
+        let mut out = vec![];
+        for step in self.sim.enabled() {
+            let Step::Local { node, label: Action { label, .. } } = &step else { continue };
+            let mut next = self.clone();
+            next.sim.apply(&step);
+            let mut args = Map::new();
+            args.insert("self".into(), (*node).into());
+            out.push((label.name().to_string(), args, next));
+        }
+        out
+    }
+}
+
 fn node_of(s: &Step<Action>) -> Option<NodeId> {
     match s {
         Step::Local { node, .. } => Some(*node),

@@ -449,3 +449,13 @@ pub fn schedules(n: u64) -> Vec<(Scheduler, u64)> {
 pub fn trace_name(scheduler: Scheduler, seed: u64) -> String {
     format!("{}-{:03}.ndjson", scheduler.name(), seed)
 }
+
+/// A system as a state machine, for a system graph built by search rather than by sampled
+/// runs: its whole state (so that two equal values have the same future), what the traces
+/// observe of it, and its steps as the traces record them.
+pub trait Machine: Clone + Eq + std::hash::Hash {
+    /// The observed state, as a trace's `state` (a JSON object).
+    fn observe(&self) -> Map<String, Value>;
+    /// Every step enabled now: (action, arguments as a trace records them, the state after).
+    fn successors(&self) -> Vec<(String, Map<String, Value>, Self)>;
+}

@@ -8,7 +8,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use task_probe::Scheduler;
+use std::collections::{HashSet, VecDeque};
+use task_probe::{Machine, Scheduler};
 use tla_trace::GraphBuilder;
 
 /// Runs in a row that add nothing before a graph is taken as settled.
@@ -19,11 +20,48 @@ pub const MAX_RUNS: u64 = 20_000;
 /// The file name of a graph inside its traces folder.
 pub const FILE: &str = "system-graph.ndjson.gz";
 
-/// A task's graph: the traces folder it ships in, its runs (run `k` from 0), in words.
+/// A task's graph: the traces folder it ships in, how it is made, and that in words.
 pub struct GraphSpec {
     pub dir: &'static str,
     pub bounds: &'static str,
-    pub run: fn(u64) -> String,
+    pub how: How,
+}
+
+/// How a graph is made.
+pub enum How {
+    /// From sampled runs (run `k` from 0, each a trace), until they settle.
+    Runs(fn(u64) -> String),
+    /// By a breadth-first search of the system as a state machine: the task, its constants,
+    /// and the search's text (see [`search`]).
+    Search(fn(&str) -> String),
+}
+
+/// The graph of a system as a state machine, searched breadth first from `init` to
+/// `max_depth` steps (or `max_states` states of the machine): every state within the bounds
+/// has all its steps; a state whose steps were not explored (at the depth bound, or past the
+/// state bound) is marked as frontier. The task and constants go in the header.
+pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max_depth: usize, max_states: usize, bounds: &str) -> String {
+    let mut b = GraphBuilder::for_task(task, constants.as_object().cloned().unwrap_or_default());
+    let mut seen: HashSet<M> = HashSet::new();
+    let mut queue: VecDeque<(M, usize, usize)> = VecDeque::new();
+    let id = b.add_state(&init.observe(), true);
+    seen.insert(init.clone());
+    queue.push_back((init, id, 0));
+    while let Some((m, from, depth)) = queue.pop_front() {
+        if depth >= max_depth || seen.len() > max_states {
+            b.mark_frontier(from);
+            continue;
+        }
+        for (action, args, next) in m.successors() {
+            let to = b.add_state(&next.observe(), false);
+            b.add_edge(from, &action, &args, to);
+            if !seen.contains(&next) {
+                seen.insert(next.clone());
+                queue.push_back((next, to, depth + 1));
+            }
+        }
+    }
+    b.text(true, bounds)
 }
 
 /// Run `k` of a concurrency task: the random scheduler for even `k`, PCT (depth 3) for odd,
@@ -39,65 +77,79 @@ pub fn specs() -> Vec<GraphSpec> {
         GraphSpec {
             dir: "counter",
             bounds: "2 threads, one increment each, a scheduling point after every step, under random and PCT schedules",
-            run: |k| {
+            how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_counter::workload::graph_run(s, seed)
-            },
+            }),
         },
         GraphSpec {
             dir: "dqueue",
-            bounds: "the traces' cluster and constants under each schedule in turn (random, contending, eager, slow consumer), seeds from 1001",
-            run: |k| {
-                let sc = task_dqueue::workload::Schedule::ALL[(k % 4) as usize];
-                task_dqueue::workload::run(sc, 1001 + k / 4, task_dqueue::dqueue::Bug::None)
-            },
+            bounds: "every schedule of the traces' system and constants, breadth first to 24 steps",
+            how: How::Search(|bounds| {
+                let k = task_dqueue::workload::constants();
+                let c = serde_json::json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": task_dqueue::dqueue::PRODUCER });
+                search(task_dqueue::workload::GraphState::initial(), "dqueue", c, 24, 2_000_000, bounds)
+            }),
         },
         GraphSpec {
             dir: "hourclock",
             bounds: "the traces' workload (14 ticks from each starting hour)",
-            run: |k| task_hourclock::workload::run(1 + k),
+            how: How::Runs(|k| task_hourclock::workload::run(1 + k)),
+        },
+        GraphSpec {
+            dir: "locksvc",
+            bounds: "every schedule of the traces' system and constants (each client locks and unlocks once)",
+            how: How::Search(|bounds| {
+                let k = task_locksvc::workload::constants();
+                let c = serde_json::json!({ "NumClients": k.num_clients });
+                search(task_locksvc::workload::GraphState::initial(), "locksvc", c, usize::MAX, 2_000_000, bounds)
+            }),
         },
         GraphSpec {
             dir: "mutex",
-            bounds: "3 threads, 4 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
-            run: |k| {
+            bounds: "3 threads, 6 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
+            how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_mutex::workload::graph_run(s, seed)
-            },
+            }),
         },
         GraphSpec {
             dir: "ringbuffer",
             bounds: "capacity 4; a producer and a consumer, 8 calls each drawn from push/pop and slices of 1 to 5 items, a scheduling point after every step, under random and PCT schedules",
-            run: |k| {
+            how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_ringbuffer::workload::graph_run(s, seed)
-            },
+            }),
         },
         GraphSpec {
             dir: "spin",
             bounds: "3 threads, 4 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
-            run: |k| {
+            how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_spin::workload::graph_run(s, seed, false)
-            },
+            }),
         },
         GraphSpec {
             dir: "spin-split",
             bounds: "3 threads, 4 lock calls each (split test-and-set), a scheduling point after every step, under random and PCT schedules",
-            run: |k| {
+            how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_spin::workload::graph_run(s, seed, true)
-            },
+            }),
         },
     ]
 }
 
 /// A graph's text (uncompressed).
 pub fn build(spec: &GraphSpec) -> Result<String, String> {
+    let run = match spec.how {
+        How::Search(f) => return Ok(f(spec.bounds)),
+        How::Runs(run) => run,
+    };
     let mut b = GraphBuilder::new();
     let mut k = 0;
     while k < MAX_RUNS && (k == 0 || b.settled_runs() < SETTLE) {
-        let text = (spec.run)(k);
+        let text = run(k);
         b.add_trace(&format!("run {k}"), &text).map_err(|e| format!("{}: {}", spec.dir, e))?;
         k += 1;
     }
