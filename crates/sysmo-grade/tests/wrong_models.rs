@@ -80,6 +80,15 @@ fn compare_stage(stage: &str, exp: &Table, score: f64, status: Option<&str>, rep
                     out.push(format!("invariants.failed: expected {want:?}, got {got:?} [{}]", details.join("; ")));
                 }
             }
+            "steps" if stage == "precision" => {
+                // Each listed step (`LockSpin(t=0)`) is among the over-permissive steps reported.
+                let got: Vec<&str> = report.stages.precision.steps.iter().map(|o| o.step.as_str()).collect();
+                for want in v.as_array().into_iter().flatten().filter_map(|x| x.as_str()) {
+                    if !got.contains(&want) {
+                        out.push(format!("precision.steps: expected {want} among {got:?}"));
+                    }
+                }
+            }
             other => out.push(format!("{stage}: unknown key {other}")),
         }
     }
@@ -102,7 +111,7 @@ fn check_case(id: &str, dir: &Path) -> Vec<String> {
     let cfg = read(&format!("{}.cfg", spec.module));
     let mapping = read("mapping.json");
     let name = dir.display().to_string();
-    let input = TaskInput::from_folder(task.files, task.traces);
+    let input = TaskInput::from_folder(task.files, task.traces).with_system_graph(task.system_graph());
     let r = grade(&input, &ModelInput { name: &name, text: &tla, cfg: cfg.as_deref(), mapping: mapping.as_deref() }, &|| false);
     let st = &r.stages;
     for (k, v) in &expect {
@@ -118,6 +127,11 @@ fn check_case(id: &str, dir: &Path) -> Vec<String> {
             "runtime" => compare_stage(k, t, st.runtime.score, Some(st.runtime.status.as_str()), &r, &mut out),
             "conformance" => compare_stage(k, t, st.conformance.score, Some(st.conformance.status.as_str()), &r, &mut out),
             "invariants" => compare_stage(k, t, st.invariants.score, Some(st.invariants.status.as_str()), &r, &mut out),
+            "precision" => compare_stage(k, t, st.precision.score, Some(st.precision.status.as_str()), &r, &mut out),
+            "combined" => match r.combined {
+                Some(c) => compare_stage("combined", t, c, None, &r, &mut out),
+                None => out.push("combined: the report has none (the task has no system graph)".into()),
+            },
             other => out.push(format!("unknown table {other}")),
         }
     }

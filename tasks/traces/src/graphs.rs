@@ -15,7 +15,7 @@ use tla_trace::GraphBuilder;
 /// Runs in a row that add nothing before a graph is taken as settled.
 pub const SETTLE: u64 = 2_000;
 /// Runs at most per graph.
-pub const MAX_RUNS: u64 = 20_000;
+pub const MAX_RUNS: u64 = 10_000;
 
 /// The file name of a graph inside its traces folder.
 pub const FILE: &str = "system-graph.ndjson.gz";
