@@ -728,7 +728,7 @@ fn grade_status(g: &GradeState) -> Html {
         GradeState::Running { stage, slices, syntax } => {
             let text = match (stage.as_str(), syntax) {
                 ("checking", Some(s)) => format!(
-                    "syntax {} — running runtime, conformance and invariants ({slices} slices of work)",
+                    "syntax {} — running runtime, conformance, invariants and precision ({slices} slices of work)",
                     score_text(*s)
                 ),
                 (stage, _) => format!("running {stage}…"),
@@ -786,6 +786,23 @@ fn scorecard(card: &Scorecard) -> Html {
                     </table>
                 </>
             },
+            "precision" => html! {
+                <>
+                    <p class="precision-note">{ &card.precision_note }</p>
+                    <ul class="precision-steps">
+                        { for card.precision.iter().map(|o| html! {
+                            <li data-step={o.step.clone()} class="bad">
+                                <div class="message">{ &o.message }</div>
+                                <div class="from"><span>{ "system state: " }</span>
+                                    { for o.from.iter().map(|(k, v)| html! { <code>{ format!("{k} = {v}") }</code> }) }
+                                </div>
+                                <div class="code-steps">{ format!("the code's steps from there: {}", if o.code_steps.is_empty() { "none".to_string() } else { o.code_steps.join(", ") }) }</div>
+                                <details class="cex"><summary>{ format!("the model's path to it, {} states", o.counterexample.states.len()) }</summary>{ counterexample_view(&o.counterexample, &format!("{}-over-permissive-{}", card.task, o.step)) }</details>
+                            </li>
+                        }) }
+                    </ul>
+                </>
+            },
             _ => html! {
                 <ul class="invariant-results">
                     { for card.invariants.iter().map(|i| html! {
@@ -803,7 +820,9 @@ fn scorecard(card: &Scorecard) -> Html {
     };
     html! {
         <section id="scorecard">
-            <h3>{ "Scorecard" }<span id="overall" data-score={score_text(card.overall)}>{ format!("overall {}", score_text(card.overall)) }</span></h3>
+            <h3>{ "Scorecard" }<span id="overall" data-score={score_text(card.overall)}>{ format!("overall {}", score_text(card.overall)) }</span>
+                { card.combined.map(|c| html! { <span id="combined" data-score={score_text(c)} title="the mean of all five stages, precision included">{ format!("with precision {}", score_text(c)) }</span> }).unwrap_or_default() }
+            </h3>
             { card.stopped.as_ref().map(|s| html! { <p class="error">{ format!("stopped early during the {s} stage") }</p> }).unwrap_or_default() }
             { for card.stages.iter().map(|s| html! {
                 <details class={classes!("stage", s.status.clone())} data-stage={s.key.clone()} data-status={s.status.clone()}>

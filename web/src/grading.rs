@@ -54,7 +54,7 @@ pub enum WorkerMessage {
     /// Where a stage of the grader stands, at every slice of work and when the stage ends
     /// (read by [`crate::progress::Board`]).
     Stage { run: u64, progress: sysmo_grade::Progress },
-    /// The grade report (sysmo-grade's own type, `sysmo-grade/1` JSON on the wire).
+    /// The grade report (sysmo-grade's own type, `sysmo-grade/2` JSON on the wire).
     Report { run: u64, report: Box<Report> },
     /// The request could not be graded (unknown task, bad message).
     Failed { run: u64, message: String },
@@ -165,10 +165,10 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     }
 }
 
-/// One of the four stages on the scorecard.
+/// One of the five stages on the scorecard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageCard {
-    /// `syntax`, `runtime`, `conformance`, `invariants`.
+    /// `syntax`, `runtime`, `conformance`, `invariants`, `precision`.
     pub key: String,
     pub score: f64,
     /// `ran`, `skipped` (a gate before it failed), `error`.
@@ -232,11 +232,27 @@ pub struct InvariantRow {
     pub counterexample: Option<Counterexample>,
 }
 
+/// A step the model allows and the code never takes (the precision stage).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrecisionRow {
+    /// `LockSpin(t=0)`.
+    pub step: String,
+    pub message: String,
+    /// The system state it departs from: each observed field and its value.
+    pub from: Vec<(String, String)>,
+    /// What the code does from there.
+    pub code_steps: Vec<String>,
+    /// The model's path to the step, for the player.
+    pub counterexample: Counterexample,
+}
+
 /// What the scorecard shows, read from a report.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Scorecard {
     pub task: String,
     pub overall: f64,
+    /// The mean of the five stages, when the task has a system graph.
+    pub combined: Option<f64>,
     pub stages: Vec<StageCard>,
     /// `line:column code message` of every syntax diagnostic.
     pub diagnostics: Vec<String>,
@@ -248,6 +264,9 @@ pub struct Scorecard {
     pub conformance: Vec<ConformanceRow>,
     pub windows: String,
     pub invariants: Vec<InvariantRow>,
+    /// The precision stage's figures in a line, and its over-permissive steps.
+    pub precision_note: String,
+    pub precision: Vec<PrecisionRow>,
     pub stopped: Option<String>,
 }
 
@@ -313,7 +332,7 @@ fn failure_text(f: &Json) -> String {
 impl Scorecard {
     /// The scorecard of a report (sysmo-grade's own type, as the worker sent it).
     pub fn from_report(r: &Report) -> Scorecard {
-        let (sy, rt, cf, iv) = (&r.stages.syntax, &r.stages.runtime, &r.stages.conformance, &r.stages.invariants);
+        let (sy, rt, cf, iv, pr) = (&r.stages.syntax, &r.stages.runtime, &r.stages.conformance, &r.stages.invariants, &r.stages.precision);
         let diagnostics: Vec<String> =
             sy.diagnostics.iter().map(|d| format!("{}:{} {} {}", d.line, d.column, d.code, d.message)).collect();
         let coverage: Vec<CoverageRow> = rt
@@ -365,6 +384,32 @@ impl Scorecard {
                 counterexample: i.counterexample.as_ref().filter(|c| !c.is_null()).map(counterexample),
             })
             .collect();
+        let precision: Vec<PrecisionRow> = pr
+            .steps
+            .iter()
+            .map(|o| PrecisionRow {
+                step: o.step.clone(),
+                message: o.message.clone(),
+                from: o.from.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()).unwrap_or_default(),
+                code_steps: o.code_steps.clone(),
+                counterexample: counterexample(&o.counterexample),
+            })
+            .collect();
+        let precision_note = match &pr.graph {
+            Some(g) => format!(
+                "{} of {} steps are the code's ({} over-permissive); {} of {} system states reached{}; system graph: {} states, {} steps, {}",
+                pr.matched,
+                pr.transitions,
+                pr.over_permissive,
+                pr.system_states - pr.unreached,
+                pr.system_states,
+                if pr.complete { "" } else { " (model explored within the budget)" },
+                g.states,
+                g.steps,
+                if g.exhaustive { "searched exhaustively within its bounds".to_string() } else { format!("sampled from {} runs of the code", g.runs) }
+            ),
+            None => pr.reason.clone().unwrap_or_default(),
+        };
         let errors = sy.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
         let stage = |key: &str, score: f64, status: Status, reason: &Option<String>, summary: String| StageCard {
             key: key.to_string(),
@@ -413,10 +458,18 @@ impl Scorecard {
                 &iv.reason,
                 or_reason(invariants.is_empty(), &iv.reason, format!("{} of {} pass", iv.passed, iv.checked)),
             ),
+            stage(
+                "precision",
+                pr.score,
+                pr.status,
+                &pr.reason,
+                or_reason(pr.graph.is_none(), &pr.reason, format!("{} of {} steps are the code's", pr.matched, pr.transitions)),
+            ),
         ];
         Scorecard {
             task: r.task.clone(),
             overall: r.overall,
+            combined: r.combined,
             stages,
             diagnostics,
             gate,
@@ -433,6 +486,8 @@ impl Scorecard {
                 cf.traces
             ),
             invariants,
+            precision_note,
+            precision,
             stopped: r.stopped.clone(),
         }
     }

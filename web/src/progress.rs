@@ -7,8 +7,8 @@ use sysmo_grade::report::Status;
 use sysmo_grade::{Progress, StageState};
 use yew::prelude::*;
 
-/// The four stages, in order.
-pub const STAGES: [&str; 4] = ["syntax", "runtime", "conformance", "invariants"];
+/// The five stages, in order.
+pub const STAGES: [&str; 5] = ["syntax", "runtime", "conformance", "invariants", "precision"];
 
 /// One stage's bar.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +63,7 @@ fn running_text(stage: &str, p: &Progress) -> (String, Option<f64>) {
             }
             text
         }
+        ("precision", _) => format!("{} model states explored against the code's graph (budget {})", p.states, p.max_states),
         _ => "running".into(),
     };
     (text, p.fraction())
@@ -202,10 +203,10 @@ mod tests {
     fn gated_stages_are_marked() {
         let mut b = Board::default();
         b.apply(&report(json!({"stage": "syntax", "state": "done", "score": 0.4375, "status": "ran"})));
-        for s in ["runtime", "conformance", "invariants"] {
+        for s in ["runtime", "conformance", "invariants", "precision"] {
             b.apply(&report(json!({"stage": s, "state": "done", "score": 0.0, "status": "skipped"})));
         }
-        assert_eq!(b.bars.iter().map(|x| x.state.as_str()).collect::<Vec<_>>(), ["ran", "skipped", "skipped", "skipped"]);
+        assert_eq!(b.bars.iter().map(|x| x.state.as_str()).collect::<Vec<_>>(), ["ran", "skipped", "skipped", "skipped", "skipped"]);
         assert_eq!(b.bars[3].text, "skipped (gated)");
         assert_eq!(b.bars[0].score, Some(0.4375));
     }

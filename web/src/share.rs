@@ -8,8 +8,13 @@
 //!
 //! ```json
 //! {"task": "spin", "model": "---- MODULE spin ----\n...", "cfg": null, "mapping": null,
-//!  "claimed": {"syntax": 1, "runtime": 1, "conformance": 1, "invariants": 1, "overall": 1}}
+//!  "claimed": {"syntax": 1, "runtime": 1, "conformance": 1, "invariants": 1, "overall": 1,
+//!              "precision": 1, "combined": 1}}
 //! ```
+//!
+//! `precision` and `combined` are claimed when the grade had them (a task with a system graph);
+//! a link made before the precision stage existed has neither, still opens, and is compared on
+//! the scores it claims.
 //!
 //! `cfg` and `mapping` are the user's overrides of the task's configuration and mapping (absent
 //! or null when the task's own are used). Decoding is bounded: a fragment longer than
@@ -32,10 +37,14 @@ pub const MAX_LINK_CHARS: usize = 256 * 1024;
 pub const MAX_PAYLOAD_BYTES: usize = 512 * 1024;
 /// Two scores closer than this are equal (scores are fractions in 0..=1 that went through JSON).
 pub const SCORE_TOLERANCE: f64 = 1e-9;
-/// The stages in the order the scorecard shows them, then the overall score.
-pub const SCORE_NAMES: [&str; 5] = ["syntax", "runtime", "conformance", "invariants", "overall"];
+/// The stages in the order the scorecard shows them, then the overall score, then precision
+/// and the combined score (those two may be absent).
+pub const SCORE_NAMES: [&str; 7] = ["syntax", "runtime", "conformance", "invariants", "overall", "precision", "combined"];
+/// The scores every link claims.
+const REQUIRED: usize = 5;
 
-/// The four stage scores and the overall score.
+/// The four stage scores and the overall score; precision and the combined score when the
+/// grade had them.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Scores {
     pub syntax: f64,
@@ -43,6 +52,8 @@ pub struct Scores {
     pub conformance: f64,
     pub invariants: f64,
     pub overall: f64,
+    pub precision: Option<f64>,
+    pub combined: Option<f64>,
 }
 
 impl Scores {
@@ -55,6 +66,8 @@ impl Scores {
             conformance: stage("conformance"),
             invariants: stage("invariants"),
             overall: card.overall,
+            precision: card.combined.map(|_| stage("precision")),
+            combined: card.combined,
         }
     }
 
@@ -66,6 +79,8 @@ impl Scores {
             "conformance" => self.conformance,
             "invariants" => self.invariants,
             "overall" => self.overall,
+            "precision" => return self.precision,
+            "combined" => return self.combined,
             _ => return None,
         })
     }
@@ -76,6 +91,8 @@ impl Scores {
             "runtime" => self.runtime = v,
             "conformance" => self.conformance = v,
             "invariants" => self.invariants = v,
+            "precision" => self.precision = Some(v),
+            "combined" => self.combined = Some(v),
             _ => self.overall = v,
         }
     }
@@ -83,7 +100,9 @@ impl Scores {
     fn to_json(self) -> Json {
         let mut m = Map::new();
         for name in SCORE_NAMES {
-            m.insert(name.to_string(), json!(self.get(name).unwrap_or(0.0)));
+            if let Some(v) = self.get(name) {
+                m.insert(name.to_string(), json!(v));
+            }
         }
         Json::Object(m)
     }
@@ -208,12 +227,12 @@ fn describe_inflate(e: &miniz_oxide::inflate::DecompressError) -> String {
 fn read_scores(v: &Json) -> Result<Scores, ShareError> {
     let obj = v.get("claimed").and_then(Json::as_object).ok_or_else(|| ShareError::BadPayload("it has no claimed scores".into()))?;
     let mut s = Scores::default();
-    for name in SCORE_NAMES {
-        let x = obj
-            .get(name)
-            .and_then(Json::as_f64)
-            .ok_or_else(|| ShareError::BadPayload(format!("the claimed `{name}` score is missing or not a number")))?;
-        s.set(name, x);
+    for (i, name) in SCORE_NAMES.iter().enumerate() {
+        match obj.get(*name) {
+            None if i >= REQUIRED => {}
+            Some(x) if x.as_f64().is_some() => s.set(name, x.as_f64().unwrap_or_default()),
+            _ => return Err(ShareError::BadPayload(format!("the claimed `{name}` score is missing or not a number"))),
+        }
     }
     Ok(s)
 }
@@ -312,7 +331,7 @@ mod tests {
             model: "---- MODULE spin ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n".into(),
             cfg: None,
             mapping: None,
-            claimed: Scores { syntax: 1.0, runtime: 0.75, conformance: 2.0 / 3.0, invariants: 0.0, overall: 0.6041666666666666 },
+            claimed: Scores { syntax: 1.0, runtime: 0.75, conformance: 2.0 / 3.0, invariants: 0.0, overall: 0.6041666666666666, ..Scores::default() },
         }
     }
 
@@ -327,6 +346,23 @@ mod tests {
         let q = SharePayload { cfg: Some("CONSTANT Threads = {0, 1}\n".into()), mapping: Some("[actions]\n".into()), ..p };
         let f = encode_fragment(&q).unwrap();
         assert_eq!(decode_fragment_with(&f[1..], &known).unwrap(), q);
+    }
+
+    #[test]
+    fn precision_is_claimed_when_graded_and_old_links_still_read() {
+        let with = SharePayload { claimed: Scores { precision: Some(0.5), combined: Some(0.5833333333333333), ..sample().claimed }, ..sample() };
+        let back = decode_fragment_with(&encode_fragment(&with).unwrap(), &known).unwrap();
+        assert_eq!(back, with);
+        // A link written before the precision stage: five scores, read with no precision claim,
+        // and a grade that now has one differs only where the link claims something.
+        let old = r#"{"task": "spin", "model": "m", "claimed": {"syntax": 1, "runtime": 0.75, "conformance": 1, "invariants": 1, "overall": 0.9375}}"#;
+        let p = decode_fragment_with(&fragment_of_json("1", old), &known).unwrap();
+        assert_eq!((p.claimed.precision, p.claimed.combined), (None, None));
+        let got = Scores { precision: Some(0.2), combined: Some(0.79), ..p.claimed };
+        assert!(differences(&p.claimed, &got).is_empty());
+        // A precision claim that is not a number is an error.
+        let bad = r#"{"task": "spin", "model": "m", "claimed": {"syntax": 1, "runtime": 1, "conformance": 1, "invariants": 1, "overall": 1, "precision": "high"}}"#;
+        assert!(matches!(decode_fragment_with(&fragment_of_json("1", bad), &known), Err(ShareError::BadPayload(m)) if m.contains("precision")));
     }
 
     #[test]

@@ -70,7 +70,7 @@ async function grade(timeout = 180000) {
 
 async function stageScores() {
   const out = {};
-  for (const stage of ['syntax', 'runtime', 'conformance', 'invariants']) {
+  for (const stage of ['syntax', 'runtime', 'conformance', 'invariants', 'precision']) {
     const el = `#scorecard .stage[data-stage="${stage}"]`;
     out[stage] = {
       score: Number(await page.getAttribute(`${el} .score`, 'data-score')),
@@ -151,13 +151,13 @@ await check('a broken definition: partial syntax score, the other stages gated',
   await grade();
   const s = await stageScores();
   expect(s.syntax.score > 0 && s.syntax.score < 1 && s.syntax.status === 'ran', `syntax ${JSON.stringify(s.syntax)}`);
-  for (const k of ['runtime', 'conformance', 'invariants']) {
+  for (const k of ['runtime', 'conformance', 'invariants', 'precision']) {
     expect(s[k].status === 'skipped' && s[k].score === 0, `${k} ${JSON.stringify(s[k])}`);
   }
   expect((await page.locator('#scorecard .stage[data-stage="syntax"] .detail-diagnostics li').count()) > 0, 'diagnostics in the details');
 });
 
-await check('grading the spin reference model scores 1.0 in all four stages (in a worker)', async () => {
+await check('grading the spin reference model scores 1.0 in all five stages (in a worker)', async () => {
   await setModel(SPIN);
   const started = Date.now();
   await grade();
@@ -167,6 +167,7 @@ await check('grading the spin reference model scores 1.0 in all four stages (in 
     expect(s[k].score === 1 && s[k].status === 'ran', `${k} ${JSON.stringify(s[k])}`);
   }
   expect((await page.getAttribute('#overall', 'data-score')) === '1.0000', 'overall');
+  expect((await page.getAttribute('#combined', 'data-score')) === '1.0000', 'combined');
   for (const k of Object.keys(s)) await page.click(`#scorecard .stage[data-stage="${k}"] summary`);
   expect((await page.locator('#scorecard table.coverage tbody tr').count()) === 4, 'coverage per action');
   expect((await page.locator('#scorecard table.conformance tbody tr').count()) >= 1, 'conformance per action');

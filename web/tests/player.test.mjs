@@ -40,6 +40,9 @@ const SPIN = readFileSync(join(tasksDir, 'spin', 'reference', 'spin.tla'), 'utf8
 // Unlock guarded by `pc[t] # "spin"`: an idle thread frees a lock it does not hold, and a
 // second thread enters the critical section (MutualExclusion is violated).
 const OVER_PERMISSIVE = readFileSync(join(tasksDir, 'spin', 'wrong', 'over-permissive', 'spin.tla'), 'utf8');
+// LockSpin without its `locked` guard: a lock() attempt may fail on a free lock. Every trace
+// replays (the code never shows that step), but precision names it.
+const SPIN_ON_FREE = readFileSync(join(tasksDir, 'spin', 'wrong', 'spin-on-free-lock', 'spin.tla'), 'utf8');
 // The reference with a per-thread step counter: the state space outgrows the task's budget
 // (100000 states), so every exhaustive run goes on for a while.
 const NEXT = 'Next ==\n    \\E t \\in Threads :\n        \\/ TryLock(t)\n        \\/ LockSpin(t)\n        \\/ LockAcquired(t)\n        \\/ Unlock(t)\n';
@@ -162,13 +165,40 @@ await check('"Export ITF JSON" downloads the counterexample as the grader produc
   expect(/^(LockAcquired|TryLock)$/.test(last['#meta'].step.action), 'the step is recorded');
 });
 
+await check('an over-permissive step: precision below 1 names it, beside the system state, and plays it', async () => {
+  await setModel(SPIN_ON_FREE);
+  await grade();
+  const stage = '#scorecard .stage[data-stage="precision"]';
+  const score = Number(await page.getAttribute(`${stage} .score`, 'data-score'));
+  expect((await page.getAttribute(stage, 'data-status')) === 'ran' && score > 0 && score < 1, `precision ${score}`);
+  expect((await page.getAttribute('#scorecard .stage[data-stage="conformance"] .score', 'data-score')) === '1.0000', 'it conforms');
+  await page.click(`${stage} summary`);
+  const row = `${stage} .precision-steps li[data-step="LockSpin(t=0)"]`;
+  await page.waitForSelector(row, { state: 'visible' });
+  const message = await page.textContent(`${row} .message`);
+  expect(message.startsWith('the model allows LockSpin(t=0) from locked = FALSE'), `message "${message}"`);
+  const from = await page.locator(`${row} .from code`).allTextContents();
+  expect(from.includes('locked = false'), `system state ${from}`);
+  expect((await page.textContent(`${row} .code-steps`)).includes('LockAcquired(t=0)'), 'what the code does there');
+  await page.click(`${row} details.cex summary`);
+  const p = `${row} .player`;
+  await page.waitForSelector(p, { state: 'visible' });
+  const len = Number(await page.getAttribute(p, 'data-len'));
+  expect(len >= 2, `${len} states`);
+  await page.focus(p);
+  await page.keyboard.press('End');
+  const last = await page.textContent(`${p} .step-action .action`);
+  expect(last === 'LockSpin(t = 0)', `the last step reads "${last}"`);
+  await page.locator(row).screenshot({ path: join(screenshots, 'precision-step.png') });
+});
+
 let referenceReports = 0;
 await check('grading the reference shows a bar per stage, each ending with its score', async () => {
   await setModel(SPIN);
   await grade();
   const states = await page.locator('#progress .bar').evaluateAll((els) => els.map((e) => `${e.dataset.stage}:${e.dataset.state}`));
-  expect(JSON.stringify(states) === JSON.stringify(['syntax:ran', 'runtime:ran', 'conformance:ran', 'invariants:ran']), `bars ${states}`);
-  for (const s of ['syntax', 'runtime', 'conformance', 'invariants']) {
+  expect(JSON.stringify(states) === JSON.stringify(['syntax:ran', 'runtime:ran', 'conformance:ran', 'invariants:ran', 'precision:ran']), `bars ${states}`);
+  for (const s of ['syntax', 'runtime', 'conformance', 'invariants', 'precision']) {
     expect((await page.textContent(`#progress .bar[data-stage="${s}"] .counts`)) === 'score 1.0000', `${s} score`);
   }
   referenceReports = Number(await page.getAttribute('#progress', 'data-reports'));
@@ -180,7 +210,7 @@ await check('a gated grade marks the later stages', async () => {
   await setModel(SPIN.replace('pc\' = [pc EXCEPT ![t] = "idle"]', 'pc\' = [pc EXCEPT ![t] == "idle"]'));
   await grade();
   const states = await page.locator('#progress .bar').evaluateAll((els) => els.map((e) => e.dataset.state));
-  expect(JSON.stringify(states) === JSON.stringify(['ran', 'skipped', 'skipped', 'skipped']), `bars ${states}`);
+  expect(JSON.stringify(states) === JSON.stringify(['ran', 'skipped', 'skipped', 'skipped', 'skipped']), `bars ${states}`);
   expect((await page.textContent('#progress .bar[data-stage="runtime"] .counts')) === 'skipped (gated)', 'gated text');
 });
 

@@ -244,8 +244,29 @@ fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
             board.apply(progress);
         }
     }
-    assert_eq!(board.bars.iter().map(|b| b.state.as_str()).collect::<Vec<_>>(), ["ran", "skipped", "skipped", "skipped"]);
+    assert_eq!(board.bars.iter().map(|b| b.state.as_str()).collect::<Vec<_>>(), ["ran", "skipped", "skipped", "skipped", "skipped"]);
     assert_eq!(board.bars[0].score, Some(syntax.score));
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn an_over_permissive_model_shows_its_steps_with_their_paths() {
+    // LockSpin without its guard: every trace replays, the code never spins on a free lock.
+    let model = include_str!("../../tasks/spin/wrong/spin-on-free-lock/spin.tla");
+    let report = web::grading::grade_task("spin", model, &|| false).unwrap();
+    let card = Scorecard::from_report(&report);
+    let stage = |k: &str| card.stages.iter().find(|s| s.key == k).unwrap().clone();
+    assert_eq!(stage("conformance").score, 1.0);
+    let p = stage("precision");
+    assert!(p.status == "ran" && p.score < 1.0, "{p:?}");
+    assert!(card.combined.is_some_and(|c| c < card.overall), "{:?} {}", card.combined, card.overall);
+    let row = card.precision.iter().find(|o| o.step == "LockSpin(t=0)").expect("LockSpin(t=0) is named");
+    assert!(row.from.contains(&("locked".to_string(), "false".to_string())), "{:?}", row.from);
+    assert!(row.code_steps.iter().any(|s| s == "LockAcquired(t=0)"), "{:?}", row.code_steps);
+    // The path ends with the step: thread 0 spinning while the lock is free.
+    let last = row.counterexample.states.last().unwrap();
+    assert!(last.values.iter().any(|(n, v)| n == "locked" && v == "FALSE"), "{:?}", last.values);
+    assert!(card.precision_note.contains("system graph"), "{}", card.precision_note);
 }
 
 /// The whole grade of the reference model: natively only (in a debug wasm build under node it
@@ -275,7 +296,7 @@ fn the_spin_reference_model_scores_one_in_every_stage() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_violated_invariant_shows_its_counterexample_as_states() {
-    // A report as sysmo-grade writes it (schema sysmo-grade/1): what the card reads laid over
+    // A report as sysmo-grade writes it (schema sysmo-grade/2): what the card reads laid over
     // a whole report.
     let patch = serde_json::json!({
         "task": "spin", "overall": 0.75,
@@ -299,7 +320,7 @@ fn a_violated_invariant_shows_its_counterexample_as_states() {
     let report = merged(serde_json::to_value(gated_report()).unwrap(), patch);
     let report: sysmo_grade::report::Report = serde_json::from_value(report).expect("a whole report");
     let card = Scorecard::from_report(&report);
-    assert_eq!(card.stages.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants"]);
+    assert_eq!(card.stages.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants", "precision"]);
     let f = card.conformance[0].first_failure.as_deref().unwrap();
     assert!(f.starts_with("pct-001.ndjson:4: no successor matches"), "{f}");
     assert!(f.contains("FALSE: pc[t] = \"cs\" where pc[t] = \"idle\"") && f.contains("locked: observed FALSE, model TRUE"), "{f}");

@@ -154,18 +154,22 @@ fn summary_csv(reports: &[Report]) -> String {
     for r in reports {
         by_task.entry(r.task.as_str()).or_default().push(r);
     }
-    let mut s = String::from("task,models,syntax,runtime,conformance,invariants,overall\n");
+    let mut s = String::from("task,models,syntax,runtime,conformance,invariants,precision,overall,combined\n");
     for (task, rs) in by_task {
         let n = rs.len() as f64;
         let mean = |f: &dyn Fn(&Report) -> f64| rs.iter().map(|r| f(r)).sum::<f64>() / n;
+        // `combined` only when every report of the task has one (the task has a system graph).
+        let combined = rs.iter().map(|r| r.combined).collect::<Option<Vec<f64>>>().map(|c| format!("{:.4}", c.iter().sum::<f64>() / n));
         s += &format!(
-            "{task},{},{:.4},{:.4},{:.4},{:.4},{:.4}\n",
+            "{task},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{}\n",
             rs.len(),
             mean(&|r| r.stages.syntax.score),
             mean(&|r| r.stages.runtime.score),
             mean(&|r| r.stages.conformance.score),
             mean(&|r| r.stages.invariants.score),
-            mean(&|r| r.overall)
+            mean(&|r| r.stages.precision.score),
+            mean(&|r| r.overall),
+            combined.unwrap_or_default()
         );
     }
     s

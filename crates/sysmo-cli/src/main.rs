@@ -130,7 +130,7 @@ Usage:
       task's invariants, each 0..1, overall their mean. Budgets and seeds come from the task,
       so scores are the same on every machine. MODEL.cfg and mapping.json beside a model are
       used when present (else the task's constants). One model: a stage table (--json: the
-      report, schema sysmo-grade/1). Several models, or DIR holding <task-id>/.../*.tla: one
+      report, schema sysmo-grade/2). Several models, or DIR holding <task-id>/.../*.tla: one
       JSON report per line, in input order, graded one per core, then mean scores per task and
       stage as CSV on stderr (or in --csv FILE). --time-limit: wall-clock safety net per model
       (default 600 s; the report says when it fired). Exit 0 when grading ran, whatever the

@@ -1,4 +1,4 @@
-//! The grade report (`docs/grade-report.md`, schema `sysmo-grade/1`). Everything in it is a
+//! The grade report (`docs/grade-report.md`, schema `sysmo-grade/2`). Everything in it is a
 //! function of the task and the model, except `elapsed` (filled in by a front end that has a
 //! clock) and `stopped` (set only when the caller's wall-clock safety net was hit).
 //!

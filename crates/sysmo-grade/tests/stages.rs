@@ -46,7 +46,7 @@ fn twenty_one_of_twenty_three_definitions_score_0_4565_and_skip_the_rest() {
     }
     assert!((r.overall - sy.score / 4.0).abs() < 1e-12);
     let j = r.to_json();
-    assert_eq!(j["schema"], "sysmo-grade/1");
+    assert_eq!(j["schema"], "sysmo-grade/2");
     assert_eq!(j["stages"]["runtime"]["status"], "skipped");
 }
 
