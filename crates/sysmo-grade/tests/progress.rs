@@ -7,7 +7,7 @@ use sysmo_grade::{grade, grade_with_progress, ModelInput, Progress, StageState, 
 
 fn spin() -> (TaskInput<'static>, &'static str) {
     let t = sysmo_tasks::task("spin").expect("the spin task");
-    (TaskInput::from_folder(t.files, t.traces), t.file("reference/spin.tla").expect("the reference"))
+    (TaskInput::from_folder(t.files, t.traces).with_system_graph(t.system_graph()), t.file("reference/spin.tla").expect("the reference"))
 }
 
 fn run(task: &TaskInput<'_>, model: &ModelInput<'_>, stop: &dyn Fn(&[Progress]) -> bool) -> (sysmo_grade::Report, Vec<Progress>) {
@@ -35,9 +35,11 @@ fn the_reference_reports_every_stage_and_its_last_figures_are_the_reports() {
     let plain = grade(&task, &model, &|| false);
     assert_eq!(serde_json::to_string(&r.to_json()).unwrap(), serde_json::to_string(&plain.to_json()).unwrap());
     let done = done_stages(&ps);
-    assert_eq!(done.iter().map(|d| d.0).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants"], "{ps:?}");
+    let stages: Vec<&str> = done.iter().map(|d| d.0).collect();
+    assert_eq!(stages, ["syntax", "runtime", "conformance", "invariants", "precision"]);
     assert_eq!(done[1], ("runtime", r.stages.runtime.score, "ran"));
     assert_eq!(done[3], ("invariants", r.stages.invariants.score, "ran"));
+    assert_eq!(done[4], ("precision", r.stages.precision.score, "ran"));
     // The gate's last report is the report's gate.
     let gate = r.stages.runtime.gate.as_ref().unwrap();
     let last_gate = ps.iter().rev().find(|p| p.stage == "runtime" && p.phase == "gate").expect("a gate report");
@@ -92,7 +94,7 @@ fn a_big_gate_reports_growing_counts_and_stops_from_the_hook() {
     // The simulation stops after its first run; every stage still ends.
     assert_eq!(ps.iter().filter(|p| p.phase == "simulation").count(), 1);
     let done = done_stages(&ps);
-    assert_eq!(done.iter().map(|d| d.0).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants"]);
+    assert_eq!(done.iter().map(|d| d.0).collect::<Vec<_>>(), ["syntax", "runtime", "conformance", "invariants", "precision"]);
 }
 
 #[test]
@@ -107,12 +109,12 @@ fn gated_stages_end_with_their_status() {
         false
     });
     let done = done_stages(&ps);
-    assert_eq!(done.len(), 4, "{ps:?}");
+    assert_eq!(done.len(), 5);
     assert_eq!(done[0], ("syntax", r.stages.syntax.score, "ran"));
     for d in &done[1..] {
         assert_eq!((d.1, d.2), (0.0, "skipped"));
     }
-    assert_eq!(ps.len(), 4, "nothing runs after the syntax gate");
+    assert_eq!(ps.len(), 5, "nothing runs after the syntax gate");
 }
 
 #[test]
