@@ -1,0 +1,138 @@
+//! Precision against small system graphs written here: a faithful model scores 1, a model with
+//! a guard dropped or a variable left free names its over-permissive steps with paths, steps
+//! from states the code does not reach (or whose steps the graph does not all know) are not
+//! judged, and a graph that does not fit the model is an error with its line.
+
+use tla_check::load::Inputs;
+use tla_sema::Library;
+use tla_trace::precision::PrecisionError;
+use tla_trace::{check_precision, parse_graph, GraphBuilder, Mapping, MappingExprs, Precision, PrecisionOptions};
+
+/// A lock the code takes only when it is free and releases only when held; three threads.
+const LOCK: &str = r#"---- MODULE lock ----
+CONSTANT Threads
+VARIABLES held, pc
+Init == held = FALSE /\ pc = [t \in Threads |-> "idle"]
+Acquire(t) ==
+    /\ pc[t] = "idle"
+    /\ ~held
+    /\ held' = TRUE
+    /\ pc' = [pc EXCEPT ![t] = "cs"]
+Release(t) ==
+    /\ pc[t] = "cs"
+    /\ held' = FALSE
+    /\ pc' = [pc EXCEPT ![t] = "idle"]
+Next == \E t \in Threads : Acquire(t) \/ Release(t)
+Spec == Init /\ [][Next]_<<held, pc>>
+====
+"#;
+
+const CFG: &str = "SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n";
+
+fn pc(a: &str, b: &str) -> serde_json::Value {
+    serde_json::json!({"0": a, "1": b})
+}
+
+/// The lock's graph, as a search of its code would give it: every state and step.
+fn lock_graph(frontier_at_cs0: bool) -> String {
+    let mut b = GraphBuilder::for_task("lock", serde_json::json!({"Threads": [0, 1]}).as_object().unwrap().clone());
+    let st = |held: bool, p: serde_json::Value| serde_json::json!({"held": held, "pc": p}).as_object().unwrap().clone();
+    let args = |t: u64| serde_json::json!({"t": t}).as_object().unwrap().clone();
+    let idle = b.add_state(&st(false, pc("idle", "idle")), true);
+    let cs0 = b.add_state(&st(true, pc("cs", "idle")), false);
+    let cs1 = b.add_state(&st(true, pc("idle", "cs")), false);
+    b.add_edge(idle, "Acquire", &args(0), cs0);
+    b.add_edge(idle, "Acquire", &args(1), cs1);
+    if !frontier_at_cs0 {
+        b.add_edge(cs0, "Release", &args(0), idle);
+    } else {
+        b.mark_frontier(cs0);
+    }
+    b.add_edge(cs1, "Release", &args(1), idle);
+    b.text(true, "every schedule of two threads")
+}
+
+fn precision(model: &str, graph: &str, opts: PrecisionOptions) -> Result<Precision, PrecisionError> {
+    let mt = Inputs::read("lock.tla".to_string(), model, &Library::new(), "lock.cfg".to_string(), CFG).unwrap_or_else(|(e, _)| panic!("{e:?}"));
+    let mut m = mt.model().unwrap_or_else(|e| panic!("{e:?}"));
+    let interner = m.interner();
+    let mapping = Mapping::identity();
+    let exprs = MappingExprs::parse(&mapping, "").unwrap();
+    let g = parse_graph("g.ndjson", graph).unwrap();
+    check_precision(&m, interner, &mapping, &exprs, Some(&mt.sources), &g, opts, &mut |_| false)
+}
+
+#[test]
+fn a_faithful_model_takes_only_the_codes_steps() {
+    let p = precision(LOCK, &lock_graph(false), PrecisionOptions::default()).unwrap();
+    assert_eq!((p.transitions, p.matched, p.over_total), (4, 4, 0));
+    assert_eq!(p.score(), 1.0);
+    assert!(p.complete && p.unreached.is_empty() && p.unknown_states == 0, "{p:?}");
+}
+
+#[test]
+fn a_dropped_guard_is_named_with_a_path_to_it() {
+    // Release without its `pc[t] = "cs"` guard: a thread that does not hold the lock frees it.
+    let wrong = LOCK.replace("    /\\ pc[t] = \"cs\"\n", "");
+    assert_ne!(wrong, LOCK);
+    let p = precision(&wrong, &lock_graph(false), PrecisionOptions::default()).unwrap();
+    assert!(p.score() < 1.0 && p.over_total > 0, "{p:?}");
+    let labels: Vec<String> = p.over.iter().map(|o| o.label()).collect();
+    assert!(labels.contains(&"Release(t=1)".to_string()), "{labels:?}");
+    // From thread 0 in the critical section (state 1 of the graph): the code only lets thread 0
+    // release there.
+    let o = p.over.iter().find(|o| o.label() == "Release(t=1)" && o.from == 1).expect("Release(t=1) from state 1");
+    assert_eq!(o.code_steps, ["Release(t=0)"]);
+    assert!(o.sentence().starts_with("the model allows Release(t=1) from held = TRUE"), "{}", o.sentence());
+    // The path starts in an initial state and ends with the step.
+    assert_eq!(o.path.len(), 3, "{:?}", o.path);
+    assert_eq!(o.changed, ["held"], "thread 1 is idle already: only the lock changes");
+}
+
+#[test]
+fn a_free_variable_is_over_permissive() {
+    // `held' \in BOOLEAN` where the code sets TRUE: acquiring may leave the lock free.
+    let wrong = LOCK.replacen("    /\\ held' = TRUE\n", "    /\\ held' \\in BOOLEAN\n", 1);
+    let p = precision(&wrong, &lock_graph(false), PrecisionOptions::default()).unwrap();
+    let o = p.over.iter().find(|o| o.label() == "Acquire(t=0)").expect("Acquire(t=0) is named");
+    assert!(o.to_obs.iter().any(|(f, v)| f == "held" && v.to_string() == "FALSE"), "{:?}", o.to_obs);
+    // The model then reaches states the code never does; their steps are not judged.
+    assert!(p.unknown_states > 0, "{p:?}");
+}
+
+#[test]
+fn steps_the_graph_does_not_all_know_are_not_judged() {
+    // cs0 (state 1) is on the search's frontier: the dropped guard's steps from there are not
+    // judged; those from cs1 (state 2) still are.
+    let wrong = LOCK.replace("    /\\ pc[t] = \"cs\"\n", "");
+    let p = precision(&wrong, &lock_graph(true), PrecisionOptions::default()).unwrap();
+    assert!(p.unsettled_states >= 1, "{p:?}");
+    assert!(p.over.iter().all(|o| o.from != 1), "{:?}", p.over.iter().map(|o| (o.from, o.label())).collect::<Vec<_>>());
+    assert!(p.over.iter().any(|o| o.from == 2 && o.label() == "Release(t=0)"));
+}
+
+#[test]
+fn a_graph_of_other_constants_or_names_is_an_error_with_its_line() {
+    let other = lock_graph(false).replacen("\"Threads\":[0,1]", "\"Threads\":[0,1,2]", 1);
+    match precision(LOCK, &other, PrecisionOptions::default()) {
+        Err(PrecisionError::Input(e)) => assert!(e.message.contains("Threads"), "{e}"),
+        r => panic!("{r:?}"),
+    }
+    let renamed = lock_graph(false).replace("\"Release\"", "\"Leave\"");
+    match precision(LOCK, &renamed, PrecisionOptions::default()) {
+        Err(PrecisionError::Input(e)) => assert!(e.line > 0 && e.message.contains("Leave"), "{e}"),
+        r => panic!("{r:?}"),
+    }
+}
+
+#[test]
+fn a_sampled_graph_judges_only_states_visited_often_enough() {
+    // The same graph as sampled runs that visited each state once.
+    let sampled = lock_graph(false).replacen("\"exhaustive\":true", "\"exhaustive\":false", 1);
+    assert_ne!(sampled, lock_graph(false));
+    let p = precision(LOCK, &sampled, PrecisionOptions::default()).unwrap();
+    assert_eq!((p.transitions, p.unsettled_states), (0, 3), "{p:?}");
+    assert_eq!(p.score(), 0.0);
+    let p = precision(LOCK, &sampled, PrecisionOptions { min_visits: 1, ..PrecisionOptions::default() }).unwrap();
+    assert_eq!((p.transitions, p.matched), (4, 4), "{p:?}");
+}
