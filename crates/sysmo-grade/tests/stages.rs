@@ -5,7 +5,7 @@ use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
 
 fn spin() -> (TaskInput<'static>, TaskSpec) {
     let t = sysmo_tasks::task("spin").expect("the spin task");
-    (TaskInput::from_folder(t.files, t.traces), TaskSpec::parse(t.task_toml()).expect("task.toml"))
+    (TaskInput::from_folder(t.files, t.traces).with_system_graph(t.system_graph()), TaskSpec::parse(t.task_toml()).expect("task.toml"))
 }
 
 /// A spin lock module with 23 top-level definitions, two of which do not parse.
@@ -63,6 +63,29 @@ fn grading_twice_gives_byte_identical_json() {
     assert!(!a.contains("elapsed"));
     let r: serde_json::Value = serde_json::from_str(&a).unwrap();
     assert_eq!(r["overall"], 1.0, "{a}");
+    assert_eq!(r["combined"], 1.0, "{a}");
+}
+
+#[test]
+fn an_over_permissive_grade_is_byte_identical_too() {
+    // LockSpin without its guard: precision names steps with paths; twice the same bytes.
+    let (task, _) = spin();
+    let text = include_str!("../../../tasks/spin/wrong/spin-on-free-lock/spin.tla");
+    let model = ModelInput { name: "spin.tla", text, cfg: None, mapping: None };
+    let a = grade(&task, &model, &|| false);
+    let b = grade(&task, &model, &|| false);
+    assert_eq!(serde_json::to_string(&a.to_json()).unwrap(), serde_json::to_string(&b.to_json()).unwrap());
+    assert!(a.stages.precision.score < 1.0 && !a.stages.precision.steps.is_empty());
+    // A report reads back into the same value (the web page reads the worker's JSON).
+    let back: sysmo_grade::Report = serde_json::from_value(a.to_json()).unwrap();
+    assert_eq!(back, a);
+    // A report of the first schema (no precision, no combined) still reads.
+    let mut old = a.to_json();
+    old["schema"] = "sysmo-grade/1".into();
+    old["stages"].as_object_mut().unwrap().remove("precision");
+    old.as_object_mut().unwrap().remove("combined");
+    let old: sysmo_grade::Report = serde_json::from_value(old).unwrap();
+    assert_eq!((old.stages.precision.status, old.combined), (Status::Skipped, None));
 }
 
 #[test]
