@@ -11,6 +11,8 @@
 //! - `bench grade`: time `sysmo grade` on a task's reference model (spin: target under 1 s).
 //! - `bench web`: the web app's transfer size, time to a usable gallery, and the checker's
 //!   throughput in the grading worker against native.
+//! - `mutate --task ID|all`: mutants of a task's reference model (guards dropped or negated,
+//!   assigned literals changed), each graded; which stage catches each.
 
 // Unsafe code only to read a child's resource usage (`bench_check::reap`).
 #![deny(unsafe_code)]
@@ -22,6 +24,7 @@ mod bench_web;
 mod corpus;
 mod fuzz_gen;
 mod fuzz_tlc;
+mod mutate;
 mod runner;
 mod sany;
 mod bench_module;
@@ -50,6 +53,9 @@ usage: cargo xtask <command>
                    --no-build to measure the last build's dist/)
   fuzz-tlc         random small specs through `sysmo check` and TLC, compared (--minutes N, default 10,
                    or --count N; --seed S); disagreements go to target/fuzz-tlc/findings/
+  mutate --task ID|all [--json]
+                   grade mutants of the task's reference model (guard-drop, guard-flip,
+                   body-flip) and report which stage catches each; `all`: tasks with a system graph
   traces [--check] regenerate traces/<task>/*.ndjson from the task systems
   setup            only install missing tools
   sany             re-run SANY over the negative suite and compare with its SANY.tsv
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
             _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
         Some("fuzz-tlc") => fuzz_tlc::fuzz_command(&root, &args[1..]),
+        Some("mutate") => mutate::mutate_command(&args[1..]),
         Some("traces") => traces::traces_command(&root, &args[1..]),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
         Some("setup") => tools::ensure_all(&root, tools::Need::everything()).map(|_| true),
