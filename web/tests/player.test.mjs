@@ -189,7 +189,7 @@ await check('an over-permissive step: precision below 1 names it, beside the sys
   await page.keyboard.press('End');
   const last = await page.textContent(`${p} .step-action .action`);
   expect(last === 'LockSpin(t = 0)', `the last step reads "${last}"`);
-  await page.locator(row).screenshot({ path: join(screenshots, 'precision-step.png') });
+  await page.locator(row).first().screenshot({ path: join(screenshots, 'precision-step.png') });
 });
 
 let referenceReports = 0;

@@ -49,7 +49,8 @@ pub struct SystemGraph {
     pub states: Vec<Observation>,
     /// Ids of the states runs start in.
     pub init: Vec<usize>,
-    /// By state id: how many times the runs were in the state (0 when the file does not say).
+    /// By state id: how many times the runs were in the state and took a step from it (0 when
+    /// the file does not say).
     pub visits: Vec<u64>,
     /// By state id: the search stopped at its bounds there, so its steps are not all known.
     pub frontier: Vec<bool>,
@@ -222,7 +223,7 @@ impl GraphBuilder {
         self.add_state(&o.state, init)
     }
 
-    /// Adds an observed state (or counts one more visit of it); its id.
+    /// Adds an observed state (if new); its id.
     pub fn add_state(&mut self, state: &Map<String, Json>, init: bool) -> usize {
         let text = canonical(&Json::Object(state.clone()));
         let id = match self.state_ids.get(&text) {
@@ -261,6 +262,7 @@ impl GraphBuilder {
         };
         let mut at = self.state(init, true);
         for s in &t.steps {
+            self.visits[at] += 1;
             let to = self.state(&s.post, false);
             let key = (at, s.action.clone(), canonical(&Json::Object(s.args.clone())), to);
             if !self.edge_ids.contains_key(&key) {
@@ -273,12 +275,21 @@ impl GraphBuilder {
         Ok(())
     }
 
-    /// Adds a step of the code between two states added before.
+    /// Adds a step of the code between two states added before (a departure from `from`: see
+    /// [`GraphBuilder::visited`]).
     pub fn add_edge(&mut self, from: usize, action: &str, args: &Map<String, Json>, to: usize) {
         let key = (from, action.to_string(), canonical(&Json::Object(args.clone())), to);
         if !self.edge_ids.contains_key(&key) {
             self.edge_ids.insert(key.clone(), self.edges.len());
             self.edges.push(key);
+        }
+    }
+
+    /// Counts one more time the code was in state `id` and took a step from it (a search
+    /// counts each machine state it expands).
+    pub fn visited(&mut self, id: usize) {
+        if let Some(v) = self.visits.get_mut(id) {
+            *v += 1;
         }
     }
 

@@ -4,7 +4,7 @@
 use crate::{Mutex, MutexState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -22,7 +22,7 @@ const PLANS: [[Op; 3]; THREADS] = [
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64, bug: bool) -> String {
-    run_plans(scheduler, seed, bug, PLANS.iter().map(|p| p.to_vec()).collect())
+    run_plans(scheduler, seed, bug, PLANS.iter().map(|p| p.to_vec()).collect(), &FirstDone::new())
 }
 
 /// Calls per thread in a run of the system graph.
@@ -33,10 +33,14 @@ const GRAPH_CALLS: usize = 6;
 pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
     let mut draw = Draw::new(seed);
     let plans = (0..THREADS).map(|_| (0..GRAPH_CALLS).map(|_| if draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect()).collect();
-    task_probe::with_step_yields(|| run_plans(scheduler, seed, false, plans))
+    let done = FirstDone::new();
+    done.cut(&task_probe::with_step_yields(|| run_plans(scheduler, seed, false, plans, &done)))
 }
 
-fn run_plans(scheduler: Scheduler, seed: u64, bug: bool, plans: Vec<Vec<Op>>) -> String {
+/// A run in which thread `t` makes the calls of `plans[t]`; each thread tells `done` when it has
+/// made its last.
+fn run_plans(scheduler: Scheduler, seed: u64, bug: bool, plans: Vec<Vec<Op>>, done: &FirstDone) -> String {
+    let done = done.clone();
     let header = Header {
         task: "mutex".to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -59,6 +63,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, bug: bool, plans: Vec<Vec<Op>>) ->
             .map(|t| {
                 let m = Arc::clone(&m);
                 let plan = plans[t].clone();
+                let (done, r) = (done.clone(), r.clone());
                 spawn_named(&t.to_string(), move || {
                     let mut entered = 0u32;
                     for op in plan {
@@ -75,6 +80,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, bug: bool, plans: Vec<Vec<Op>>) ->
                             }
                         }
                     }
+                    done.done(&r);
                     entered
                 })
             })

@@ -320,6 +320,40 @@ pub fn with_step_yields<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// A trace cut after its first `steps` steps (the header and init lines kept).
+pub fn truncate_steps(text: &str, steps: u64) -> String {
+    let keep = 2 + usize::try_from(steps).unwrap_or(usize::MAX);
+    let mut out = String::new();
+    for l in text.lines().take(keep) {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The step count at which the first thread of a run ran out of calls, for a system graph's
+/// run: from then on an idle thread in the recorded state might still have calls to make in
+/// another run but not in this one, so the run's steps after it are cut
+/// ([`truncate_steps`]) and every state the graph counts as left had every thread able to act.
+#[derive(Clone, Default)]
+pub struct FirstDone(Arc<std::sync::atomic::AtomicU64>);
+
+impl FirstDone {
+    pub fn new() -> FirstDone {
+        FirstDone(Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX)))
+    }
+
+    /// The calling thread has made its last call; `steps` were recorded so far.
+    pub fn done<S: Observed>(&self, rec: &Recorder<S>) {
+        self.0.fetch_min(rec.steps(), std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The run's trace up to the first thread's last step.
+    pub fn cut(&self, text: &str) -> String {
+        truncate_steps(text, self.0.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
+
 /// A small seeded generator (SplitMix64) for the workloads that draw their calls at random:
 /// the same seed, the same calls, on every machine.
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 
 use crate::{RingBuffer, RingState};
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const CAPACITY: usize = 4;
 
@@ -14,7 +14,7 @@ const CONSUMER: [usize; 10] = [1, 2, 1, 1, 5, 3, 1, 2, 1, 1];
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64) -> String {
-    run_plans(scheduler, seed, PRODUCER.iter().map(|&n| (n, n > 1)).collect(), CONSUMER.iter().map(|&n| (n, n > 1)).collect())
+    run_plans(scheduler, seed, PRODUCER.iter().map(|&n| (n, n > 1)).collect(), CONSUMER.iter().map(|&n| (n, n > 1)).collect(), &FirstDone::new())
 }
 
 /// Calls per thread in a run of the system graph.
@@ -34,12 +34,14 @@ pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
             .collect()
     };
     let (p, c) = (plan(), plan());
-    task_probe::with_step_yields(|| run_plans(scheduler, seed, p, c))
+    let done = FirstDone::new();
+    done.cut(&task_probe::with_step_yields(|| run_plans(scheduler, seed, p, c, &done)))
 }
 
 /// A run whose producer and consumer make the calls of their plans in turn: (items, as a
 /// slice call) — `(1, false)` is `push` or `pop`.
-fn run_plans(scheduler: Scheduler, seed: u64, producer: Vec<(usize, bool)>, consumer: Vec<(usize, bool)>) -> String {
+fn run_plans(scheduler: Scheduler, seed: u64, producer: Vec<(usize, bool)>, consumer: Vec<(usize, bool)>, done: &FirstDone) -> String {
+    let done = done.clone();
     let header = Header {
         task: "ringbuffer".to_string(),
         constants: serde_json::json!({ "Capacity": CAPACITY }),
@@ -55,6 +57,8 @@ fn run_plans(scheduler: Scheduler, seed: u64, producer: Vec<(usize, bool)>, cons
         let (mut prod, mut cons) = RingBuffer::<u32>::with_probe(CAPACITY, Probe::on(&r)).split();
         let producer = producer.clone();
         let consumer = consumer.clone();
+        let (done_p, rec_p) = (done.clone(), r.clone());
+        let (done_c, rec_c) = (done.clone(), r.clone());
         let p = spawn_named("producer", move || {
             let mut next = 1u32;
             let mut pushed = 0;
@@ -66,6 +70,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, producer: Vec<(usize, bool)>, cons
                     pushed += n;
                 }
             }
+            done_p.done(&rec_p);
             pushed
         });
         let c = spawn_named("consumer", move || {
@@ -82,6 +87,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, producer: Vec<(usize, bool)>, cons
                     popped += n;
                 }
             }
+            done_c.done(&rec_c);
             popped
         });
         let pushed = p.join().unwrap();

@@ -7,7 +7,7 @@
 use crate::{RwMutex, RwState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -46,7 +46,7 @@ fn thread2(m: &RwMutex<u32>) {
 
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64) -> String {
-    run_bodies(scheduler, seed, (0..THREADS).map(|t| vec![t]).collect(), &[thread0, thread1, thread2])
+    run_bodies(scheduler, seed, (0..THREADS).map(|t| vec![t]).collect(), &[thread0, thread1, thread2], &FirstDone::new())
 }
 
 /// The sessions a thread of the system graph's runs draws from: every call of the lock's
@@ -91,11 +91,14 @@ const GRAPH_SESSIONS: usize = 3;
 pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
     let mut draw = Draw::new(seed);
     let plans = (0..THREADS).map(|_| (0..GRAPH_SESSIONS).map(|_| draw.below(SESSIONS.len() as u64) as usize).collect()).collect();
-    task_probe::with_step_yields(|| run_bodies(scheduler, seed, plans, &SESSIONS))
+    let done = FirstDone::new();
+    done.cut(&task_probe::with_step_yields(|| run_bodies(scheduler, seed, plans, &SESSIONS, &done)))
 }
 
-/// A run in which thread `t` calls `bodies[i]` for each `i` of `plans[t]` in turn.
-fn run_bodies(scheduler: Scheduler, seed: u64, plans: Vec<Vec<usize>>, bodies: &'static [fn(&RwMutex<u32>)]) -> String {
+/// A run in which thread `t` calls `bodies[i]` for each `i` of `plans[t]` in turn, and tells
+/// `done` when it has made its last call.
+fn run_bodies(scheduler: Scheduler, seed: u64, plans: Vec<Vec<usize>>, bodies: &'static [fn(&RwMutex<u32>)], done: &FirstDone) -> String {
+    let done = done.clone();
     let header = Header {
         task: "rwmutex".to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -113,10 +116,12 @@ fn run_bodies(scheduler: Scheduler, seed: u64, plans: Vec<Vec<usize>>, bodies: &
             .map(|t| {
                 let m = Arc::clone(&m);
                 let plan = plans[t].clone();
+                let (done, r) = (done.clone(), r.clone());
                 spawn_named(&t.to_string(), move || {
                     for i in plan {
                         bodies[i](&m)
                     }
+                    done.done(&r);
                 })
             })
             .collect();

@@ -4,7 +4,7 @@
 use crate::{SpinLock, SpinState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -26,7 +26,7 @@ const SPLIT_PLANS: [[Op; 2]; THREADS] = [[Op::Lock, Op::Lock], [Op::Lock, Op::Lo
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64, split: bool) -> String {
     let plans: Vec<Vec<Op>> = if split { SPLIT_PLANS.iter().map(|p| p.to_vec()).collect() } else { PLANS.iter().map(|p| p.to_vec()).collect() };
-    run_plans(scheduler, seed, split, plans)
+    run_plans(scheduler, seed, split, plans, &FirstDone::new())
 }
 
 /// Calls per thread in a run of the system graph.
@@ -40,10 +40,14 @@ pub fn graph_run(scheduler: Scheduler, seed: u64, split: bool) -> String {
     let plans = (0..THREADS)
         .map(|_| (0..GRAPH_CALLS).map(|_| if split || draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect())
         .collect();
-    task_probe::with_step_yields(|| run_plans(scheduler, seed, split, plans))
+    let done = FirstDone::new();
+    done.cut(&task_probe::with_step_yields(|| run_plans(scheduler, seed, split, plans, &done)))
 }
 
-fn run_plans(scheduler: Scheduler, seed: u64, split: bool, plans: Vec<Vec<Op>>) -> String {
+/// A run in which thread `t` makes the calls of `plans[t]`; each thread tells `done` when it has
+/// made its last.
+fn run_plans(scheduler: Scheduler, seed: u64, split: bool, plans: Vec<Vec<Op>>, done: &FirstDone) -> String {
+    let done = done.clone();
     let header = Header {
         task: if split { "spin-split" } else { "spin" }.to_string(),
         constants: serde_json::json!({ "Threads": [0, 1, 2] }),
@@ -66,6 +70,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, split: bool, plans: Vec<Vec<Op>>) 
             .map(|t| {
                 let l = Arc::clone(&lock);
                 let plan = plans[t].clone();
+                let (done, r) = (done.clone(), r.clone());
                 spawn_named(&t.to_string(), move || {
                     let mut entered = 0u32;
                     for op in &plan {
@@ -82,6 +87,7 @@ fn run_plans(scheduler: Scheduler, seed: u64, split: bool, plans: Vec<Vec<Op>>) 
                             }
                         }
                     }
+                    done.done(&r);
                     entered
                 })
             })

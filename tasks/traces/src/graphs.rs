@@ -52,6 +52,7 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
             b.mark_frontier(from);
             continue;
         }
+        b.visited(from);
         for (action, args, next) in m.successors() {
             let to = b.add_state(&next.observe(), false);
             b.add_edge(from, &action, &args, to);
