@@ -374,8 +374,8 @@ mod tests {
         let text = b.text(false, "three runs");
         expect_test::expect![[r#"
             {"kind":"graph","version":1,"task":"t","constants":{"N":1},"exhaustive":false,"runs":3,"settled_runs":0,"bounds":"three runs"}
-            {"kind":"state","id":0,"init":true,"visits":5,"state":{"x":0}}
-            {"kind":"state","id":1,"visits":3,"state":{"x":1}}
+            {"kind":"state","id":0,"init":true,"visits":8,"state":{"x":0}}
+            {"kind":"state","id":1,"visits":6,"state":{"x":1}}
             {"kind":"state","id":2,"visits":1,"state":{"x":2}}
             {"kind":"edge","from":0,"action":"Inc","args":{"t":0},"to":1}
             {"kind":"edge","from":1,"action":"Reset","args":{},"to":0}
