@@ -12,7 +12,8 @@
 //! - `bench web`: the web app's transfer size, time to a usable gallery, and the checker's
 //!   throughput in the grading worker against native.
 //! - `mutate --task ID|all`: mutants of a task's reference model (guards dropped or negated,
-//!   assigned literals changed), each graded; which stage catches each.
+//!   assigned literals changed), each graded; which stage catches each, and which survivors are
+//!   equivalent (the same state graph as the reference).
 
 // Unsafe code only to read a child's resource usage (`bench_check::reap`).
 #![deny(unsafe_code)]
@@ -22,6 +23,7 @@ mod bench_check;
 mod bench_grade;
 mod bench_web;
 mod corpus;
+mod equiv;
 mod fuzz_gen;
 mod fuzz_tlc;
 mod mutate;

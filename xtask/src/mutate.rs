@@ -14,13 +14,27 @@
 //!
 //! The source text is edited at the AST's spans, so a mutant differs from the reference in one
 //! place; a mutant whose text equals an earlier one is left out. A mutant is caught by the first
-//! stage below 1.0: `syntax/runtime`, `conformance`, `invariants`, `precision`, else `none`
-//! (equivalent, or out of every stage's sight). The summary line counts the guard-drop mutants
-//! that the four SysMoBench stages leave at 1.0 and that precision catches.
+//! stage below 1.0: `syntax/runtime`, `conformance`, `invariants`, `precision`.
+//!
+//! A mutant that every stage leaves at 1.0 may be **equivalent**: its reachable behaviour is the
+//! reference's (a guard implied by another conjunct, or by where the state can be), and no stage
+//! can catch it. So both models are explored breadth first from their initial states, with the
+//! configuration the grader uses and within the task's `max_states`/`max_depth`, and their state
+//! graphs compared (initial states and transitions by fingerprint; see [`crate::equiv`]):
+//! - equal graphs, both explored completely: `equivalent`;
+//! - equal as far as the budget lets the explorations go: `none`, "equivalent within the
+//!   budget";
+//! - different: `none`, a real survivor, shown with the first transition (in BFS order) that the
+//!   mutant has and the reference lacks, or the other way round, with its action.
+//!
+//! The summary line counts the non-equivalent guard-drop mutants that the four SysMoBench stages
+//! leave at 1.0 and how many of them precision catches; the equivalent ones are set aside.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use std::time::Instant;
+
+use crate::equiv::{self, Budget, Verdict};
 use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
 use tla_syntax::ast::{walk, Expr, ExprKind, JunctionKind, QuantKind, Unit};
 use tla_syntax::{parse_file, FileId, Span};
@@ -67,17 +81,20 @@ pub enum Caught {
     Conformance,
     Invariants,
     Precision,
+    /// Left at 1.0 by every stage, and its state graph is the reference's.
+    Equivalent,
     None,
 }
 
 impl Caught {
-    const ALL: [Caught; 5] = [Caught::Gate, Caught::Conformance, Caught::Invariants, Caught::Precision, Caught::None];
+    const ALL: [Caught; 6] = [Caught::Gate, Caught::Conformance, Caught::Invariants, Caught::Precision, Caught::Equivalent, Caught::None];
     fn as_str(self) -> &'static str {
         match self {
             Caught::Gate => "syntax/runtime",
             Caught::Conformance => "conformance",
             Caught::Invariants => "invariants",
             Caught::Precision => "precision",
+            Caught::Equivalent => "equivalent",
             Caught::None => "none",
         }
     }
@@ -313,6 +330,9 @@ struct Graded {
     /// For precision: the first over-permissive step (or, when there is none, why the score
     /// is short).
     first_step: Option<String>,
+    /// For a mutant every stage leaves at 1.0: how its state graph compares with the
+    /// reference's.
+    reason: Option<String>,
 }
 
 struct TaskRun {
@@ -335,6 +355,13 @@ fn run_task(id: &str) -> Result<TaskRun, String> {
     let cfg = t.file(&format!("reference/{}.cfg", spec.module));
     let name = format!("tasks/{id}/{path}");
     let started = Instant::now();
+    // The reference's state graph, explored when a first mutant survives every stage.
+    let has_spec = tla_check::load::Analyzed::new(format!("{}.tla", spec.module), tla, &tla_sema::Library::new()).analysis.symbol("Spec").is_some_and(|s| s.arity == 0);
+    let cfg_text = cfg.map(str::to_string).unwrap_or_else(|| spec.default_cfg(has_spec));
+    let budget = Budget { max_states: usize::try_from(spec.max_states).unwrap_or(usize::MAX), max_depth: spec.max_depth as usize };
+    let ref_inputs = equiv::load(&spec.module, tla, &cfg_text).map_err(|e| format!("{id}: the reference: {e}"))?;
+    let ref_model = ref_inputs.model().map_err(|e| format!("{id}: the reference: {}", e.first_line(&ref_inputs.sources)))?;
+    let mut ref_graph: Option<equiv::Graph> = None;
     let mut graded = vec![];
     for m in mutants(tla, &spec.actions).map_err(|e| format!("{id}: {e}"))? {
         let r = grade(&input, &ModelInput { name: &name, text: &m.text, cfg, mapping: None }, &never);
@@ -357,14 +384,36 @@ fn run_task(id: &str) -> Result<TaskRun, String> {
             })
         });
         let first_step = first_step.flatten();
-        graded.push(Graded { mutant: m, caught, scores, first_step });
+        let (mut caught, mut reason) = (caught, None);
+        if caught == Caught::None {
+            if ref_graph.is_none() {
+                ref_graph = Some(equiv::explore(&ref_model, budget).map_err(|e| format!("{id}: exploring the reference: {e}"))?);
+            }
+            let verdict = equiv::load(&spec.module, &m.text, &cfg_text).and_then(|inputs| {
+                let model = inputs.model().map_err(|e| e.first_line(&inputs.sources))?;
+                let g = equiv::explore(&model, budget)?;
+                Ok(equiv::compare_graphs(&ref_model, ref_graph.as_ref().unwrap(), &model, &g))
+            });
+            reason = Some(match verdict {
+                Ok(Verdict::Equivalent { states }) => {
+                    caught = Caught::Equivalent;
+                    format!("the same state graph as the reference ({states} states, explored completely)")
+                }
+                Ok(Verdict::WithinBudget { states }) => {
+                    format!("equivalent within the budget: the same state graph as the reference over {states} states, not explored completely")
+                }
+                Ok(Verdict::Different(d)) => d,
+                Err(e) => format!("not compared: {e}"),
+            });
+        }
+        graded.push(Graded { mutant: m, caught, scores, first_step, reason });
     }
     Ok(TaskRun { id: id.to_string(), model: path, graded, seconds: started.elapsed().as_secs_f64() })
 }
 
 /// Per kind, the count caught by each stage.
-fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 5]; 3] {
-    let mut t = [[0usize; 5]; 3];
+fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 6]; 3] {
+    let mut t = [[0usize; 6]; 3];
     for g in graded {
         let k = Kind::ALL.iter().position(|k| *k == g.mutant.kind).unwrap();
         let c = Caught::ALL.iter().position(|c| *c == g.caught).unwrap();
@@ -373,14 +422,14 @@ fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 5]; 3] {
     t
 }
 
-fn table(t: &[[usize; 5]; 3]) -> String {
+fn table(t: &[[usize; 6]; 3]) -> String {
     let mut s = format!("  {:<11} {:>7}", "kind", "mutants");
     for c in Caught::ALL {
         let _ = write!(s, " {:>14}", c.as_str());
     }
     s.push('\n');
-    let mut total = [0usize; 5];
-    let mut rows: Vec<(&str, [usize; 5])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
+    let mut total = [0usize; 6];
+    let mut rows: Vec<(&str, [usize; 6])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
     for (_, r) in &rows {
         for (i, n) in r.iter().enumerate() {
             total[i] += n;
@@ -397,15 +446,22 @@ fn table(t: &[[usize; 5]; 3]) -> String {
     s
 }
 
-/// (caught by precision, left at 1.0 by the four other stages) among guard-drop mutants.
-fn precision_share<'a>(graded: impl Iterator<Item = &'a Graded>) -> (usize, usize) {
-    let drops: Vec<&Graded> = graded.filter(|g| g.mutant.kind == Kind::GuardDrop && matches!(g.caught, Caught::Precision | Caught::None)).collect();
-    (drops.iter().filter(|g| g.caught == Caught::Precision).count(), drops.len())
+/// Among guard-drop mutants that the four other stages leave at 1.0: (caught by precision,
+/// not equivalent, equivalent).
+fn precision_share<'a>(graded: impl Iterator<Item = &'a Graded>) -> (usize, usize, usize) {
+    let drops: Vec<&Graded> =
+        graded.filter(|g| g.mutant.kind == Kind::GuardDrop && matches!(g.caught, Caught::Precision | Caught::Equivalent | Caught::None)).collect();
+    let count = |c: Caught| drops.iter().filter(|g| g.caught == c).count();
+    let equivalent = count(Caught::Equivalent);
+    (count(Caught::Precision), drops.len() - equivalent, equivalent)
 }
 
-fn precision_line(x: usize, y: usize) -> String {
+fn precision_line(x: usize, y: usize, e: usize) -> String {
     let pct = if y == 0 { 0.0 } else { 100.0 * x as f64 / y as f64 };
-    format!("precision catches {x} of {y} guard-drop mutants that the four other stages leave at 1.0 ({pct:.0}%)")
+    format!(
+        "precision catches {x} of {y} non-equivalent guard-drop mutants that the four other stages leave at 1.0 ({pct:.0}%); {e} equivalent mutant{} set aside",
+        if e == 1 { "" } else { "s" }
+    )
 }
 
 pub fn mutate_command(args: &[String]) -> Result<bool, String> {
@@ -435,13 +491,13 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
         runs.push(run_task(id)?);
     }
     let all = || runs.iter().flat_map(|r| r.graded.iter());
-    let (x, y) = precision_share(all());
+    let (x, y, e) = precision_share(all());
     if json {
         let tasks: Vec<serde_json::Value> = runs
             .iter()
             .map(|r| {
                 let t = tally(r.graded.iter());
-                let (px, py) = precision_share(r.graded.iter());
+                let (px, py, pe) = precision_share(r.graded.iter());
                 serde_json::json!({
                     "task": r.id,
                     "model": r.model,
@@ -458,17 +514,18 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
                             "invariants": g.scores[3], "precision": g.scores[4],
                         },
                         "first_over_permissive_step": g.first_step,
+                        "reason": g.reason,
                     })).collect::<Vec<_>>(),
                     "kills": kills_json(&t),
-                    "precision_only_guard_drops": { "caught": px, "of": py },
+                    "precision_only_guard_drops": { "caught": px, "of": py, "equivalent": pe },
                 })
             })
             .collect();
         let v = serde_json::json!({
             "tasks": tasks,
             "kills": kills_json(&tally(all())),
-            "precision_only_guard_drops": { "caught": x, "of": y },
-            "summary": precision_line(x, y),
+            "precision_only_guard_drops": { "caught": x, "of": y, "equivalent": e },
+            "summary": precision_line(x, y, e),
         });
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
         return Ok(true);
@@ -490,6 +547,9 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
             if let Some(step) = &g.first_step {
                 let _ = write!(s, "  [first over-permissive step: {step}]");
             }
+            if let Some(reason) = &g.reason {
+                let _ = write!(s, "  [{reason}]");
+            }
             s.push('\n');
         }
         s += &table(&tally(r.graded.iter()));
@@ -500,13 +560,13 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
         s += &table(&tally(all()));
         s.push('\n');
     }
-    let _ = writeln!(s, "{}", precision_line(x, y));
+    let _ = writeln!(s, "{}", precision_line(x, y, e));
     print!("{s}");
     eprintln!("[xtask] mutate: {:.1} s", started.elapsed().as_secs_f64());
     Ok(true)
 }
 
-fn kills_json(t: &[[usize; 5]; 3]) -> serde_json::Value {
+fn kills_json(t: &[[usize; 6]; 3]) -> serde_json::Value {
     let mut o = serde_json::Map::new();
     for (i, k) in Kind::ALL.iter().enumerate() {
         let mut row = serde_json::Map::new();
