@@ -49,8 +49,8 @@ pub struct SystemGraph {
     pub states: Vec<Observation>,
     /// Ids of the states runs start in.
     pub init: Vec<usize>,
-    /// By state id: how many times the runs were in the state and took a step from it (0 when
-    /// the file does not say).
+    /// By state id: how many times the runs were in the state and took a step from it, or
+    /// ended there with no step left (0 when the file does not say).
     pub visits: Vec<u64>,
     /// By state id: the search stopped at its bounds there, so its steps are not all known.
     pub frontier: Vec<bool>,
@@ -239,7 +239,6 @@ impl GraphBuilder {
                 id
             }
         };
-        self.visits[id] += 1;
         if init && !self.init[id] {
             self.init[id] = true;
             self.last_growth = self.runs;
@@ -249,6 +248,13 @@ impl GraphBuilder {
 
     /// Adds one run's trace. Every trace of a graph is of the same task and constants.
     pub fn add_trace(&mut self, file: &str, text: &str) -> Result<(), InputError> {
+        self.add_run(file, text, false)
+    }
+
+    /// Adds one run's trace; `ended` says that the run stopped because the code had no step
+    /// left to take (every thread finished), so its last state counts as visited too: a
+    /// state the code never leaves, seen often, is known to have no step.
+    pub fn add_run(&mut self, file: &str, text: &str, ended: bool) -> Result<(), InputError> {
         let t = parse_trace(file, text)?;
         if self.runs == 0 && self.states.is_empty() {
             self.task = t.task.clone();
@@ -271,6 +277,9 @@ impl GraphBuilder {
                 self.last_growth = self.runs;
             }
             at = to;
+        }
+        if ended {
+            self.visits[at] += 1;
         }
         Ok(())
     }
@@ -374,9 +383,9 @@ mod tests {
         let text = b.text(false, "three runs");
         expect_test::expect![[r#"
             {"kind":"graph","version":1,"task":"t","constants":{"N":1},"exhaustive":false,"runs":3,"settled_runs":0,"bounds":"three runs"}
-            {"kind":"state","id":0,"init":true,"visits":8,"state":{"x":0}}
-            {"kind":"state","id":1,"visits":6,"state":{"x":1}}
-            {"kind":"state","id":2,"visits":1,"state":{"x":2}}
+            {"kind":"state","id":0,"init":true,"visits":3,"state":{"x":0}}
+            {"kind":"state","id":1,"visits":3,"state":{"x":1}}
+            {"kind":"state","id":2,"visits":0,"state":{"x":2}}
             {"kind":"edge","from":0,"action":"Inc","args":{"t":0},"to":1}
             {"kind":"edge","from":1,"action":"Reset","args":{},"to":0}
             {"kind":"edge","from":1,"action":"Inc","args":{"t":0},"to":2}

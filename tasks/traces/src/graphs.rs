@@ -29,8 +29,9 @@ pub struct GraphSpec {
 
 /// How a graph is made.
 pub enum How {
-    /// From sampled runs (run `k` from 0, each a trace), until they settle.
-    Runs(fn(u64) -> String),
+    /// From sampled runs (run `k` from 0, each a trace), until they settle. `ended`: a run
+    /// stops only when the code has no step left (its last state counts as visited).
+    Runs(fn(u64) -> String, bool),
     /// By a breadth-first search of the system as a state machine: the task, its constants,
     /// and the search's text (see [`search`]).
     Search(fn(&str) -> String),
@@ -81,7 +82,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_counter::workload::graph_run(s, seed)
-            }),
+            }, true),
         },
         GraphSpec {
             dir: "dqueue",
@@ -95,7 +96,7 @@ pub fn specs() -> Vec<GraphSpec> {
         GraphSpec {
             dir: "hourclock",
             bounds: "the traces' workload (14 ticks from each starting hour)",
-            how: How::Runs(|k| task_hourclock::workload::run(1 + k)),
+            how: How::Runs(|k| task_hourclock::workload::run(1 + k), false),
         },
         GraphSpec {
             dir: "locksvc",
@@ -112,7 +113,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_mutex::workload::graph_run(s, seed)
-            }),
+            }, false),
         },
         GraphSpec {
             dir: "ringbuffer",
@@ -120,7 +121,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_ringbuffer::workload::graph_run(s, seed)
-            }),
+            }, false),
         },
         GraphSpec {
             dir: "spin",
@@ -128,7 +129,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_spin::workload::graph_run(s, seed, false)
-            }),
+            }, false),
         },
         GraphSpec {
             dir: "spin-split",
@@ -136,7 +137,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Runs(|k| {
                 let (s, seed) = sched(k);
                 task_spin::workload::graph_run(s, seed, true)
-            }),
+            }, false),
         },
     ]
 }
@@ -145,13 +146,14 @@ pub fn specs() -> Vec<GraphSpec> {
 pub fn build(spec: &GraphSpec) -> Result<String, String> {
     let run = match spec.how {
         How::Search(f) => return Ok(f(spec.bounds)),
-        How::Runs(run) => run,
+        How::Runs(run, ended) => (run, ended),
     };
+    let (run, ended) = run;
     let mut b = GraphBuilder::new();
     let mut k = 0;
     while k < MAX_RUNS && (k == 0 || b.settled_runs() < SETTLE) {
         let text = run(k);
-        b.add_trace(&format!("run {k}"), &text).map_err(|e| format!("{}: {}", spec.dir, e))?;
+        b.add_run(&format!("run {k}"), &text, ended).map_err(|e| format!("{}: {}", spec.dir, e))?;
         k += 1;
     }
     Ok(b.text(false, spec.bounds))
