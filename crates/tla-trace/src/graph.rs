@@ -78,41 +78,11 @@ pub fn label(action: &str, args: &Map<String, Json>) -> String {
     format!("{}({})", action, parts.join(", "))
 }
 
-/// A JSON value with object keys sorted (the form states and arguments are compared in).
+/// A JSON value with object keys sorted (the form states and arguments are compared in):
+/// serde_json's map is ordered by key in this workspace (its `preserve_order` feature is off;
+/// a test below checks it), so its text is canonical.
 pub fn canonical(v: &Json) -> String {
-    let mut out = String::new();
-    write_canonical(v, &mut out);
-    out
-}
-
-fn write_canonical(v: &Json, out: &mut String) {
-    match v {
-        Json::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Json::from(k.as_str()).to_string());
-                out.push(':');
-                write_canonical(&m[k.as_str()], out);
-            }
-            out.push('}');
-        }
-        Json::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(x, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
+    v.to_string()
 }
 
 fn field<'j>(obj: &'j Map<String, Json>, name: &str, file: &str, line: usize) -> Result<&'j Json, InputError> {
@@ -395,6 +365,12 @@ mod tests {
         assert_eq!(g.init, vec![0]);
         assert_eq!(g.steps_from(1), vec!["Inc(t=0)".to_string(), "Reset".to_string()]);
         assert_eq!(g.exploration.runs, 3);
+    }
+
+    #[test]
+    fn json_maps_are_sorted_by_key() {
+        let v: Json = serde_json::from_str(r#"{"b": 1, "a": {"d": 2, "c": 3}}"#).unwrap();
+        assert_eq!(canonical(&v), r#"{"a":{"c":3,"d":2},"b":1}"#);
     }
 
     #[test]

@@ -20,13 +20,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use serde_json::{Map, Value as Json};
 use tla_check::model::{Model, ModelError};
 use tla_check::Spec;
-use tla_eval::fingerprint::FpHasher;
 use tla_eval::{Interner, State, Value};
 use tla_syntax::SourceMap;
 
 use crate::graph::SystemGraph;
 use crate::mapping::Mapping;
-use crate::replay::{MappingExprs, Obs, Options, Replayer};
+use crate::replay::{fp, MappingExprs, Obs, Options, Replayer};
 use crate::steps::ActionSteps;
 use crate::trace::InputError;
 
@@ -145,16 +144,6 @@ impl From<ModelError> for PrecisionError {
     fn from(e: ModelError) -> Self {
         PrecisionError::Model(e)
     }
-}
-
-fn fp(values: &[Value]) -> u64 {
-    let mut h = FpHasher::new();
-    for v in values {
-        if h.write_value(v).is_err() {
-            h.write_u64(0xdead);
-        }
-    }
-    h.finish()
 }
 
 fn args_key(args: &[(String, Value)]) -> String {

@@ -285,7 +285,8 @@ pub struct Replayer<'m, 'a> {
     reach: RefCell<Option<(Vec<String>, Reach)>>,
 }
 
-fn fp(values: &[Value]) -> u64 {
+/// The fingerprint of a list of values (an observation, a state).
+pub(crate) fn fp(values: &[Value]) -> u64 {
     let mut h = FpHasher::new();
     for v in values {
         if h.write_value(v).is_err() {

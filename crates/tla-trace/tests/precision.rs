@@ -49,6 +49,11 @@ fn lock_graph(frontier_at_cs0: bool) -> String {
         b.mark_frontier(cs0);
     }
     b.add_edge(cs1, "Release", &args(1), idle);
+    for s in [idle, cs0, cs1] {
+        if s != cs0 || !frontier_at_cs0 {
+            b.visited(s);
+        }
+    }
     b.text(true, "every schedule of two threads")
 }
 

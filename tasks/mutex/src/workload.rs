@@ -4,7 +4,7 @@
 use crate::{Mutex, MutexState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -31,7 +31,7 @@ const GRAPH_CALLS: usize = 6;
 /// Run `k` of the system graph: each thread makes [`GRAPH_CALLS`] calls drawn at random (lock or
 /// try_lock), with a scheduling point after every step (`task_probe::with_step_yields`).
 pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
-    let mut draw = Draw::new(seed);
+    let mut draw = Rng::new(seed);
     let plans = (0..THREADS).map(|_| (0..GRAPH_CALLS).map(|_| if draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect()).collect();
     let done = FirstDone::new();
     done.cut(&task_probe::with_step_yields(|| run_plans(scheduler, seed, false, plans, &done)))

@@ -354,29 +354,10 @@ impl FirstDone {
     }
 }
 
-/// A small seeded generator (SplitMix64) for the workloads that draw their calls at random:
-/// the same seed, the same calls, on every machine.
-#[derive(Clone, Debug)]
-pub struct Draw(u64);
+/// The project's seeded generator, for the workloads that draw their calls at random: the same
+/// seed, the same calls, on every machine.
+pub use simnet::Rng;
 
-impl Draw {
-    pub fn new(seed: u64) -> Draw {
-        Draw(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
 
 /// Runs `f` once under the given shuttle scheduler and seed. Same scheduler, seed and code: same
 /// interleaving.

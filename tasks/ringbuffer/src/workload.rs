@@ -4,7 +4,7 @@
 
 use crate::{RingBuffer, RingState};
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const CAPACITY: usize = 4;
 
@@ -24,7 +24,7 @@ const GRAPH_CALLS: usize = 8;
 /// drawn at random (`push`/`pop`, or a slice of 1 to capacity + 1 items), with a scheduling
 /// point after every step (`task_probe::with_step_yields`).
 pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
-    let mut draw = Draw::new(seed);
+    let mut draw = Rng::new(seed);
     let mut plan = || -> Vec<(usize, bool)> {
         (0..GRAPH_CALLS)
             .map(|_| match draw.below(CAPACITY as u64 + 2) {

@@ -7,7 +7,7 @@
 use crate::{RwMutex, RwState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -89,7 +89,7 @@ const GRAPH_SESSIONS: usize = 3;
 /// Run `k` of the system graph: each thread runs [`GRAPH_SESSIONS`] sessions drawn at random
 /// from [`SESSIONS`], with a scheduling point after every step (`task_probe::with_step_yields`).
 pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
-    let mut draw = Draw::new(seed);
+    let mut draw = Rng::new(seed);
     let plans = (0..THREADS).map(|_| (0..GRAPH_SESSIONS).map(|_| draw.below(SESSIONS.len() as u64) as usize).collect()).collect();
     let done = FirstDone::new();
     done.cut(&task_probe::with_step_yields(|| run_bodies(scheduler, seed, plans, &SESSIONS, &done)))

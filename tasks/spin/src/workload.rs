@@ -4,7 +4,7 @@
 use crate::{SpinLock, SpinState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{Draw, FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
 
@@ -36,7 +36,7 @@ const GRAPH_CALLS: usize = 4;
 /// try_lock; lock only with the split test-and-set, whose try_lock the task leaves out), with a
 /// scheduling point after every step (`task_probe::with_step_yields`).
 pub fn graph_run(scheduler: Scheduler, seed: u64, split: bool) -> String {
-    let mut draw = Draw::new(seed);
+    let mut draw = Rng::new(seed);
     let plans = (0..THREADS)
         .map(|_| (0..GRAPH_CALLS).map(|_| if split || draw.below(2) == 0 { Op::Lock } else { Op::TryLock }).collect())
         .collect();
