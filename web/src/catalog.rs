@@ -182,42 +182,8 @@ pub struct TraceView {
     pub rows: Vec<TraceRow>,
 }
 
-/// A JSON value written the way TLA+ writes values: `TRUE`, `"idle"`, `[0 |-> "cs"]`, `<<1, 2>>`.
-pub fn tla_text(v: &Json) -> String {
-    match v {
-        Json::Null => "null".into(),
-        Json::Bool(b) => if *b { "TRUE" } else { "FALSE" }.into(),
-        Json::Number(n) => n.to_string(),
-        Json::String(s) => format!("{s:?}"),
-        Json::Array(a) => format!("<<{}>>", a.iter().map(tla_text).collect::<Vec<_>>().join(", ")),
-        Json::Object(m) => {
-            if let Some(s) = m.get("#set").and_then(Json::as_array) {
-                return format!("{{{}}}", s.iter().map(tla_text).collect::<Vec<_>>().join(", "));
-            }
-            if let Some(t) = m.get("#tup").and_then(Json::as_array) {
-                return format!("<<{}>>", t.iter().map(tla_text).collect::<Vec<_>>().join(", "));
-            }
-            if let Some(pairs) = m.get("#map").and_then(Json::as_array) {
-                let items: Vec<String> = pairs
-                    .iter()
-                    .map(|p| match p.as_array().map(Vec::as_slice) {
-                        Some([k, x]) => format!("{} :> {}", tla_text(k), tla_text(x)),
-                        _ => tla_text(p),
-                    })
-                    .collect();
-                return if items.is_empty() { "<<>>".into() } else { format!("({})", items.join(" @@ ")) };
-            }
-            if let Some(b) = m.get("#bigint").and_then(Json::as_str) {
-                return b.to_string();
-            }
-            if let Some(u) = m.get("#unserializable").and_then(Json::as_str) {
-                return u.to_string();
-            }
-            let items: Vec<String> = m.iter().filter(|(k, _)| !k.starts_with('#')).map(|(k, x)| format!("{k} |-> {}", tla_text(x))).collect();
-            format!("[{}]", items.join(", "))
-        }
-    }
-}
+/// A JSON value (a trace's, or ITF) as TLA+ text: `sysmo_grade::itf::text`.
+pub use sysmo_grade::itf::text as tla_text;
 
 /// Read one NDJSON trace (`docs/trace-format.md`) into a table. Lines that do not read are
 /// shown as such rather than dropped.

@@ -1,6 +1,7 @@
 //! `sysmo grade --task ID MODEL.tla... [--config C.cfg] [--mapping M.json] [--json]
-//! [--time-limit SECS] [--csv FILE]` and `sysmo grade DIR`: SysMoBench's four stages for one
-//! model or many (several at once, one per core). The grading itself is `sysmo_grade::grade`;
+//! [--feedback] [--time-limit SECS] [--csv FILE]` and `sysmo grade DIR`: SysMoBench's four
+//! stages and precision for one model or many (several at once, one per core). `--feedback`
+//! prints the repair text of one model's grade (`sysmo_grade::feedback`) instead of the table. The grading itself is `sysmo_grade::grade`;
 //! this front end reads the files, keeps the clock (a per-model safety net and the `elapsed`
 //! field) and prints.
 
@@ -22,6 +23,8 @@ pub struct GradeArgs {
     pub config: Option<PathBuf>,
     pub mapping: Option<PathBuf>,
     pub json: bool,
+    /// Print the repair text instead of the report.
+    pub feedback: bool,
     /// Wall-clock safety net per model, in seconds.
     pub time_limit: f64,
     pub csv: Option<PathBuf>,
@@ -32,7 +35,7 @@ pub const DEFAULT_TIME_LIMIT: f64 = 600.0;
 
 impl GradeArgs {
     pub fn from_args(args: &[String]) -> Result<GradeArgs, String> {
-        let mut a = GradeArgs { task: None, inputs: vec![], config: None, mapping: None, json: false, time_limit: DEFAULT_TIME_LIMIT, csv: None };
+        let mut a = GradeArgs { task: None, inputs: vec![], config: None, mapping: None, json: false, feedback: false, time_limit: DEFAULT_TIME_LIMIT, csv: None };
         let mut it = args.iter();
         while let Some(s) = it.next() {
             let mut val = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -46,6 +49,7 @@ impl GradeArgs {
                     a.time_limit = v.parse::<f64>().ok().filter(|x| *x > 0.0).ok_or_else(|| format!("--time-limit needs a positive number of seconds, not `{v}`"))?;
                 }
                 "--json" => a.json = true,
+                "--feedback" => a.feedback = true,
                 x if x.starts_with("--") => return Err(format!("unknown option `{x}` for `sysmo grade`")),
                 x => a.inputs.push(x.into()),
             }
@@ -55,6 +59,9 @@ impl GradeArgs {
         }
         if a.task.is_none() && (a.inputs.len() != 1 || a.config.is_some() || a.mapping.is_some()) {
             return Err("without --task, `sysmo grade` takes one directory (DIR/<task-id>/.../*.tla)".into());
+        }
+        if a.feedback && (a.inputs.len() != 1 || a.task.is_none() || a.json) {
+            return Err("--feedback prints the repair text of one model graded with --task (not with --json)".into());
         }
         if a.inputs.len() > 1 && (a.config.is_some() || a.mapping.is_some()) {
             return Err("--config and --mapping apply to one model; several models use MODEL.cfg and mapping.json beside each".into());
@@ -189,6 +196,9 @@ pub fn run(a: &GradeArgs) -> ExitCode {
             Ok(r) => {
                 if a.json {
                     println!("{}", r.to_json());
+                } else if a.feedback {
+                    let text = std::fs::read_to_string(&jobs[0].model).unwrap_or_default();
+                    print!("{}", sysmo_grade::feedback(&r, &text, sysmo_grade::feedback::DEFAULT_LIMIT));
                 } else {
                     print!("{}", r.to_text());
                 }
@@ -263,6 +273,11 @@ mod tests {
         assert!(GradeArgs::from_args(&s(&["a", "b"])).is_err());
         assert!(GradeArgs::from_args(&s(&["--task", "spin", "a.tla", "b.tla", "--config", "c.cfg"])).is_err());
         assert!(GradeArgs::from_args(&s(&["--task", "spin", "a.tla", "--time-limit", "0"])).is_err());
+        // --feedback: one model, with --task, not with --json.
+        assert!(GradeArgs::from_args(&s(&["--task", "spin", "a.tla", "--feedback"])).unwrap().feedback);
+        for bad in [&["--task", "spin", "a.tla", "b.tla", "--feedback"][..], &["--task", "spin", "a.tla", "--feedback", "--json"], &["dir", "--feedback"]] {
+            assert!(GradeArgs::from_args(&s(bad)).unwrap_err().contains("--feedback"), "{bad:?}");
+        }
         assert!(GradeArgs::from_args(&s(&["--task", "spin", "a.tla", "--bogus"])).is_err());
     }
 }

@@ -123,14 +123,16 @@ Usage:
       1 a divergence or exhausted budget, 65 a malformed trace or mapping.
 
   sysmo grade --task ID MODEL.tla... [--config C.cfg] [--mapping M.json] [--json]
-              [--time-limit SECS] [--csv FILE]
+              [--feedback] [--time-limit SECS] [--csv FILE]
   sysmo grade DIR [--csv FILE]
       Grade models as SysMoBench does: syntax, runtime (exhaustive gate, seeded simulation
       coverage), conformance to the task's traces (per-action windows, whole traces) and the
-      task's invariants, each 0..1, overall their mean. Budgets and seeds come from the task,
-      so scores are the same on every machine. MODEL.cfg and mapping.json beside a model are
+      task's invariants, each 0..1, overall their mean; then precision: the model's steps from
+      the states the code reaches against the system's own graph, and the combined mean of the
+      five. Budgets and seeds come from the task, so scores are the same on every machine. MODEL.cfg and mapping.json beside a model are
       used when present (else the task's constants). One model: a stage table (--json: the
-      report, schema sysmo-grade/2). Several models, or DIR holding <task-id>/.../*.tla: one
+      report, schema sysmo-grade/2; --feedback: the repair text for the first stage short of
+      1.0, to give back to the model's author, person or LLM). Several models, or DIR holding <task-id>/.../*.tla: one
       JSON report per line, in input order, graded one per core, then mean scores per task and
       stage as CSV on stderr (or in --csv FILE). --time-limit: wall-clock safety net per model
       (default 600 s; the report says when it fired). Exit 0 when grading ran, whatever the

@@ -125,3 +125,41 @@ mod tests {
         assert_eq!(t["states"][1], json!({"#meta": {"index": 1, "action": "Step"}, "x": 1, "y": true}));
     }
 }
+
+/// A JSON value (ITF, or a trace's plain JSON) written the way TLA+ writes values: `TRUE`,
+/// `"idle"`, `(0 :> "cs" @@ 1 :> "idle")`, `<<1, 2>>`, `{1, 2}`, `[a |-> 1]`.
+pub fn text(v: &Json) -> String {
+    match v {
+        Json::Null => "null".into(),
+        Json::Bool(b) => if *b { "TRUE" } else { "FALSE" }.into(),
+        Json::Number(n) => n.to_string(),
+        Json::String(s) => format!("{s:?}"),
+        Json::Array(a) => format!("<<{}>>", a.iter().map(text).collect::<Vec<_>>().join(", ")),
+        Json::Object(m) => {
+            if let Some(s) = m.get("#set").and_then(Json::as_array) {
+                return format!("{{{}}}", s.iter().map(text).collect::<Vec<_>>().join(", "));
+            }
+            if let Some(t) = m.get("#tup").and_then(Json::as_array) {
+                return format!("<<{}>>", t.iter().map(text).collect::<Vec<_>>().join(", "));
+            }
+            if let Some(pairs) = m.get("#map").and_then(Json::as_array) {
+                let items: Vec<String> = pairs
+                    .iter()
+                    .map(|p| match p.as_array().map(Vec::as_slice) {
+                        Some([k, x]) => format!("{} :> {}", text(k), text(x)),
+                        _ => text(p),
+                    })
+                    .collect();
+                return if items.is_empty() { "<<>>".into() } else { format!("({})", items.join(" @@ ")) };
+            }
+            if let Some(b) = m.get("#bigint").and_then(Json::as_str) {
+                return b.to_string();
+            }
+            if let Some(u) = m.get("#unserializable").and_then(Json::as_str) {
+                return u.to_string();
+            }
+            let items: Vec<String> = m.iter().filter(|(k, _)| !k.starts_with('#')).map(|(k, x)| format!("{k} |-> {}", text(x))).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod actions;
+pub mod feedback;
 mod precision;
 pub mod itf;
 pub mod progress;
@@ -42,6 +43,7 @@ use tla_syntax::cfg::Config;
 use tla_syntax::{SourceMap, Span};
 use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Replayer, Summary};
 
+pub use feedback::feedback;
 pub use progress::{Progress, StageState};
 pub use report::Report;
 use progress::Hooks;

@@ -67,9 +67,16 @@ pub(crate) fn stage(
         .map(|o| {
             let message = o.sentence();
             let trace: Vec<TraceStep<tla_eval::State>> = o.path.iter().map(|s| TraceStep { action: None, state: s.clone() }).collect();
+            let mut cex = itf_of(&m, &source, &message, &trace);
+            // The last step is the over-permissive one: named as judged (a step that changes
+            // nothing could otherwise be named after another action that stutters the same).
+            let params: serde_json::Map<String, serde_json::Value> = o.args.iter().map(|(n, v)| (n.clone(), crate::itf::value(v))).collect();
+            if let Some(meta) = cex.get_mut("states").and_then(|s| s.as_array_mut()).and_then(|s| s.last_mut()).and_then(|s| s.get_mut("#meta")).and_then(|m| m.as_object_mut()) {
+                meta.insert("step".into(), serde_json::json!({ "action": o.action, "params": params }));
+            }
             OverPermissiveStep {
                 step: o.label(),
-                counterexample: itf_of(&m, &source, &message, &trace),
+                counterexample: cex,
                 message,
                 from: observation(&graph, o.from),
                 code_steps: o.code_steps.clone(),

@@ -67,6 +67,10 @@ pub struct OverStep {
     pub changed: Vec<String>,
     /// What the code does from `from` (`Action(arg=value)`, from the graph).
     pub code_steps: Vec<String>,
+    /// Where the code's own steps by the same action and arguments go from `from`, as the
+    /// fields they change (`locked' = TRUE, ...`); empty when the code never takes that action
+    /// there.
+    pub code_targets: Vec<String>,
     /// A path of the model from an initial state to the step's target: the last two states
     /// are the step.
     pub path: Vec<State>,
@@ -87,7 +91,13 @@ impl OverStep {
         let from: Vec<String> = self.from_obs.iter().map(|(f, v)| format!("{} = {}", f, v)).collect();
         let to: Vec<String> = self.to_obs.iter().filter(|(f, _)| self.changed.contains(f)).map(|(f, v)| format!("{}' = {}", f, v)).collect();
         let effect = if to.is_empty() { "changing no observed field".to_string() } else { format!("to {}", to.join(", ")) };
-        let code = if self.code_steps.is_empty() { "the code takes no step there".to_string() } else { format!("the code only takes {}", self.code_steps.join(", ")) };
+        let code = if !self.code_targets.is_empty() {
+            format!("the code's {} from there goes to {}", self.label(), self.code_targets.join(" or to "))
+        } else if self.code_steps.is_empty() {
+            "the code takes no step there".to_string()
+        } else {
+            format!("the code only takes {}", self.code_steps.join(", "))
+        };
         format!("the model allows {} from {}, {}; {}", self.label(), from.join(", "), effect, code)
     }
 }
@@ -156,6 +166,8 @@ fn args_key(args: &[(String, Value)]) -> String {
 struct CodeSteps {
     /// (from, action, arguments, fingerprint of the target's observation).
     steps: HashSet<(usize, String, String, u64)>,
+    /// The same, with the target's id, in the graph's order.
+    edges: Vec<(usize, String, String, usize)>,
     /// Per action of the model, the parameters the code's steps give.
     given: BTreeMap<String, BTreeSet<String>>,
 }
@@ -182,18 +194,19 @@ pub fn check_precision<'a>(
         by_fp.entry(fp(o)).or_default().push(id);
     }
     let lookup = |o: &[Value]| by_fp.get(&fp(o)).and_then(|ids| ids.iter().copied().find(|&id| obs[id].iter().zip(o).all(|(a, b)| a.tlc_eq(b).unwrap_or(false))));
-    let mut code = CodeSteps { steps: HashSet::new(), given: BTreeMap::new() };
+    let mut code = CodeSteps { steps: HashSet::new(), edges: Vec::new(), given: BTreeMap::new() };
     for e in &graph.edges {
         let (action, args) = r.model_action(file, e.line, &e.action, &e.args)?;
         let given = code.given.entry(action.clone()).or_default();
         given.extend(args.iter().map(|(n, _)| n.clone()));
-        code.steps.insert((e.from, action, args_key(&args), fp(&obs[e.to])));
+        code.steps.insert((e.from, action.clone(), args_key(&args), fp(&obs[e.to])));
+        code.edges.push((e.from, action, args_key(&args), e.to));
     }
     // Each action's parameters and the values Next draws them from.
     let steps = ActionSteps::new(model);
     let mut out = Precision { system_states: graph.states.len(), ..Precision::default() };
     let mut judged: Vec<(String, Vec<String>, Vec<Vec<Value>>)> = Vec::new();
-    for (action, given) in &code.given {
+    for action in code.given.keys() {
         let params: Vec<String> = model.action_definition(action).map(|d| d.params.iter().map(|p| p.name.name.clone()).collect()).unwrap_or_default();
         let domains: Option<Vec<Vec<Value>>> = steps.parameter_domains(action).into_iter().collect();
         match domains {
@@ -201,7 +214,6 @@ pub fn check_precision<'a>(
             Some(_) => out.skipped_actions.push((action.clone(), format!("more than {MAX_COMBINATIONS} combinations of its parameters"))),
             None => out.skipped_actions.push((action.clone(), "Next does not draw its parameters from constant sets".into())),
         }
-        let _ = given;
     }
 
     // Breadth first over the model, each state with its parent.
@@ -277,6 +289,20 @@ pub fn check_precision<'a>(
                                 path.reverse();
                                 let named = |vals: &[Value]| fields.iter().zip(vals).map(|((f, _), v)| (f.clone(), v.clone())).collect::<Vec<_>>();
                                 let changed = fields.iter().zip(o.iter().zip(&to)).filter(|(_, (a, b))| !a.tlc_eq(b).unwrap_or(false)).map(|((f, _), _)| f.clone()).collect();
+                                let code_targets = code
+                                    .edges
+                                    .iter()
+                                    .filter(|(f, a, k, _)| *f == from && a == action && *k == args_key(&shown))
+                                    .map(|(_, _, _, t)| {
+                                        let d: Vec<String> = fields
+                                            .iter()
+                                            .zip(o.iter().zip(&obs[*t]))
+                                            .filter(|(_, (a, b))| !a.tlc_eq(b).unwrap_or(false))
+                                            .map(|((f, _), (_, b))| format!("{f}' = {b}"))
+                                            .collect();
+                                        if d.is_empty() { "the same state".to_string() } else { d.join(", ") }
+                                    })
+                                    .collect();
                                 out.over.push(OverStep {
                                     action: action.clone(),
                                     args: shown.clone(),
@@ -285,6 +311,7 @@ pub fn check_precision<'a>(
                                     to_obs: named(&to),
                                     changed,
                                     code_steps: graph.steps_from(from),
+                                    code_targets,
                                     path,
                                 });
                             }
