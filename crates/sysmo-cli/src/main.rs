@@ -1,12 +1,14 @@
-//! The `sysmo` command: `parse`, `check`, `simulate`, `replay`, `grade`, `tasks`, `prompt`.
+//! The `sysmo` command: `parse`, `check`, `simulate`, `replay`, `grade`, `tasks`, `prompt`,
+//! `agent`.
 //!
-//! This is a front end: it reads files, the clock and the terminal, and leaves all analysis to
-//! the library crates, which do no I/O.
+//! This is a front end: it reads files, the clock and the terminal (and, for `agent`, talks to
+//! an LLM over HTTP), and leaves all analysis to the library crates, which do no I/O.
 
 // Unsafe code only for the allocator (mimalloc) and to make values' counts atomic before
 // workers start (`check::explore_tla`).
 #![deny(unsafe_code)]
 
+mod agent;
 mod args;
 mod grade;
 mod tasks;
@@ -145,6 +147,22 @@ Usage:
       Print the text to give an LLM to model a task: the system and its code, what to model
       and what to leave out, the pinned names, the expected module and .cfg.
 
+  sysmo agent --task ID|all --endpoint URL --model M [--api openai|anthropic] [--rounds N]
+              [--repeat R] [--out DIR] [--max-tokens N]
+      Let an LLM model a task in a repair loop: round 1 sends the task's prompt; the answer's
+      module (a ```tla block, or a bare ---- MODULE ... ====) and .cfg (a ```cfg block) are
+      graded; while the score (combined, else overall) is below 1.0 and rounds remain (default
+      3), the next turn of the same conversation gives back the repair text (or, for an answer
+      without a usable module, the reason and the expected format). --api openai (default)
+      posts to URL/chat/completions, anthropic to URL/messages; the key is SYSMO_API_KEY, else
+      OPENAI_API_KEY or ANTHROPIC_API_KEY (none: no auth header, for local servers); 300 s per
+      request. --max-tokens: per answer (anthropic's default 8192; openai's: not sent).
+      Writes DIR/<task>/run-<r>/ (default DIR: agent-out; the run's folder is replaced):
+      round-N/ with <module>.tla, <module>.cfg, report.json, feedback.txt, and transcript.json
+      (the conversation); DIR/results.csv: a row per task, run and round (task,run,round,
+      status,syntax,runtime,conformance,invariants,precision,overall,combined,error). Prints a
+      line per round. --task all: every task, each --repeat R times (default 1).
+
   sysmo help       print this text
   sysmo --version  print the version
 ";
@@ -231,6 +249,13 @@ fn main() -> ExitCode {
         },
         "prompt" => match prompt::PromptArgs::from_args(rest) {
             Ok(a) => prompt::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "agent" => match agent::AgentArgs::from_args(rest) {
+            Ok(a) => agent::run(&a),
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)
