@@ -649,10 +649,10 @@ fn run_one(a: &AgentArgs, task: &'static sysmo_tasks::TaskFiles, run: u32, chat:
     let mut log: Vec<Json> = vec![];
     let mut failure: Option<String> = None;
     let mut chat_fn = |m: &[Message]| chat.complete(m);
-    let mut grade_fn = |n: u32, ans: &Answer| {
-        let name = dir.join(format!("round-{n}")).join(format!("{module}.tla")).display().to_string();
-        grade_answer(task, &name, ans)
-    };
+    // The file's own name, not its path: the feedback goes to the LLM, and is the same in
+    // every run.
+    let file_name = format!("{module}.tla");
+    let mut grade_fn = |_: u32, ans: &Answer| grade_answer(task, &file_name, ans);
     let mut on_round = |r: &Round, msgs: &[Message]| {
         println!("{}", round_line(task.id, run, r));
         let _ = std::io::stdout().flush();
