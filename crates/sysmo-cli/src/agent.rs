@@ -131,18 +131,19 @@ struct Block {
 fn fenced_blocks(text: &str) -> (Vec<Block>, String) {
     let mut blocks = vec![];
     let mut outside = String::new();
-    let mut cur: Option<(String, usize, String)> = None; // (lang, fence length, body)
+    let mut cur: Option<(String, char, usize, String)> = None; // (lang, fence char and length, body)
     for line in text.lines() {
         let t = line.trim_start();
-        let ticks = t.chars().take_while(|&c| c == '`').count();
+        let fence = |c: char| t.chars().take_while(|&x| x == c).count();
+        let (ch, ticks) = if t.starts_with('~') { ('~', fence('~')) } else { ('`', fence('`')) };
         match &mut cur {
-            None if ticks >= 3 => cur = Some((t[ticks..].trim().to_lowercase(), ticks, String::new())),
+            None if ticks >= 3 => cur = Some((t[ticks..].trim().to_lowercase(), ch, ticks, String::new())),
             None => {
                 outside.push_str(line);
                 outside.push('\n');
             }
-            Some((lang, n, body)) => {
-                if ticks >= *n && t[ticks..].trim().is_empty() {
+            Some((lang, c, n, body)) => {
+                if ch == *c && ticks >= *n && t[ticks..].trim().is_empty() {
                     blocks.push(Block { lang: std::mem::take(lang), body: std::mem::take(body), closed: true });
                     cur = None;
                 } else {
@@ -152,7 +153,7 @@ fn fenced_blocks(text: &str) -> (Vec<Block>, String) {
             }
         }
     }
-    if let Some((lang, _, body)) = cur {
+    if let Some((lang, _, _, body)) = cur {
         blocks.push(Block { lang, body, closed: false });
     }
     (blocks, outside)
@@ -629,9 +630,8 @@ fn write_round(dir: &Path, module: &str, r: &Round) -> Result<(), String> {
             write_file(&rd.join("report.json"), &format!("{}\n", report.to_json()))?;
             write_file(&rd.join("feedback.txt"), feedback)?;
         }
-        Outcome::NoAnswer(e) | Outcome::Unusable(e) => {
-            write_file(&rd.join("feedback.txt"), &format!("{e}\n\n{}\n", format_reminder(module)))?;
-        }
+        Outcome::NoAnswer(e) => write_file(&rd.join("feedback.txt"), &format!("{e}\n"))?,
+        Outcome::Unusable(e) => write_file(&rd.join("feedback.txt"), &format!("{e}\n\n{}\n", format_reminder(module)))?,
     }
     Ok(())
 }
@@ -751,6 +751,8 @@ mod tests {
         let text = format!("```tlaplus\n{SMALL}```\n```\nSPECIFICATION Spec\nCONSTANT Threads = {{0, 1}}\n```\n");
         let a = parse_answer(&text, "spin").unwrap();
         assert_eq!((a.tla.as_str(), a.cfg.as_deref()), (SMALL, Some("SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n")));
+        let a = parse_answer(&format!("~~~tla\n{SMALL}~~~\n"), "spin").unwrap();
+        assert_eq!(a.tla, SMALL);
         let a = parse_answer(&format!("spin.tla:\n```\n{SMALL}```\n"), "spin").unwrap();
         assert_eq!((a.tla.as_str(), a.cfg), (SMALL, None));
         // Text after the closing line is not the module's.
