@@ -544,14 +544,10 @@ pub fn round_line(task: &str, run: u32, r: &Round) -> String {
     let head = format!("{task} run {run} round {}:", r.round);
     match &r.outcome {
         Outcome::Graded { report, answer, .. } => {
-            let s = &report.stages;
+            let stages: Vec<String> = report.stages.scores().iter().map(|(k, score, _)| format!("{k} {score:.3}")).collect();
             let mut line = format!(
-                "{head} syntax {:.3} runtime {:.3} conformance {:.3} invariants {:.3} precision {:.3} overall {:.4} combined {}",
-                s.syntax.score,
-                s.runtime.score,
-                s.conformance.score,
-                s.invariants.score,
-                s.precision.score,
+                "{head} {} overall {:.4} combined {}",
+                stages.join(" "),
                 report.overall,
                 report.combined.map(|c| format!("{c:.4}")).unwrap_or_else(|| "-".into())
             );
@@ -583,17 +579,8 @@ pub const CSV_HEADER: &str = "task,run,round,status,syntax,runtime,conformance,i
 pub fn csv_row(task: &str, run: u32, r: &Round) -> String {
     let scores = match &r.outcome {
         Outcome::Graded { report, .. } => {
-            let s = &report.stages;
-            format!(
-                "{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{}",
-                s.syntax.score,
-                s.runtime.score,
-                s.conformance.score,
-                s.invariants.score,
-                s.precision.score,
-                report.overall,
-                report.combined.map(|c| format!("{c:.4}")).unwrap_or_default()
-            )
+            let stages: Vec<String> = report.stages.scores().iter().map(|(_, score, _)| format!("{score:.4}")).collect();
+            format!("{},{:.4},{}", stages.join(","), report.overall, report.combined.map(|c| format!("{c:.4}")).unwrap_or_default())
         }
         _ => ",,,,,,".to_string(),
     };

@@ -88,22 +88,31 @@ fn csv_rows(out: &Path) -> Vec<Vec<String>> {
     lines.map(|l| l.split(',').map(str::to_string).collect()).collect()
 }
 
+/// Runs `sysmo agent ARGS` in `dir` with the environment changed as given (`None` removes a
+/// variable); expects exit 0 and returns stdout's lines.
+fn run_agent(dir: &Path, args: &[&str], env: &[(&str, Option<&str>)]) -> Vec<String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sysmo"));
+    cmd.arg("agent").args(args).current_dir(dir);
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    stdout.lines().map(str::to_string).collect()
+}
+
 #[test]
 fn openai_run_repairs_the_model_in_two_rounds() {
     let d = scratch("agent-openai");
     let (endpoint, seen) = mock_server(vec![(200, openai(&answer(WRONG))), (200, openai(&answer(REFERENCE)))]);
-    let out = Command::new(env!("CARGO_BIN_EXE_sysmo"))
-        .args(["agent", "--task", "spin", "--endpoint", &endpoint, "--model", "mock-1"])
-        .env("SYSMO_API_KEY", "test-key")
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let lines = run_agent(&d, &["--task", "spin", "--endpoint", &endpoint, "--model", "mock-1"], &[("SYSMO_API_KEY", Some("test-key"))]);
 
     // One line per round; the run stops once the model passes.
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("spin run 1 round 1: syntax 1.000 runtime 1.000 conformance 0.750 invariants 1.000"), "{}", lines[0]);
     assert!(lines[0].contains("overall 0.9375"), "{}", lines[0]);
     assert!(lines[1].starts_with("spin run 1 round 2: syntax 1.000") && lines[1].contains("overall 1.0000 combined 1.0000"), "{}", lines[1]);
@@ -159,18 +168,10 @@ fn anthropic_run_survives_an_http_error() {
     let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.to_string();
     let (endpoint, seen) = mock_server(vec![(529, overloaded), (200, anthropic(&answer(WRONG))), (200, anthropic(&answer(REFERENCE)))]);
     let out_dir = d.join("results");
-    let out = Command::new(env!("CARGO_BIN_EXE_sysmo"))
-        .args(["agent", "--task", "spin", "--endpoint", &format!("{endpoint}/"), "--model", "mock-2", "--api", "anthropic"])
-        .args(["--rounds", "4", "--out", out_dir.to_str().unwrap(), "--max-tokens", "1000"])
-        .env_remove("SYSMO_API_KEY")
-        .env("ANTHROPIC_API_KEY", "anthropic-key")
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{stdout}");
+    let endpoint = format!("{endpoint}/");
+    let args = ["--task", "spin", "--endpoint", &endpoint, "--model", "mock-2", "--api", "anthropic", "--rounds", "4", "--out", out_dir.to_str().unwrap(), "--max-tokens", "1000"];
+    let lines = run_agent(&d, &args, &[("SYSMO_API_KEY", None), ("ANTHROPIC_API_KEY", Some("anthropic-key"))]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(lines[0].starts_with("spin run 1 round 1: error: HTTP 529: {\"type\":\"error\""), "{}", lines[0]);
     assert!(lines[2].contains("overall 1.0000"), "{}", lines[2]);
 
