@@ -5,7 +5,8 @@
 //! system's own behaviour graph ([`crate::graph`]): the model is explored breadth first (within
 //! a budget of states), each state is projected through the mapping onto the observed fields,
 //! and from every state whose projection the code reaches, each of the code's actions is
-//! taken with each combination of its parameters. Each distinct projected step (from, action
+//! taken with each combination of its parameters, drawn from the sets Next binds them to
+//! (evaluated in the state when they read it: `\E m \in network[self] : Receive(self, m)`). Each distinct projected step (from, action
 //! with the arguments the code's steps carry, to) either is a step of the code or is
 //! **over-permissive**. Steps of the model's other actions (internal ones, or hidden
 //! variables only) are taken while exploring and not judged; steps from states the code never
@@ -205,16 +206,15 @@ pub fn check_precision<'a>(
     // Each action's parameters and the values Next draws them from.
     let steps = ActionSteps::new(model);
     let mut out = Precision { system_states: graph.states.len(), ..Precision::default() };
-    let mut judged: Vec<(String, Vec<String>, Vec<Vec<Value>>)> = Vec::new();
+    // Each action with its parameters and the values Next draws them from: once when the sets
+    // are constant, else in each state (`\E m \in network[self] : Receive(self, m)`).
+    let mut judged: Vec<(String, Vec<String>, Option<Vec<Vec<Value>>>)> = Vec::new();
     for action in code.given.keys() {
         let params: Vec<String> = model.action_definition(action).map(|d| d.params.iter().map(|p| p.name.name.clone()).collect()).unwrap_or_default();
         let domains: Option<Vec<Vec<Value>>> = steps.parameter_domains(action).into_iter().collect();
-        match domains {
-            Some(d) if d.iter().map(Vec::len).product::<usize>() <= MAX_COMBINATIONS => judged.push((action.clone(), params, d)),
-            Some(_) => out.skipped_actions.push((action.clone(), format!("more than {MAX_COMBINATIONS} combinations of its parameters"))),
-            None => out.skipped_actions.push((action.clone(), "Next does not draw its parameters from constant sets".into())),
-        }
+        judged.push((action.clone(), params, domains));
     }
+    let mut skipped: BTreeMap<String, String> = BTreeMap::new();
 
     // Breadth first over the model, each state with its parent.
     let mut states: Vec<State> = Vec::new();
@@ -258,8 +258,26 @@ pub fn check_precision<'a>(
             Some(from) => {
                 reached[from] = true;
                 model.set_level(level);
-                for (action, params, domains) in &judged {
+                for (action, params, constant_domains) in &judged {
                     let given = &code.given[action];
+                    let here: Option<Vec<Vec<Value>>>;
+                    let domains = match constant_domains {
+                        Some(d) => d,
+                        None => {
+                            here = steps.parameter_domains_at(action, &s).into_iter().collect();
+                            match &here {
+                                Some(d) => d,
+                                None => {
+                                    skipped.entry(action.clone()).or_insert_with(|| "Next does not draw its parameters from sets it can enumerate".into());
+                                    continue;
+                                }
+                            }
+                        }
+                    };
+                    if domains.iter().map(Vec::len).product::<usize>() > MAX_COMBINATIONS {
+                        skipped.entry(action.clone()).or_insert_with(|| format!("more than {MAX_COMBINATIONS} combinations of its parameters"));
+                        continue;
+                    }
                     let mut idx = vec![0usize; domains.len()];
                     if domains.iter().any(Vec::is_empty) {
                         continue;
@@ -358,6 +376,7 @@ pub fn check_precision<'a>(
         i += 1;
     }
     out.states_explored = i;
+    out.skipped_actions = skipped.into_iter().collect();
     out.unreached = reached.iter().enumerate().filter(|(_, r)| !**r).map(|(id, _)| id).collect();
     Ok(out)
 }

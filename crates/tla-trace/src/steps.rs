@@ -29,11 +29,21 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
     /// parameter position); `None` for a parameter whose argument is not a bound variable of a
     /// constant-level set.
     pub fn parameter_domains(&self, name: &str) -> Vec<Option<Vec<Value>>> {
+        self.domains(name, None)
+    }
+
+    /// [`ActionSteps::parameter_domains`] in `state`: a set that reads the state
+    /// (`\E m \in network[self] : Receive(self, m)`) is evaluated there.
+    pub fn parameter_domains_at(&self, name: &str, state: &State) -> Vec<Option<Vec<Value>>> {
+        self.domains(name, Some(state))
+    }
+
+    fn domains(&self, name: &str, state: Option<&State>) -> Vec<Option<Vec<Value>>> {
         let arity = self.model.evaluator().definition(name).map_or(0, |d| d.params.len());
         let mut out: Vec<Option<Vec<Value>>> = vec![None; arity];
         let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
         for a in self.model.next_actions() {
-            self.find_domains(a.expr, name, &mut bound, &mut out, 0);
+            self.find_domains(a.expr, name, &mut bound, &mut out, state, 0);
         }
         out
     }
@@ -42,15 +52,26 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
     /// variables bound before it (`\E i \in S : \E j \in S \ {i} : A(i, j)`) gives the
     /// union of its values over theirs, in enumeration order; [`ActionSteps::successors_by_action`]
     /// keeps only the steps of Next, so a value Next would not draw for some `i` adds nothing.
-    fn domain_values(&self, set: &'a Expr, outer: &[(&'a str, &'a Expr)]) -> Option<Vec<Value>> {
-        if let Ok(vs) = self.model.evaluator().elements_of(set, &Bindings::default()) {
+    fn domain_values(&self, set: &'a Expr, outer: &[(&'a str, &'a Expr)], state: Option<&State>) -> Option<Vec<Value>> {
+        // The set's elements, at constant level or (given a state) in the state.
+        let elements = |e: &'a Expr, b: &Bindings<'a>| -> Option<Vec<Value>> {
+            match state {
+                // In a state, the set is evaluated there (a constant set gives the same).
+                Some(st) => {
+                    let v = self.model.evaluator().eval_with(e, b, st, None).ok()?;
+                    v.elements().ok()?.collect::<Result<Vec<Value>, _>>().ok()
+                }
+                None => self.model.evaluator().elements_of(e, b).ok(),
+            }
+        };
+        if let Some(vs) = elements(set, &Bindings::default()) {
             return Some(vs);
         }
         let mut envs = vec![Bindings::default()];
         for (n, s) in outer {
             let mut next = Vec::new();
             for b in &envs {
-                for v in self.model.evaluator().elements_of(s, b).ok()? {
+                for v in elements(s, b)? {
                     next.push(b.bind(n, v));
                 }
             }
@@ -61,7 +82,7 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
         }
         let mut all: Vec<Value> = Vec::new();
         for b in &envs {
-            for v in self.model.evaluator().elements_of(set, b).ok()? {
+            for v in elements(set, b)? {
                 if !all.contains(&v) {
                     all.push(v);
                 }
@@ -70,7 +91,8 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
         Some(all)
     }
 
-    fn find_domains(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, out: &mut Vec<Option<Vec<Value>>>, depth: u32) {
+    #[allow(clippy::too_many_arguments)]
+    fn find_domains(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, out: &mut Vec<Option<Vec<Value>>>, state: Option<&State>, depth: u32) {
         if depth > 30 {
             return;
         }
@@ -82,7 +104,7 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
                         ns.iter().for_each(|x| bound.push((&x.name, s)));
                     }
                 }
-                self.find_domains(body, name, bound, out, depth + 1);
+                self.find_domains(body, name, bound, out, state, depth + 1);
                 bound.truncate(n);
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => {
@@ -94,13 +116,13 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
                         if let ExprKind::OpApp { op: an, args: aa } = &*a.kind
                             && an.path.is_empty() && aa.is_empty()
                             && let Some(pos) = bound.iter().rposition(|(b, _)| *b == an.name)
-                            && let Some(vs) = self.domain_values(bound[pos].1, &bound[..pos]) {
+                            && let Some(vs) = self.domain_values(bound[pos].1, &bound[..pos], state) {
                                 out[i] = Some(vs);
                             }
                     }
                     return;
                 }
-                args.iter().for_each(|a| self.find_domains(a, name, bound, out, depth + 1));
+                args.iter().for_each(|a| self.find_domains(a, name, bound, out, state, depth + 1));
                 // Through definitions: a parameter passed a bound variable keeps its set.
                 if let Some(d) = self.model.evaluator().definition(&op.name)
                     && d.params.len() == args.len() && !matches!(op.name.as_str(), "UNCHANGED" | "'") {
@@ -112,20 +134,20 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
                                     bound.push((&p.name.name, set));
                                 }
                         }
-                        self.find_domains(&d.body, name, bound, out, depth + 1);
+                        self.find_domains(&d.body, name, bound, out, state, depth + 1);
                         bound.truncate(n);
                     }
             }
-            ExprKind::Junction { items, .. } => items.iter().for_each(|x| self.find_domains(x, name, bound, out, depth + 1)),
-            ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => self.find_domains(body, name, bound, out, depth + 1),
+            ExprKind::Junction { items, .. } => items.iter().for_each(|x| self.find_domains(x, name, bound, out, state, depth + 1)),
+            ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => self.find_domains(body, name, bound, out, state, depth + 1),
             ExprKind::If { then, els, .. } => {
-                self.find_domains(then, name, bound, out, depth + 1);
-                self.find_domains(els, name, bound, out, depth + 1);
+                self.find_domains(then, name, bound, out, state, depth + 1);
+                self.find_domains(els, name, bound, out, state, depth + 1);
             }
             ExprKind::Case { arms, other } => {
-                arms.iter().for_each(|a| self.find_domains(&a.body, name, bound, out, depth + 1));
+                arms.iter().for_each(|a| self.find_domains(&a.body, name, bound, out, state, depth + 1));
                 if let Some(o) = other {
-                    self.find_domains(o, name, bound, out, depth + 1);
+                    self.find_domains(o, name, bound, out, state, depth + 1);
                 }
             }
             _ => {}
