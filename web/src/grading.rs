@@ -390,7 +390,7 @@ impl Scorecard {
             .map(|o| PrecisionRow {
                 step: o.step.clone(),
                 message: o.message.clone(),
-                from: o.from.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()).unwrap_or_default(),
+                from: o.from.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), tla_text(v))).collect()).unwrap_or_default(),
                 code_steps: o.code_steps.clone(),
                 counterexample: counterexample(&o.counterexample),
             })

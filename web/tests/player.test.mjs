@@ -178,7 +178,7 @@ await check('an over-permissive step: precision below 1 names it, beside the sys
   const message = await page.textContent(`${row} .message`);
   expect(message.startsWith('the model allows LockSpin(t=0) from locked = FALSE'), `message "${message}"`);
   const from = await page.locator(`${row} .from code`).allTextContents();
-  expect(from.includes('locked = false'), `system state ${from}`);
+  expect(from.includes('locked = FALSE'), `system state ${from}`);
   expect((await page.textContent(`${row} .code-steps`)).includes('LockAcquired(t=0)'), 'what the code does there');
   await page.click(`${row} details.cex summary`);
   const p = `${row} .player`;

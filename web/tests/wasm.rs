@@ -261,7 +261,7 @@ fn an_over_permissive_model_shows_its_steps_with_their_paths() {
     assert!(p.status == "ran" && p.score < 1.0, "{p:?}");
     assert!(card.combined.is_some_and(|c| c < card.overall), "{:?} {}", card.combined, card.overall);
     let row = card.precision.iter().find(|o| o.step == "LockSpin(t=0)").expect("LockSpin(t=0) is named");
-    assert!(row.from.contains(&("locked".to_string(), "false".to_string())), "{:?}", row.from);
+    assert!(row.from.contains(&("locked".to_string(), "FALSE".to_string())), "{:?}", row.from);
     assert!(row.code_steps.iter().any(|s| s == "LockAcquired(t=0)"), "{:?}", row.code_steps);
     // The path ends with the step: thread 0 spinning while the lock is free.
     let last = row.counterexample.states.last().unwrap();
