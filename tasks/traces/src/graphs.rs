@@ -1,14 +1,16 @@
-//! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`): the observed states and
-//! steps of many runs of the task's own code, folded by `tla_trace::GraphBuilder`. The runs go
-//! on until [`SETTLE`] runs in a row add no state and no step (or [`MAX_RUNS`] is reached);
-//! the header records how many ran and how many of the last added nothing. Gzip with a zero
-//! time stamp and a fixed level: the same runs give the same bytes.
+//! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`, docs/system-graph.md): the
+//! observed states and steps of the task's own code, folded by `tla_trace::GraphBuilder`,
+//! either by a breadth-first [`search`] of the system as a state machine (the distributed
+//! tasks, on the simulated network) or from sampled runs, which go on until [`SETTLE`] runs in
+//! a row add no state and no step (or [`MAX_RUNS`] is reached; the header records how many
+//! ran and how many of the last added nothing). Gzip with a zero time stamp and a fixed
+//! level: the same runs give the same bytes.
 
+use std::collections::{HashSet, VecDeque};
 use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use std::collections::{HashSet, VecDeque};
 use task_probe::{Machine, Scheduler};
 use tla_trace::GraphBuilder;
 
@@ -144,11 +146,10 @@ pub fn specs() -> Vec<GraphSpec> {
 
 /// A graph's text (uncompressed).
 pub fn build(spec: &GraphSpec) -> Result<String, String> {
-    let run = match spec.how {
+    let (run, ended) = match spec.how {
         How::Search(f) => return Ok(f(spec.bounds)),
         How::Runs(run, ended) => (run, ended),
     };
-    let (run, ended) = run;
     let mut b = GraphBuilder::new();
     let mut k = 0;
     while k < MAX_RUNS && (k == 0 || b.settled_runs() < SETTLE) {
