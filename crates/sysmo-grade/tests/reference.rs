@@ -48,6 +48,10 @@ fn tasks_with_a_system_graph() {
             let g = tla_trace::parse_graph("system-graph.ndjson", g).unwrap_or_else(|e| panic!("{}: {e}", t.id));
             assert_eq!(g.task, t.id);
         }
+        // task.toml's [graph] says whether the graph is exhaustive, as the graph's header does.
+        let toml = sysmo_task_format::TaskToml::parse(t.task_toml()).unwrap_or_else(|e| panic!("{}: {e}", t.id));
+        let header = t.system_graph().map(|g| tla_trace::parse_graph("system-graph.ndjson", g).expect("parsed above").exploration.exhaustive);
+        assert_eq!(toml.graph.map(|g| g.exhaustive), header, "{}: task.toml's [graph] against the graph's header", t.id);
     }
 }
 

@@ -36,6 +36,18 @@ pub struct TaskToml {
     #[serde(default)]
     pub check: Check,
     pub bug: Option<Bug>,
+    /// The task's system graph (the code's observed states and steps, `docs/system-graph.md`),
+    /// when one ships with it.
+    pub graph: Option<Graph>,
+}
+
+/// How a task's system graph was made: `exhaustive` when every state within its bounds has
+/// all its steps (a search of the system as a state machine), not when it comes from sampled
+/// runs. The graph's own header says the same; a test keeps the two in agreement.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    pub exhaustive: bool,
 }
 
 /// The system the task follows.
@@ -258,6 +270,7 @@ mod tests {
         assert_eq!((t.check.max_states, t.check.max_depth), (10, 100));
         assert_eq!(t.check.simulation, SimulationSettings { count: 3, behaviours: DEFAULT_BEHAVIOURS, depth: 7, seed: 9 });
         assert_eq!((t.title.as_str(), t.tutorial, t.original_lines()), ("", false, None));
+        assert_eq!(t.graph, None);
     }
 
     #[test]
