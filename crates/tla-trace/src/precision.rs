@@ -27,7 +27,7 @@ use tla_syntax::SourceMap;
 use crate::graph::SystemGraph;
 use crate::mapping::Mapping;
 use crate::replay::{fp, MappingExprs, Obs, Options, Replayer};
-use crate::steps::ActionSteps;
+use crate::steps::{ActionSteps, ParameterSites};
 use crate::trace::InputError;
 
 /// At most this many parameter combinations of one action are tried from a state.
@@ -203,16 +203,17 @@ pub fn check_precision<'a>(
         code.steps.insert((e.from, action.clone(), args_key(&args), fp(&obs[e.to])));
         code.edges.push((e.from, action, args_key(&args), e.to));
     }
-    // Each action's parameters and the values Next draws them from.
     let steps = ActionSteps::new(model);
     let mut out = Precision { system_states: graph.states.len(), ..Precision::default() };
     // Each action with its parameters and the values Next draws them from: once when the sets
-    // are constant, else in each state (`\E m \in network[self] : Receive(self, m)`).
-    let mut judged: Vec<(String, Vec<String>, Option<Vec<Vec<Value>>>)> = Vec::new();
+    // are constant, else where Next draws them from, evaluated in each state
+    // (`\E m \in network[self] : Receive(self, m)`).
+    let mut judged: Vec<(String, Vec<String>, Result<Vec<Vec<Value>>, ParameterSites<'_>>)> = Vec::new();
     for action in code.given.keys() {
         let params: Vec<String> = model.action_definition(action).map(|d| d.params.iter().map(|p| p.name.name.clone()).collect()).unwrap_or_default();
-        let domains: Option<Vec<Vec<Value>>> = steps.parameter_domains(action).into_iter().collect();
-        judged.push((action.clone(), params, domains));
+        let sites = steps.parameter_sites(action);
+        let domains: Option<Vec<Vec<Value>>> = steps.domains_at(&sites, None).into_iter().collect();
+        judged.push((action.clone(), params, domains.ok_or(sites)));
     }
     let mut skipped: BTreeMap<String, String> = BTreeMap::new();
 
@@ -262,9 +263,9 @@ pub fn check_precision<'a>(
                     let given = &code.given[action];
                     let here: Option<Vec<Vec<Value>>>;
                     let domains = match constant_domains {
-                        Some(d) => d,
-                        None => {
-                            here = steps.parameter_domains_at(action, &s).into_iter().collect();
+                        Ok(d) => d,
+                        Err(sites) => {
+                            here = steps.domains_at(sites, Some(&s)).into_iter().collect();
                             match &here {
                                 Some(d) => d,
                                 None => {

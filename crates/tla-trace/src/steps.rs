@@ -7,6 +7,21 @@ use tla_eval::error::codes;
 use tla_eval::{Bindings, State, Value, ValueError};
 use tla_syntax::ast::*;
 
+/// Where Next draws an action's parameters from ([`ActionSteps::parameter_sites`]): for each
+/// parameter position, the `\E x \in S` sites that bind the argument passed there.
+#[derive(Clone, Debug, Default)]
+pub struct ParameterSites<'a> {
+    by_param: Vec<Vec<Site<'a>>>,
+}
+
+/// One `\E x \in S` binding a parameter's argument: `S`, and the variables bound before `x`
+/// (which `S` may read).
+#[derive(Clone, Debug)]
+struct Site<'a> {
+    set: &'a Expr,
+    outer: Vec<(&'a str, &'a Expr)>,
+}
+
 /// A model's steps by action.
 #[derive(Clone, Copy)]
 pub struct ActionSteps<'m, 'a> {
@@ -29,23 +44,27 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
     /// parameter position); `None` for a parameter whose argument is not a bound variable of a
     /// constant-level set.
     pub fn parameter_domains(&self, name: &str) -> Vec<Option<Vec<Value>>> {
-        self.domains(name, None)
+        self.domains_at(&self.parameter_sites(name), None)
     }
 
-    /// [`ActionSteps::parameter_domains`] in `state`: a set that reads the state
-    /// (`\E m \in network[self] : Receive(self, m)`) is evaluated there.
-    pub fn parameter_domains_at(&self, name: &str, state: &State) -> Vec<Option<Vec<Value>>> {
-        self.domains(name, Some(state))
-    }
-
-    fn domains(&self, name: &str, state: Option<&State>) -> Vec<Option<Vec<Value>>> {
+    /// Where Next draws each parameter of `name` from, found by one walk of Next's text: for
+    /// each parameter position, every `\E x \in S` whose `x` an application of `name` passes
+    /// there, in the order Next's text has them. [`ActionSteps::domains_at`] evaluates them.
+    pub fn parameter_sites(&self, name: &str) -> ParameterSites<'a> {
         let arity = self.model.evaluator().definition(name).map_or(0, |d| d.params.len());
-        let mut out: Vec<Option<Vec<Value>>> = vec![None; arity];
+        let mut sites = ParameterSites { by_param: vec![Vec::new(); arity] };
         let mut bound: Vec<(&'a str, &'a Expr)> = Vec::new();
         for a in self.model.next_actions() {
-            self.find_domains(a.expr, name, &mut bound, &mut out, state, 0);
+            self.find_sites(a.expr, name, &mut bound, &mut sites, 0);
         }
-        out
+        sites
+    }
+
+    /// The values of each parameter: the first of its sites whose set can be enumerated,
+    /// at constant level or, given a state, in that state (a set that reads the state,
+    /// `\E m \in network[self] : Receive(self, m)`, is evaluated there).
+    pub fn domains_at(&self, sites: &ParameterSites<'a>, state: Option<&State>) -> Vec<Option<Vec<Value>>> {
+        sites.by_param.iter().map(|candidates| candidates.iter().find_map(|site| self.domain_values(site.set, &site.outer, state))).collect()
     }
 
     /// The elements of the set a bound variable is drawn from. A set that depends on the
@@ -91,8 +110,7 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
         Some(all)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn find_domains(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, out: &mut Vec<Option<Vec<Value>>>, state: Option<&State>, depth: u32) {
+    fn find_sites(&self, e: &'a Expr, name: &str, bound: &mut Vec<(&'a str, &'a Expr)>, sites: &mut ParameterSites<'a>, depth: u32) {
         if depth > 30 {
             return;
         }
@@ -104,25 +122,21 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
                         ns.iter().for_each(|x| bound.push((&x.name, s)));
                     }
                 }
-                self.find_domains(body, name, bound, out, state, depth + 1);
+                self.find_sites(body, name, bound, sites, depth + 1);
                 bound.truncate(n);
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => {
-                if op.name == name && args.len() == out.len() {
+                if op.name == name && args.len() == sites.by_param.len() {
                     for (i, a) in args.iter().enumerate() {
-                        if out[i].is_some() {
-                            continue;
-                        }
                         if let ExprKind::OpApp { op: an, args: aa } = &*a.kind
                             && an.path.is_empty() && aa.is_empty()
-                            && let Some(pos) = bound.iter().rposition(|(b, _)| *b == an.name)
-                            && let Some(vs) = self.domain_values(bound[pos].1, &bound[..pos], state) {
-                                out[i] = Some(vs);
+                            && let Some(pos) = bound.iter().rposition(|(b, _)| *b == an.name) {
+                                sites.by_param[i].push(Site { set: bound[pos].1, outer: bound[..pos].to_vec() });
                             }
                     }
                     return;
                 }
-                args.iter().for_each(|a| self.find_domains(a, name, bound, out, state, depth + 1));
+                args.iter().for_each(|a| self.find_sites(a, name, bound, sites, depth + 1));
                 // Through definitions: a parameter passed a bound variable keeps its set.
                 if let Some(d) = self.model.evaluator().definition(&op.name)
                     && d.params.len() == args.len() && !matches!(op.name.as_str(), "UNCHANGED" | "'") {
@@ -134,20 +148,20 @@ impl<'m, 'a> ActionSteps<'m, 'a> {
                                     bound.push((&p.name.name, set));
                                 }
                         }
-                        self.find_domains(&d.body, name, bound, out, state, depth + 1);
+                        self.find_sites(&d.body, name, bound, sites, depth + 1);
                         bound.truncate(n);
                     }
             }
-            ExprKind::Junction { items, .. } => items.iter().for_each(|x| self.find_domains(x, name, bound, out, state, depth + 1)),
-            ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => self.find_domains(body, name, bound, out, state, depth + 1),
+            ExprKind::Junction { items, .. } => items.iter().for_each(|x| self.find_sites(x, name, bound, sites, depth + 1)),
+            ExprKind::Label { body, .. } | ExprKind::Let { body, .. } => self.find_sites(body, name, bound, sites, depth + 1),
             ExprKind::If { then, els, .. } => {
-                self.find_domains(then, name, bound, out, state, depth + 1);
-                self.find_domains(els, name, bound, out, state, depth + 1);
+                self.find_sites(then, name, bound, sites, depth + 1);
+                self.find_sites(els, name, bound, sites, depth + 1);
             }
             ExprKind::Case { arms, other } => {
-                arms.iter().for_each(|a| self.find_domains(&a.body, name, bound, out, state, depth + 1));
+                arms.iter().for_each(|a| self.find_sites(&a.body, name, bound, sites, depth + 1));
                 if let Some(o) = other {
-                    self.find_domains(o, name, bound, out, state, depth + 1);
+                    self.find_sites(o, name, bound, sites, depth + 1);
                 }
             }
             _ => {}
