@@ -7,10 +7,11 @@
 //! user turn of the same conversation is the repair text (`sysmo_grade::feedback`), or, for an
 //! answer that holds no usable module, the reason and the expected format.
 //!
-//! The conversation ([`run_conversation`]) takes the model as a closure from the messages so
-//! far to the answer's text, so it is tested without a socket; [`HttpChat`] is that closure
-//! over HTTP (OpenAI's chat completions or Anthropic's Messages API, with `ureq`), and
-//! [`request_body`] / [`response_text`] are its pure halves.
+//! What is not I/O is `sysmo_agent`'s, shared with the web app: the answer's files, the two
+//! APIs' requests and responses, the conversation's rounds ([`run_conversation`] takes the
+//! model as a closure from the messages so far to the answer's text, so it is tested without
+//! a socket). Here: the arguments, [`HttpChat`] (that closure over HTTP, with `ureq`), the
+//! grade on a thread, and the files and lines each round leaves.
 
 use crate::EXIT_USAGE;
 use serde_json::{json, Value as Json};
@@ -18,25 +19,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use sysmo_agent::{format_reminder, request_body, response_text, run_conversation, Answer, Api, Message, Outcome, Round, SYSTEM};
 use sysmo_grade::{grade, ModelInput, Report, TaskInput};
-
-/// Which HTTP API the endpoint speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// `POST {endpoint}/chat/completions`, `Authorization: Bearer KEY`.
-    OpenAi,
-    /// `POST {endpoint}/messages`, `x-api-key: KEY`, `anthropic-version: 2023-06-01`.
-    Anthropic,
-}
-
-impl Api {
-    fn name(self) -> &'static str {
-        match self {
-            Api::OpenAi => "openai",
-            Api::Anthropic => "anthropic",
-        }
-    }
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentArgs {
@@ -53,8 +37,6 @@ pub struct AgentArgs {
 }
 
 pub const DEFAULT_ROUNDS: u32 = 3;
-/// Anthropic's API requires `max_tokens`: this one, unless `--max-tokens` says otherwise.
-pub const DEFAULT_ANTHROPIC_MAX_TOKENS: u32 = 8192;
 /// Per request.
 pub const HTTP_TIMEOUT: Duration = Duration::from_secs(300);
 /// Wall-clock safety net per grade (as `sysmo grade`'s default).
@@ -85,11 +67,8 @@ impl AgentArgs {
                 "--endpoint" => endpoint = Some(val(s)?),
                 "--model" => model = Some(val(s)?),
                 "--api" => {
-                    a.api = match val(s)?.as_str() {
-                        "openai" => Api::OpenAi,
-                        "anthropic" => Api::Anthropic,
-                        x => return Err(format!("--api is openai or anthropic, not `{x}`")),
-                    }
+                    let v = val(s)?;
+                    a.api = Api::from_name(&v).ok_or_else(|| format!("--api is openai or anthropic, not `{v}`"))?;
                 }
                 "--rounds" => a.rounds = count(s, val(s)?)?,
                 "--repeat" => a.repeat = count(s, val(s)?)?,
@@ -106,265 +85,7 @@ impl AgentArgs {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The answer's files.
-
-/// The module (and .cfg) found in an answer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    /// The module's name, as its header says.
-    pub name: String,
-    /// From `---- MODULE` to its closing `====` line, with a final newline.
-    pub tla: String,
-    pub cfg: Option<String>,
-    /// Set when the module is not named as the task pins it: the plain statement to give back.
-    pub wrong_name: Option<String>,
-}
-
-/// A fenced code block: its info string (lower-cased) and body; `closed` is false when the
-/// text ends inside it.
-struct Block {
-    lang: String,
-    body: String,
-    closed: bool,
-}
-
-fn fenced_blocks(text: &str) -> (Vec<Block>, String) {
-    let mut blocks = vec![];
-    let mut outside = String::new();
-    let mut cur: Option<(String, char, usize, String)> = None; // (lang, fence char and length, body)
-    for line in text.lines() {
-        let t = line.trim_start();
-        let fence = |c: char| t.chars().take_while(|&x| x == c).count();
-        let (ch, ticks) = if t.starts_with('~') { ('~', fence('~')) } else { ('`', fence('`')) };
-        match &mut cur {
-            None if ticks >= 3 => cur = Some((t[ticks..].trim().to_lowercase(), ch, ticks, String::new())),
-            None => {
-                outside.push_str(line);
-                outside.push('\n');
-            }
-            Some((lang, c, n, body)) => {
-                if ch == *c && ticks >= *n && t[ticks..].trim().is_empty() {
-                    blocks.push(Block { lang: std::mem::take(lang), body: std::mem::take(body), closed: true });
-                    cur = None;
-                } else {
-                    body.push_str(line);
-                    body.push('\n');
-                }
-            }
-        }
-    }
-    if let Some((lang, _, _, body)) = cur {
-        blocks.push(Block { lang, body, closed: false });
-    }
-    (blocks, outside)
-}
-
-fn is_module_header(line: &str) -> bool {
-    let t = line.trim();
-    t.starts_with("----") && t.trim_start_matches('-').trim_start().starts_with("MODULE")
-}
-
-fn is_module_end(line: &str) -> bool {
-    line.trim_start().starts_with("====")
-}
-
-/// The modules in a text: each from its header to its closing line; `Err(name)` for one that
-/// has no closing line.
-fn modules_in(text: &str) -> Vec<Result<String, String>> {
-    let mut out = vec![];
-    let mut cur: Option<String> = None;
-    for line in text.lines() {
-        match &mut cur {
-            None if is_module_header(line) => cur = Some(format!("{line}\n")),
-            None => {}
-            Some(m) => {
-                m.push_str(line);
-                m.push('\n');
-                if is_module_end(line) {
-                    out.push(Ok(std::mem::take(m)));
-                    cur = None;
-                }
-            }
-        }
-    }
-    if let Some(m) = cur {
-        out.push(Err(sysmo_grade::module_name(&m).unwrap_or_else(|| "?".into())));
-    }
-    out
-}
-
-const CFG_WORDS: &[&str] = &[
-    "SPECIFICATION", "INIT", "NEXT", "CONSTANT", "CONSTANTS", "INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES",
-    "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION",
-];
-
-fn looks_like_cfg(body: &str) -> bool {
-    let first = body.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("\\*") && !l.starts_with("(*"));
-    first.and_then(|l| l.split_whitespace().next()).is_some_and(|w| CFG_WORDS.contains(&w))
-}
-
-fn is_tla_lang(lang: &str) -> bool {
-    matches!(lang, "tla" | "tlaplus" | "tla+" | "tla-plus") || lang.ends_with(".tla")
-}
-
-fn is_cfg_lang(lang: &str) -> bool {
-    matches!(lang, "cfg" | "tlc" | "tla-cfg") || lang.ends_with(".cfg")
-}
-
-/// How the answer should look, for a turn after an unusable one.
-pub fn format_reminder(module: &str) -> String {
-    format!(
-        "Answer with the complete module `{module}.tla` in one ```tla code block, from \
-         `---- MODULE {module} ----` to its closing `====` line, and its configuration \
-         `{module}.cfg` in one ```cfg code block (SPECIFICATION Spec and the CONSTANT lines)."
-    )
-}
-
-/// The module and .cfg of an answer. The module is taken from fenced blocks labelled `tla` or
-/// `tlaplus`, or any fenced block holding a `---- MODULE` header, else from the bare text; the
-/// .cfg from a block labelled `cfg` or one that starts with a .cfg keyword (SPECIFICATION,
-/// INIT, CONSTANT, ...), the last one when there are several. `pinned` is the module name the
-/// task expects. Errors are the plain reason the answer is unusable.
-pub fn parse_answer(text: &str, pinned: &str) -> Result<Answer, String> {
-    let (blocks, outside) = fenced_blocks(text);
-    let mut found: Vec<Result<String, String>> = vec![];
-    let mut cfg = None;
-    for b in &blocks {
-        let mods = modules_in(&b.body);
-        if is_tla_lang(&b.lang) || !mods.is_empty() {
-            if mods.is_empty() && !b.closed {
-                // A tla block cut off before its header.
-                found.push(Err("?".into()));
-            }
-            found.extend(mods);
-        } else if is_cfg_lang(&b.lang) || looks_like_cfg(&b.body) {
-            cfg = Some(b.body.clone());
-        }
-    }
-    if found.is_empty() {
-        // A bare module in the text (outside any code block).
-        found = modules_in(&outside);
-    }
-    if found.is_empty() {
-        return Err(format!("The answer holds no TLA+ module (no `---- MODULE {pinned} ----` header was found)."));
-    }
-    if let Some(Err(name)) = found.iter().find(|m| m.is_err()) {
-        return Err(format!(
-            "The module `{name}` has no closing `====` line: the answer looks truncated. Give the whole module; keep it short if it is long."
-        ));
-    }
-    let mut mods: Vec<String> = vec![];
-    for m in found.into_iter().flatten() {
-        if !mods.iter().any(|x| x.trim() == m.trim()) {
-            mods.push(m);
-        }
-    }
-    if mods.len() > 1 {
-        let names: Vec<String> = mods.iter().map(|m| format!("`{}`", sysmo_grade::module_name(m).unwrap_or_else(|| "?".into()))).collect();
-        return Err(format!(
-            "The answer holds {} different modules ({}); give exactly one module, `{pinned}`, in full.",
-            mods.len(),
-            names.join(", ")
-        ));
-    }
-    let tla = mods.pop().unwrap_or_default();
-    let name = sysmo_grade::module_name(&tla).unwrap_or_default();
-    let wrong_name = (name != pinned).then(|| {
-        format!("The module is named `{name}`, but the task expects `{pinned}`: its header must be `---- MODULE {pinned} ----`.")
-    });
-    let cfg = cfg.filter(|c| !c.trim().is_empty());
-    Ok(Answer { name, tla, cfg, wrong_name })
-}
-
-// ---------------------------------------------------------------------------------------------
 // HTTP.
-
-/// One turn of the conversation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Message {
-    /// `user` or `assistant`.
-    pub role: &'static str,
-    pub content: String,
-}
-
-/// The system prompt of every conversation.
-pub const SYSTEM: &str = "You are an expert in TLA+ who models real systems' code. Answer with the files asked for, \
-each complete, in its own fenced code block.";
-
-/// The URL and JSON body of a request for the next answer.
-pub fn request_body(api: Api, endpoint: &str, model: &str, max_tokens: Option<u32>, messages: &[Message]) -> (String, Json) {
-    let base = endpoint.trim_end_matches('/');
-    let msgs = |v: &mut Vec<Json>| v.extend(messages.iter().map(|m| json!({"role": m.role, "content": m.content})));
-    match api {
-        Api::OpenAi => {
-            let mut v = vec![json!({"role": "system", "content": SYSTEM})];
-            msgs(&mut v);
-            let mut body = json!({"model": model, "messages": v});
-            if let Some(n) = max_tokens {
-                body["max_tokens"] = json!(n);
-            }
-            (format!("{base}/chat/completions"), body)
-        }
-        Api::Anthropic => {
-            let mut v = vec![];
-            msgs(&mut v);
-            let body = json!({
-                "model": model,
-                "system": SYSTEM,
-                "messages": v,
-                "max_tokens": max_tokens.unwrap_or(DEFAULT_ANTHROPIC_MAX_TOKENS),
-            });
-            (format!("{base}/messages"), body)
-        }
-    }
-}
-
-fn first_chars(s: &str, n: usize) -> String {
-    let mut t: String = s.chars().take(n).collect();
-    if s.chars().count() > n {
-        t.push_str("...");
-    }
-    t
-}
-
-/// The answer's text from an HTTP status and body.
-pub fn response_text(api: Api, status: u16, body: &str) -> Result<String, String> {
-    if !(200..300).contains(&status) {
-        return Err(format!("HTTP {status}: {}", first_chars(body.trim(), 300)));
-    }
-    let v: Json = serde_json::from_str(body).map_err(|e| format!("the response is not JSON ({e}): {}", first_chars(body.trim(), 300)))?;
-    let text_of = |parts: &Json| -> String {
-        match parts {
-            Json::String(s) => s.clone(),
-            Json::Array(a) => a
-                .iter()
-                .filter(|p| p.get("type").and_then(Json::as_str).is_none_or(|t| t == "text"))
-                .filter_map(|p| p.get("text").and_then(Json::as_str))
-                .collect::<Vec<_>>()
-                .join(""),
-            _ => String::new(),
-        }
-    };
-    let (text, why) = match api {
-        Api::OpenAi => {
-            let c = &v["choices"][0];
-            let why = c["finish_reason"].as_str().map(|r| format!("finish_reason {r}"));
-            let why = match c["message"]["refusal"].as_str() {
-                Some(r) => Some(format!("refusal: {}", first_chars(r, 300))),
-                None => why,
-            };
-            (text_of(&c["message"]["content"]), why)
-        }
-        Api::Anthropic => (text_of(&v["content"]), v["stop_reason"].as_str().map(|r| format!("stop_reason {r}"))),
-    };
-    if text.trim().is_empty() {
-        return Err(match why {
-            Some(w) => format!("the response has no text ({w})"),
-            None => format!("the response has no text: {}", first_chars(body.trim(), 300)),
-        });
-    }
-    Ok(text)
-}
 
 /// The API key from the environment: `SYSMO_API_KEY`, else `OPENAI_API_KEY` or
 /// `ANTHROPIC_API_KEY` by API; none (a local server) is allowed.
@@ -394,15 +115,10 @@ impl HttpChat {
 
     /// The answer's text to the conversation so far.
     pub fn complete(&self, messages: &[Message]) -> Result<String, String> {
-        let (url, body) = request_body(self.api, &self.endpoint, &self.model, self.max_tokens, messages);
+        let (url, body) = request_body(self.api, &self.endpoint, &self.model, self.max_tokens, messages, false);
         let mut req = self.agent.post(&url).header("content-type", "application/json");
-        match (self.api, &self.key) {
-            (Api::OpenAi, Some(k)) => req = req.header("authorization", format!("Bearer {k}")),
-            (Api::Anthropic, Some(k)) => req = req.header("x-api-key", k),
-            (_, None) => {}
-        }
-        if self.api == Api::Anthropic {
-            req = req.header("anthropic-version", "2023-06-01");
+        for (name, value) in self.api.headers(self.key.as_deref()) {
+            req = req.header(name, value);
         }
         let mut resp = req.send(body.to_string()).map_err(|e| format!("request to {url} failed: {e}"))?;
         let status = resp.status().as_u16();
@@ -418,50 +134,6 @@ impl HttpChat {
 
 // ---------------------------------------------------------------------------------------------
 // The conversation.
-
-/// What became of one round.
-#[derive(Debug)]
-pub enum Outcome {
-    /// No answer: an HTTP error or a response without text.
-    NoAnswer(String),
-    /// An answer without a usable module.
-    Unusable(String),
-    /// A graded module (`wrong_name` is in the answer).
-    Graded { answer: Answer, report: Box<Report>, feedback: String },
-}
-
-#[derive(Debug)]
-pub struct Round {
-    pub round: u32,
-    pub outcome: Outcome,
-}
-
-impl Round {
-    /// The score that decides whether the loop goes on: combined when present, else overall.
-    pub fn score(&self) -> Option<f64> {
-        match &self.outcome {
-            Outcome::Graded { report, .. } => Some(report.combined.unwrap_or(report.overall)),
-            _ => None,
-        }
-    }
-
-    pub fn status(&self) -> &'static str {
-        match &self.outcome {
-            Outcome::NoAnswer(_) => "no-answer",
-            Outcome::Unusable(_) => "unusable",
-            Outcome::Graded { .. } if self.score().is_some_and(|s| s >= 1.0) => "pass",
-            Outcome::Graded { .. } => "graded",
-        }
-    }
-
-    /// The error (or the module name's problem), if any.
-    pub fn error(&self) -> Option<&str> {
-        match &self.outcome {
-            Outcome::NoAnswer(e) | Outcome::Unusable(e) => Some(e),
-            Outcome::Graded { answer, .. } => answer.wrong_name.as_deref(),
-        }
-    }
-}
 
 /// Grades a module of an embedded task, on a thread with room for deep evaluations.
 pub fn grade_answer(task: &sysmo_tasks::TaskFiles, name: &str, answer: &Answer) -> Report {
@@ -483,57 +155,6 @@ pub fn grade_answer(task: &sysmo_tasks::TaskFiles, name: &str, answer: &Answer) 
 pub fn pinned_module(task: &sysmo_tasks::TaskFiles) -> Result<String, String> {
     let v: toml::Value = toml::from_str(task.task_toml()).map_err(|e| format!("task `{}`: task.toml: {e}", task.id))?;
     v.get("pinned").and_then(|p| p.get("module")).and_then(|m| m.as_str()).map(str::to_string).ok_or_else(|| format!("task `{}` pins no module", task.id))
-}
-
-/// One conversation of at most `rounds` rounds. `chat` answers the messages so far; `grade`
-/// grades a usable answer (round number and answer); `on_round` sees each round as it ends,
-/// with the messages so far. Returns the rounds and the whole conversation.
-pub fn run_conversation(
-    prompt: &str,
-    pinned: &str,
-    rounds: u32,
-    chat: &mut dyn FnMut(&[Message]) -> Result<String, String>,
-    grade: &mut dyn FnMut(u32, &Answer) -> Report,
-    on_round: &mut dyn FnMut(&Round, &[Message]),
-) -> (Vec<Round>, Vec<Message>) {
-    let mut messages = vec![Message { role: "user", content: prompt.to_string() }];
-    let mut done = vec![];
-    for n in 1..=rounds {
-        let outcome = match chat(&messages) {
-            Err(e) => Outcome::NoAnswer(e),
-            Ok(text) => {
-                let parsed = parse_answer(&text, pinned);
-                messages.push(Message { role: "assistant", content: text });
-                match parsed {
-                    Err(e) => Outcome::Unusable(e),
-                    Ok(answer) => {
-                        let report = grade(n, &answer);
-                        let mut feedback = sysmo_grade::feedback(&report, &answer.tla, sysmo_grade::feedback::DEFAULT_LIMIT);
-                        if let Some(w) = &answer.wrong_name {
-                            feedback = format!("{w}\n\n{feedback}");
-                        }
-                        Outcome::Graded { answer, report: Box::new(report), feedback }
-                    }
-                }
-            }
-        };
-        let round = Round { round: n, outcome };
-        let go_on = n < rounds && round.score().is_none_or(|s| s < 1.0);
-        if go_on {
-            // The next user turn; after no answer at all the same messages are sent again.
-            match &round.outcome {
-                Outcome::NoAnswer(_) => {}
-                Outcome::Unusable(e) => messages.push(Message { role: "user", content: format!("{e}\n\n{}", format_reminder(pinned)) }),
-                Outcome::Graded { feedback, .. } => messages.push(Message { role: "user", content: feedback.clone() }),
-            }
-        }
-        on_round(&round, &messages);
-        done.push(round);
-        if !go_on {
-            break;
-        }
-    }
-    (done, messages)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,7 +323,6 @@ mod tests {
     const WRONG: &str = include_str!("../../../tasks/spin/wrong/trylock-blocks/spin.tla");
     const REFERENCE: &str = include_str!("../../../tasks/spin/reference/spin.tla");
     const REFERENCE_CFG: &str = include_str!("../../../tasks/spin/reference/spin.cfg");
-    const SMALL: &str = "---- MODULE spin ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n";
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
@@ -724,92 +344,6 @@ mod tests {
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--api", "x"])).is_err());
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--rounds", "0"])).is_err());
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--bogus"])).is_err());
-    }
-
-    #[test]
-    fn parses_fenced_tla_and_cfg() {
-        let text = format!("Here it is.\n\n```tla\n{REFERENCE}```\n\nand\n\n```cfg\n{REFERENCE_CFG}```\n");
-        let a = parse_answer(&text, "spin").unwrap();
-        assert_eq!(a.name, "spin");
-        assert_eq!(a.tla.trim(), REFERENCE.trim());
-        assert_eq!(a.cfg.as_deref(), Some(REFERENCE_CFG));
-        assert_eq!(a.wrong_name, None);
-        // tlaplus, an unlabelled block holding a module, a cfg recognised by its first keyword.
-        let text = format!("```tlaplus\n{SMALL}```\n```\nSPECIFICATION Spec\nCONSTANT Threads = {{0, 1}}\n```\n");
-        let a = parse_answer(&text, "spin").unwrap();
-        assert_eq!((a.tla.as_str(), a.cfg.as_deref()), (SMALL, Some("SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n")));
-        let a = parse_answer(&format!("~~~tla\n{SMALL}~~~\n"), "spin").unwrap();
-        assert_eq!(a.tla, SMALL);
-        let a = parse_answer(&format!("spin.tla:\n```\n{SMALL}```\n"), "spin").unwrap();
-        assert_eq!((a.tla.as_str(), a.cfg), (SMALL, None));
-        // Text after the closing line is not the module's.
-        let a = parse_answer(&format!("```tla\n{SMALL}\\* trailing\n```"), "spin").unwrap();
-        assert_eq!(a.tla, SMALL);
-    }
-
-    #[test]
-    fn parses_a_bare_module() {
-        let a = parse_answer(&format!("Sure:\n\n{SMALL}\nThat is all.\n"), "spin").unwrap();
-        assert_eq!((a.name.as_str(), a.tla.as_str()), ("spin", SMALL));
-    }
-
-    #[test]
-    fn two_different_modules_are_an_error() {
-        let other = SMALL.replace("MODULE spin", "MODULE helper");
-        let e = parse_answer(&format!("```tla\n{SMALL}```\n```tla\n{other}```\n"), "spin").unwrap_err();
-        assert!(e.contains("2 different modules") && e.contains("`spin`") && e.contains("`helper`"), "{e}");
-        // The same module twice is one module.
-        assert!(parse_answer(&format!("```tla\n{SMALL}```\nAgain:\n```tla\n{SMALL}```\n"), "spin").is_ok());
-    }
-
-    #[test]
-    fn a_truncated_module_is_an_error() {
-        let cut = &SMALL[..SMALL.find("====").unwrap()];
-        for text in [format!("```tla\n{cut}"), format!("```tla\n{cut}```\n"), format!("Here:\n{cut}")] {
-            let e = parse_answer(&text, "spin").unwrap_err();
-            assert!(e.contains("no closing `====`") && e.contains("truncated"), "{text}: {e}");
-        }
-    }
-
-    #[test]
-    fn no_module_is_an_error() {
-        for text in ["I cannot help with that.", "```python\nprint(1)\n```\n", "```cfg\nSPECIFICATION Spec\n```\n"] {
-            let e = parse_answer(text, "spin").unwrap_err();
-            assert!(e.contains("no TLA+ module"), "{text}: {e}");
-        }
-    }
-
-    #[test]
-    fn a_wrong_module_name_is_said_plainly() {
-        let a = parse_answer(&format!("```tla\n{}```", SMALL.replace("MODULE spin", "MODULE SpinLock")), "spin").unwrap();
-        assert_eq!(a.name, "SpinLock");
-        let w = a.wrong_name.unwrap();
-        assert!(w.contains("`SpinLock`") && w.contains("---- MODULE spin ----"), "{w}");
-    }
-
-    #[test]
-    fn requests_and_responses() {
-        let msgs = [Message { role: "user", content: "hi".into() }];
-        let (url, body) = request_body(Api::OpenAi, "http://h/v1/", "m", None, &msgs);
-        assert_eq!(url, "http://h/v1/chat/completions");
-        assert_eq!(body["messages"][0]["role"], "system");
-        assert_eq!(body["messages"][1], json!({"role": "user", "content": "hi"}));
-        assert!(body.get("max_tokens").is_none());
-        let (url, body) = request_body(Api::Anthropic, "http://h/v1", "m", None, &msgs);
-        assert_eq!(url, "http://h/v1/messages");
-        assert_eq!((body["system"].as_str(), body["max_tokens"].as_u64()), (Some(SYSTEM), Some(8192)));
-        assert_eq!(body["messages"], json!([{"role": "user", "content": "hi"}]));
-
-        let ok = r#"{"choices":[{"message":{"role":"assistant","content":"A"},"finish_reason":"stop"}]}"#;
-        assert_eq!(response_text(Api::OpenAi, 200, ok).unwrap(), "A");
-        let ok = r#"{"content":[{"type":"thinking","thinking":"x"},{"type":"text","text":"B"}],"stop_reason":"end_turn"}"#;
-        assert_eq!(response_text(Api::Anthropic, 200, ok).unwrap(), "B");
-        let e = response_text(Api::OpenAi, 429, &"x".repeat(1000)).unwrap_err();
-        assert!(e.starts_with("HTTP 429: xxx") && e.len() < 320, "{e}");
-        let e = response_text(Api::OpenAi, 200, r#"{"choices":[{"message":{"content":null},"finish_reason":"length"}]}"#).unwrap_err();
-        assert!(e.contains("no text") && e.contains("length"), "{e}");
-        assert!(response_text(Api::Anthropic, 200, r#"{"content":[]}"#).unwrap_err().contains("no text"));
-        assert!(response_text(Api::Anthropic, 200, "<html>").unwrap_err().contains("not JSON"));
     }
 
     #[test]
