@@ -1,9 +1,10 @@
 //! The page: a gallery of tasks, a task page with tabs (description, code, traces, invariants,
-//! prompt), the editor checked as you type, and grading in a Web Worker with its scorecard.
+//! prompt, and the LLM loop of [`crate::llm`]), the editor checked as you type, and grading in a Web Worker with its scorecard.
 
 use crate::catalog::{self, InvariantDoc, TaskInfo};
 use crate::code_editor::{lint_marks, CodeEditor};
 use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
+use crate::llm::LlmPanel;
 use crate::player::Player;
 use crate::progress::{BoardAction, ProgressBoard};
 use crate::share::{self, ShareError, SharePayload};
@@ -190,10 +191,11 @@ enum Tab {
     Traces,
     Invariants,
     Prompt,
+    Llm,
 }
 
 impl Tab {
-    const ALL: [Tab; 5] = [Tab::Description, Tab::Code, Tab::Traces, Tab::Invariants, Tab::Prompt];
+    const ALL: [Tab; 6] = [Tab::Description, Tab::Code, Tab::Traces, Tab::Invariants, Tab::Prompt, Tab::Llm];
     fn name(self) -> &'static str {
         match self {
             Tab::Description => "Description",
@@ -201,6 +203,7 @@ impl Tab {
             Tab::Traces => "Traces",
             Tab::Invariants => "Invariants",
             Tab::Prompt => "Prompt",
+            Tab::Llm => "LLM",
         }
     }
 }
@@ -252,6 +255,8 @@ fn task_page(props: &TaskProps) -> Html {
         Tab::Traces => html! { <TracesTab id={props.id.clone()} /> },
         Tab::Invariants => invariants_tab(files),
         Tab::Prompt => prompt_tab(files),
+        // Always rendered (below), so that a running conversation survives a change of tab.
+        Tab::Llm => html! {},
     };
     html! {
         <main id="task" data-task={props.id.clone()}>
@@ -270,7 +275,10 @@ fn task_page(props: &TaskProps) -> Html {
                             }
                         }) }
                     </nav>
-                    <div class="tab-body" data-tab={tab.name().to_lowercase()}>{ body }</div>
+                    <div class="tab-body" data-tab={tab.name().to_lowercase()} hidden={*tab == Tab::Llm}>{ body }</div>
+                    <div class="tab-body" data-tab="llm" hidden={*tab != Tab::Llm}>
+                        <LlmPanel task={props.id.clone()} module={info.module.clone()} prompt={files.prompt()} />
+                    </div>
                 </section>
                 <section class="right">
                     <Workbench info={Rc::new(info.clone())} shared={props.shared.clone()} />
@@ -444,15 +452,15 @@ enum GradeState {
 
 /// The grading worker and the handler that keeps its messages flowing to the page. A request
 /// made before the worker says it is ready waits in `pending`.
-struct WorkerSlot {
-    worker: web_sys::Worker,
+pub(crate) struct WorkerSlot {
+    pub(crate) worker: web_sys::Worker,
     ready: Rc<std::cell::Cell<bool>>,
     pending: Rc<std::cell::RefCell<Option<String>>>,
     _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
 impl WorkerSlot {
-    fn send(&self, text: String) -> Result<(), String> {
+    pub(crate) fn send(&self, text: String) -> Result<(), String> {
         if self.ready.get() {
             self.worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("{e:?}"))
         } else {
@@ -462,7 +470,7 @@ impl WorkerSlot {
     }
 }
 
-fn start_worker(on: Callback<WorkerMessage>) -> Result<WorkerSlot, String> {
+pub(crate) fn start_worker(on: Callback<WorkerMessage>) -> Result<WorkerSlot, String> {
     let worker = web_sys::Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start the worker: {e:?}"))?;
     let ready = Rc::new(std::cell::Cell::new(false));
     let pending = Rc::new(std::cell::RefCell::new(None::<String>));
@@ -747,7 +755,7 @@ fn counterexample_view(c: &Counterexample, name: &str) -> Html {
     html! { <Player cex={Rc::new(c.clone())} name={name.to_string()} /> }
 }
 
-fn scorecard(card: &Scorecard) -> Html {
+pub(crate) fn scorecard(card: &Scorecard) -> Html {
     let stage_detail = |key: &str| -> Html {
         match key {
             "syntax" => html! {

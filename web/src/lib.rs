@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod check_bench;
 pub mod code_editor;
 pub mod grading;
+pub mod llm;
 pub mod player;
 pub mod progress;
 pub mod share;
