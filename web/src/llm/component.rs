@@ -124,6 +124,10 @@ async fn fetch_answer(api: Api, url: &str, body: &str, key: &str, signal: &web_s
     for (name, value) in api.headers(Some(key)) {
         let _ = headers.set(name, &value);
     }
+    if api == Api::Anthropic {
+        // Anthropic's API answers a browser's request only when it says it comes from one.
+        let _ = headers.set("anthropic-dangerous-direct-browser-access", "true");
+    }
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_body(&JsValue::from_str(body));
@@ -225,20 +229,26 @@ pub fn llm_panel(props: &LlmProps) -> Html {
 
     let edit = |f: fn(&mut Settings, String)| {
         let settings = settings.clone();
-        Callback::from(move |e: Event| {
+        Callback::from(move |e: InputEvent| {
             let value = e.target().and_then(|t| Reflect::get(&t, &JsValue::from_str("value")).ok()).and_then(|v| v.as_string()).unwrap_or_default();
             let mut s = (*settings).clone();
             f(&mut s, value);
             settings.set(s);
         })
     };
-    let on_api = edit(|s, v| s.api = Api::from_name(&v).unwrap_or(Api::OpenAi));
+    let on_api = {
+        let settings = settings.clone();
+        Callback::from(move |e: Event| {
+            let i: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            settings.set(Settings { api: Api::from_name(&i.value()).unwrap_or(Api::OpenAi), ..(*settings).clone() });
+        })
+    };
     let on_endpoint = edit(|s, v| s.endpoint = v.trim().to_string());
     let on_model = edit(|s, v| s.model = v.trim().to_string());
     let on_rounds = edit(|s, v| s.rounds = v.parse::<u32>().map_or(super::DEFAULT_ROUNDS, |r| r.clamp(1, MAX_ROUNDS)));
     let on_key = {
         let key = key.clone();
-        Callback::from(move |e: Event| {
+        Callback::from(move |e: InputEvent| {
             let i: web_sys::HtmlInputElement = e.target_unchecked_into();
             key.set(i.value());
         })
@@ -337,14 +347,14 @@ pub fn llm_panel(props: &LlmProps) -> Html {
                         <option value="anthropic" selected={s.api == Api::Anthropic}>{ "Anthropic (Messages)" }</option>
                     </select>
                 </label>
-                <label>{ "Endpoint " }<input id="llm-endpoint" type="url" value={s.endpoint.clone()} onchange={on_endpoint}
+                <label>{ "Endpoint " }<input id="llm-endpoint" type="url" value={s.endpoint.clone()} oninput={on_endpoint}
                     placeholder="https://api.openai.com/v1" disabled={busy} /></label>
-                <label>{ "Model " }<input id="llm-model" type="text" value={s.model.clone()} onchange={on_model} disabled={busy} /></label>
-                <label>{ "API key " }<input id="llm-key" type="password" autocomplete="off" value={(*key).clone()} onchange={on_key} disabled={busy} /></label>
+                <label>{ "Model " }<input id="llm-model" type="text" value={s.model.clone()} oninput={on_model} disabled={busy} /></label>
+                <label>{ "API key " }<input id="llm-key" type="password" autocomplete="off" value={(*key).clone()} oninput={on_key} disabled={busy} /></label>
                 <label class="remember"><input id="llm-remember" type="checkbox" checked={s.remember} onchange={on_remember} />
                     { " remember the key in this browser (localStorage)" }</label>
                 <label>{ "Rounds " }<input id="llm-rounds" type="number" min="1" max={MAX_ROUNDS.to_string()} value={s.rounds.to_string()}
-                    onchange={on_rounds} disabled={busy} /></label>
+                    oninput={on_rounds} disabled={busy} /></label>
                 <div class="llm-buttons">
                     <button id="llm-start" onclick={on_start} disabled={busy}>{ "Start" }</button>
                     <button id="llm-cancel" onclick={on_cancel} disabled={!busy}>{ "Cancel" }</button>

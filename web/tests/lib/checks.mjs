@@ -1,10 +1,14 @@
 // What every browser test file shares: the Chromium flags, and named checks counted into the
 // "N passed, M failed" line that `cargo xtask test browser` reads. Not a test itself.
 
-/** Flags for the system Chromium: headless, and no connection but the ones a page makes. */
+/**
+ * Flags for the system Chromium: headless, no connection but the ones a page makes, and no
+ * host name resolves (so no request of any test can leave 127.0.0.1).
+ */
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 
 /** `check(name, body)` runs one named check; `finish()` prints the count as `label: …` and exits. */
