@@ -92,7 +92,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Search(|bounds| {
                 let k = task_dqueue::workload::constants();
                 let c = serde_json::json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": task_dqueue::dqueue::PRODUCER });
-                search(task_dqueue::workload::GraphState::initial(), "dqueue", c, 24, 2_000_000, bounds)
+                search(task_dqueue::workload::graph_state(), "dqueue", c, 24, 2_000_000, bounds)
             }),
         },
         GraphSpec {
@@ -106,7 +106,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Search(|bounds| {
                 let k = task_locksvc::workload::constants();
                 let c = serde_json::json!({ "NumClients": k.num_clients });
-                search(task_locksvc::workload::GraphState::initial(), "locksvc", c, usize::MAX, 2_000_000, bounds)
+                search(task_locksvc::workload::graph_state(), "locksvc", c, usize::MAX, 2_000_000, bounds)
             }),
         },
         GraphSpec {
