@@ -11,11 +11,13 @@
 //! per observed step. Keys of nested objects are written sorted, so equal traces are equal bytes.
 //! A system that records its run first and writes it after gets the same lines from
 //! [`trace_text`]; the distributed tasks' systems on the simulated network share their driver
-//! ([`net`]).
+//! ([`net`]). With the feature `testing`, `testing` holds the checks their tests share.
 
 #![forbid(unsafe_code)]
 
 pub mod net;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use serde_json::{Map, Value};
 use std::cell::Cell;
