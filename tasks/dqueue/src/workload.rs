@@ -11,7 +11,7 @@ use crate::dqueue::{Archetype, Bug, Constants, Label, PRODUCER, Role, system};
 use serde_json::{Map, Value, json};
 use simnet::{NodeId, Rng, Sim};
 use task_probe::net::{self, NetTask, SimMachine};
-use task_probe::{Header, Scheduler, TraceFile};
+use task_probe::{Header, Scheduler, TraceFile, named_runs, run_name};
 
 const TASK_TOML: &str = include_str!("../task.toml");
 
@@ -25,7 +25,7 @@ pub fn constants() -> Constants {
     Constants { buffer_size: check_constant("BUFFER_SIZE"), num_consumers: check_constant("NUM_CONSUMERS") }
 }
 
-/// Seeds per schedule.
+/// Seeds per schedule (see [`named_runs`]).
 pub const SEEDS: u64 = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,15 +51,6 @@ impl Schedule {
             Schedule::Eager => "eager",
             Schedule::SlowConsumer => "slow-consumer",
         }
-    }
-
-    fn index(self) -> u64 {
-        Schedule::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
-    }
-
-    /// The seed of this schedule's `k`-th run (from 1); seeds are distinct across schedules.
-    pub fn seed(self, k: u64) -> u64 {
-        self.index() * SEEDS + k
     }
 }
 
@@ -201,23 +192,14 @@ pub const BUG_SEEDS: std::ops::RangeInclusive<u64> = 101..=106;
 
 /// All traces of the task (`traces/dqueue`) and of the bug switch (`traces/dqueue-bug`).
 pub fn traces() -> Vec<TraceFile> {
-    let mut v = vec![];
-    for sc in Schedule::ALL {
-        for k in 1..=SEEDS {
-            let seed = sc.seed(k);
-            v.push(TraceFile {
-                dir: "dqueue".into(),
-                name: format!("{}-{:03}.ndjson", sc.name(), seed),
-                text: run(sc, seed, Bug::None),
-            });
-        }
-    }
-    for seed in BUG_SEEDS {
-        v.push(TraceFile {
-            dir: "dqueue-bug".into(),
-            name: format!("{}-{:03}.ndjson", Schedule::Random.name(), seed),
-            text: run(Schedule::Random, seed, Bug::ZeroItemUnanswered),
-        });
-    }
+    let mut v: Vec<TraceFile> = named_runs(&Schedule::ALL, SEEDS)
+        .into_iter()
+        .map(|(sc, seed)| TraceFile { dir: "dqueue".into(), name: run_name(sc.name(), seed), text: run(sc, seed, Bug::None) })
+        .collect();
+    v.extend(BUG_SEEDS.map(|seed| TraceFile {
+        dir: "dqueue-bug".into(),
+        name: run_name(Schedule::Random.name(), seed),
+        text: run(Schedule::Random, seed, Bug::ZeroItemUnanswered),
+    }));
     v
 }

@@ -10,7 +10,7 @@
 use crate::cluster::{Action, Bounds, Cluster, Step, View, Weights};
 use crate::raft::{MsgType, NodeId};
 use serde_json::{Map, Value, json};
-use task_probe::{Header, Scheduler, StepLine, TraceFile, trace_text};
+use task_probe::{Header, Scheduler, StepLine, TraceFile, named_runs, run_name, trace_text};
 
 pub const SERVERS: [NodeId; 3] = [1, 2, 3];
 const TASK_TOML: &str = include_str!("../task.toml");
@@ -24,7 +24,7 @@ pub fn check_constant(name: &str) -> u64 {
 pub fn bounds() -> Bounds {
     Bounds { max_term: check_constant("MaxTerm"), max_log_len: check_constant("MaxLogLen") }
 }
-/// Seeds per scenario.
+/// Seeds per scenario (see [`named_runs`]).
 pub const SEEDS: u64 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,15 +69,6 @@ impl Scenario {
             Scenario::Restart => "restart",
             Scenario::Lagging => "lagging",
         }
-    }
-
-    fn index(self) -> u64 {
-        Scenario::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
-    }
-
-    /// The seed of this scenario's `k`-th run (from 1); seeds are distinct across scenarios.
-    pub fn seed(self, k: u64) -> u64 {
-        self.index() * SEEDS + k
     }
 }
 
@@ -242,12 +233,8 @@ pub fn run(scenario: Scenario, seed: u64) -> String {
 
 /// All traces of the task (`traces/etcd`).
 pub fn traces() -> Vec<TraceFile> {
-    let mut v = vec![];
-    for sc in Scenario::ALL {
-        for k in 1..=SEEDS {
-            let seed = sc.seed(k);
-            v.push(TraceFile { dir: "etcd".into(), name: format!("{}-{:03}.ndjson", sc.name(), seed), text: run(sc, seed) });
-        }
-    }
-    v
+    named_runs(&Scenario::ALL, SEEDS)
+        .into_iter()
+        .map(|(sc, seed)| TraceFile { dir: "etcd".into(), name: run_name(sc.name(), seed), text: run(sc, seed) })
+        .collect()
 }

@@ -11,7 +11,7 @@ use crate::locksvc::{Action, Archetype, Body, Bug, Constants, Label, SERVER_ID, 
 use serde_json::{Map, Value, json};
 use simnet::{NodeId, Rng, Sim};
 use task_probe::net::{self, NetTask, SimMachine};
-use task_probe::{Header, Scheduler, TraceFile};
+use task_probe::{Header, Scheduler, TraceFile, named_runs, run_name};
 
 const TASK_TOML: &str = include_str!("../task.toml");
 
@@ -25,7 +25,7 @@ pub fn constants() -> Constants {
     Constants { num_clients: check_constant("NumClients") }
 }
 
-/// Seeds per schedule.
+/// Seeds per schedule (see [`named_runs`]).
 pub const SEEDS: u64 = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,15 +51,6 @@ impl Schedule {
             Schedule::Eager => "eager",
             Schedule::SlowClient => "slow-client",
         }
-    }
-
-    fn index(self) -> u64 {
-        Schedule::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
-    }
-
-    /// The seed of this schedule's `k`-th run (from 1); seeds are distinct across schedules.
-    pub fn seed(self, k: u64) -> u64 {
-        self.index() * SEEDS + k
     }
 }
 
@@ -198,23 +189,14 @@ pub const BUG_SEEDS: std::ops::RangeInclusive<u64> = 101..=106;
 
 /// All traces of the task (`traces/locksvc`) and of the bug switch (`traces/locksvc-bug`).
 pub fn traces() -> Vec<TraceFile> {
-    let mut v = vec![];
-    for sc in Schedule::ALL {
-        for k in 1..=SEEDS {
-            let seed = sc.seed(k);
-            v.push(TraceFile {
-                dir: "locksvc".into(),
-                name: format!("{}-{:03}.ndjson", sc.name(), seed),
-                text: run(sc, seed, Bug::None),
-            });
-        }
-    }
-    for seed in BUG_SEEDS {
-        v.push(TraceFile {
-            dir: "locksvc-bug".into(),
-            name: format!("{}-{:03}.ndjson", Schedule::Eager.name(), seed),
-            text: run(Schedule::Eager, seed, Bug::GrantToSecondWaiter),
-        });
-    }
+    let mut v: Vec<TraceFile> = named_runs(&Schedule::ALL, SEEDS)
+        .into_iter()
+        .map(|(sc, seed)| TraceFile { dir: "locksvc".into(), name: run_name(sc.name(), seed), text: run(sc, seed, Bug::None) })
+        .collect();
+    v.extend(BUG_SEEDS.map(|seed| TraceFile {
+        dir: "locksvc-bug".into(),
+        name: run_name(Schedule::Eager.name(), seed),
+        text: run(Schedule::Eager, seed, Bug::GrantToSecondWaiter),
+    }));
     v
 }

@@ -505,7 +505,24 @@ pub fn schedules(n: u64) -> Vec<(Scheduler, u64)> {
 
 /// The file name of a run: `random-007.ndjson`, `pct-012.ndjson`.
 pub fn trace_name(scheduler: Scheduler, seed: u64) -> String {
-    format!("{}-{:03}.ndjson", scheduler.name(), seed)
+    run_name(scheduler.name(), seed)
+}
+
+/// The file name of a run of the schedule (or scenario) named `schedule`:
+/// `contending-007.ndjson`.
+pub fn run_name(schedule: &str, seed: u64) -> String {
+    format!("{schedule}-{seed:03}.ndjson")
+}
+
+/// The runs of a task that has its own schedules (or scenarios) `all`: `seeds` runs of each,
+/// the `k`-th (from 1) of the `i`-th (from 0) with the seed `i * seeds + k`, so that seeds are
+/// distinct across them.
+pub fn named_runs<S: Copy>(all: &[S], seeds: u64) -> Vec<(S, u64)> {
+    let mut v = vec![];
+    for (i, s) in (0u64..).zip(all) {
+        v.extend((1..=seeds).map(|k| (*s, i * seeds + k)));
+    }
+    v
 }
 
 /// A system as a state machine, for a system graph built by search rather than by sampled
