@@ -9,16 +9,15 @@
 
 use crate::dqueue::{Archetype, Bug, Constants, Label, PRODUCER, Role, system};
 use serde_json::{Map, Value, json};
-use simnet::{NodeId, Rng, Sim, Step};
-use task_probe::{TraceFile, source_hash, write_canonical};
+use simnet::{NodeId, Rng, Sim};
+use task_probe::net::{self, NetTask, SimMachine};
+use task_probe::{Header, Scheduler, TraceFile, named_runs, run_name};
 
 const TASK_TOML: &str = include_str!("../task.toml");
 
-/// An integer constant of task.toml's `[check]` table (read with the one task.toml schema).
+/// An integer constant of task.toml's `[check]` table.
 pub fn check_constant(name: &str) -> u64 {
-    let task = sysmo_task_format::TaskToml::parse(TASK_TOML).unwrap_or_else(|e| panic!("{e}"));
-    let n = task.check_int(name).unwrap_or_else(|e| panic!("{e}"));
-    u64::try_from(n).unwrap_or_else(|_| panic!("task.toml: [check].constants.{name} is negative"))
+    task_probe::check_constant(TASK_TOML, name)
 }
 
 /// The constants of every run: those of task.toml's `[check]`.
@@ -26,7 +25,7 @@ pub fn constants() -> Constants {
     Constants { buffer_size: check_constant("BUFFER_SIZE"), num_consumers: check_constant("NUM_CONSUMERS") }
 }
 
-/// Seeds per schedule.
+/// Seeds per schedule (see [`named_runs`]).
 pub const SEEDS: u64 = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,15 +51,6 @@ impl Schedule {
             Schedule::Eager => "eager",
             Schedule::SlowConsumer => "slow-consumer",
         }
-    }
-
-    fn index(self) -> u64 {
-        Schedule::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
-    }
-
-    /// The seed of this schedule's `k`-th run (from 1); seeds are distinct across schedules.
-    pub fn seed(self, k: u64) -> u64 {
-        self.index() * SEEDS + k
     }
 }
 
@@ -114,27 +104,44 @@ impl Observed {
     }
 }
 
-/// One recorded step: process `actor` took the step `label`, then the state was `after`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recorded {
-    pub label: Label,
-    pub actor: NodeId,
-    pub after: Observed,
+/// The system as the shared driver sees it: its archetypes, its observed state, and the
+/// `processor` value the trace shows (the last item a consumer processed).
+pub struct Dqueue;
+
+impl NetTask for Dqueue {
+    type Proc = Archetype;
+    type Memory = u64;
+    type Observed = Observed;
+
+    fn observe(sim: &Sim<Archetype>, processor: &u64) -> Observed {
+        Observed::of(sim, *processor)
+    }
+
+    fn json(o: &Observed) -> Value {
+        o.json()
+    }
+
+    fn action(label: &Label) -> &'static str {
+        label.name()
+    }
+
+    fn remember(sim: &Sim<Archetype>, node: NodeId, label: &Label, processor: &mut u64) {
+        if *label == Label::C2
+            && let Some(Archetype { role: Role::Consumer(c), .. }) = sim.process(node)
+        {
+            *processor = c.proc;
+        }
+    }
 }
 
-/// A finished run: the initial state and the steps.
-pub struct Run {
-    pub initial: Observed,
-    pub steps: Vec<Recorded>,
-    pub sim: Sim<Archetype>,
-}
+/// A finished run: the initial state, the steps and the simulation at the end.
+pub type Run = net::Run<Dqueue>;
 
 /// Runs `schedule` with `seed` (and the bug switch) until `cap` steps or until no step is
 /// enabled (with the bug, every consumer may end up waiting for an answer that never comes).
 pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
     let k = constants();
     let mut rng = Rng::new(seed);
-    let mut sim = system(k, bug);
     let cap = 40 + rng.below(41) as usize;
     let slow = 1 + rng.below(k.num_consumers);
     let weight = |id: NodeId| -> u64 {
@@ -145,101 +152,15 @@ pub fn run_system(schedule: Schedule, seed: u64, bug: Bug) -> Run {
             Schedule::SlowConsumer => if id == slow { 1 } else { 4 },
         }
     };
-    let mut processor = 0;
-    let initial = Observed::of(&sim, processor);
-    let mut steps = vec![];
-    while steps.len() < cap {
-        let enabled = sim.enabled();
-        let total: u64 = enabled.iter().map(|s| node_of(s).map_or(0, weight)).sum();
-        if total == 0 {
-            break;
-        }
-        let mut pick = rng.below(total);
-        let step = enabled
-            .into_iter()
-            .find(|s| {
-                let w = node_of(s).map_or(0, weight);
-                if pick < w {
-                    return true;
-                }
-                pick -= w;
-                false
-            })
-            .expect("a step of the weighted total");
-        sim.apply(&step);
-        let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
-        if label == Label::C2
-            && let Some(Archetype { role: Role::Consumer(c), .. }) = sim.process(node)
-        {
-            processor = c.proc;
-        }
-        steps.push(Recorded { label, actor: node, after: Observed::of(&sim, processor) });
-    }
-    Run { initial, steps, sim }
+    net::run(system(k, bug), 0, &mut rng, cap, weight)
 }
 
-/// The system as a state machine for its system graph: the simulation and the `processor`
-/// value the trace shows (the last item a consumer processed).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct GraphState {
-    pub sim: Sim<Archetype>,
-    pub processor: u64,
-}
+/// The system as a state machine for its system graph.
+pub type GraphState = SimMachine<Dqueue>;
 
-impl GraphState {
-    /// The system at its start, with the task's constants.
-    pub fn initial() -> GraphState {
-        GraphState { sim: system(constants(), Bug::None), processor: 0 }
-    }
-}
-
-impl task_probe::Machine for GraphState {
-    fn observe(&self) -> Map<String, Value> {
-        match Observed::of(&self.sim, self.processor).json() {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
-    }
-
-    fn successors(&self) -> Vec<(String, Map<String, Value>, GraphState)> {
-        let mut out = vec![];
-        for step in self.sim.enabled() {
-            let Step::Local { node, label } = &step else { continue };
-            let mut next = self.clone();
-            next.sim.apply(&step);
-            if *label == Label::C2
-                && let Some(Archetype { role: Role::Consumer(c), .. }) = next.sim.process(*node)
-            {
-                next.processor = c.proc;
-            }
-            let mut args = Map::new();
-            args.insert("self".into(), (*node).into());
-            out.push((label.name().to_string(), args, next));
-        }
-        out
-    }
-}
-
-fn node_of(s: &Step<Label>) -> Option<NodeId> {
-    match s {
-        Step::Local { node, .. } => Some(*node),
-        _ => None,
-    }
-}
-
-/// A line whose top-level keys come in the given order (nested keys sorted).
-fn line(fields: &[(&str, Value)]) -> String {
-    let mut out = String::from("{");
-    for (n, (k, v)) in fields.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        out.push_str(&Value::from(*k).to_string());
-        out.push(':');
-        write_canonical(v, &mut out);
-    }
-    out.push_str("}\n");
-    out
+/// The system at its start, with the task's constants, for its system graph.
+pub fn graph_state() -> GraphState {
+    SimMachine::new(system(constants(), Bug::None), 0)
 }
 
 pub const SOURCE_PATH: &str = "tasks/dqueue/src/dqueue.rs";
@@ -248,32 +169,17 @@ pub const SOURCE_PATH: &str = "tasks/dqueue/src/dqueue.rs";
 /// line per step.
 pub fn render(seed: u64, bug: Bug, run: &Run) -> String {
     let k = constants();
-    let mut header = vec![
-        ("kind", "header".into()),
-        ("task", "dqueue".into()),
-        ("version", 1u64.into()),
-        ("constants", json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": PRODUCER })),
-        ("seed", seed.into()),
+    let header = Header {
+        task: "dqueue".into(),
+        constants: json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": PRODUCER }),
+        seed,
         // The driver's seeded choices; the schedule (its weights) is in the file name.
-        ("scheduler", "random".into()),
-        ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("dqueue.rs"))).into()),
-    ];
-    if bug == Bug::ZeroItemUnanswered {
-        header.push(("bug", "zero-item-unanswered".into()));
-    }
-    let mut s = line(&header);
-    s.push_str(&line(&[("kind", "init".into()), ("state", run.initial.json())]));
-    for (n, st) in run.steps.iter().enumerate() {
-        s.push_str(&line(&[
-            ("kind", "step".into()),
-            ("seq", (n as u64 + 1).into()),
-            ("action", st.label.name().into()),
-            ("actor", st.actor.into()),
-            ("args", json!({ "self": st.actor })),
-            ("state", st.after.json()),
-        ]));
-    }
-    s
+        scheduler: Scheduler::Random,
+        source_path: SOURCE_PATH.into(),
+        source_text: include_str!("dqueue.rs"),
+        bug: (bug == Bug::ZeroItemUnanswered).then(|| "zero-item-unanswered".into()),
+    };
+    net::render(&header, run)
 }
 
 /// Runs a schedule once and returns the trace text.
@@ -286,23 +192,14 @@ pub const BUG_SEEDS: std::ops::RangeInclusive<u64> = 101..=106;
 
 /// All traces of the task (`traces/dqueue`) and of the bug switch (`traces/dqueue-bug`).
 pub fn traces() -> Vec<TraceFile> {
-    let mut v = vec![];
-    for sc in Schedule::ALL {
-        for k in 1..=SEEDS {
-            let seed = sc.seed(k);
-            v.push(TraceFile {
-                dir: "dqueue".into(),
-                name: format!("{}-{:03}.ndjson", sc.name(), seed),
-                text: run(sc, seed, Bug::None),
-            });
-        }
-    }
-    for seed in BUG_SEEDS {
-        v.push(TraceFile {
-            dir: "dqueue-bug".into(),
-            name: format!("{}-{:03}.ndjson", Schedule::Random.name(), seed),
-            text: run(Schedule::Random, seed, Bug::ZeroItemUnanswered),
-        });
-    }
+    let mut v: Vec<TraceFile> = named_runs(&Schedule::ALL, SEEDS)
+        .into_iter()
+        .map(|(sc, seed)| TraceFile { dir: "dqueue".into(), name: run_name(sc.name(), seed), text: run(sc, seed, Bug::None) })
+        .collect();
+    v.extend(BUG_SEEDS.map(|seed| TraceFile {
+        dir: "dqueue-bug".into(),
+        name: run_name(Schedule::Random.name(), seed),
+        text: run(Schedule::Random, seed, Bug::ZeroItemUnanswered),
+    }));
     v
 }

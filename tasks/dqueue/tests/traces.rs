@@ -7,10 +7,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use task_dqueue::dqueue::{Bug, Label, PRODUCER};
 use task_dqueue::workload::{Schedule, constants, run_system, traces};
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line")).collect()
-}
+use task_probe::testing::{assert_check_constant, assert_label_step, assert_pinned_with_self, assert_traces_match_files, seq, trace};
 
 const PINNED: [&str; 6] = ["c", "c1", "c2", "p", "p1", "p2"];
 
@@ -18,54 +15,28 @@ fn ids() -> Vec<String> {
     (0..=constants().num_consumers).map(|n| n.to_string()).collect()
 }
 
-fn seq(v: &Value) -> Vec<u64> {
-    v.as_array().expect("a sequence").iter().map(|x| x.as_u64().expect("a number")).collect()
-}
-
 #[test]
 fn pinned_names_and_constants_match_task_toml() {
     let toml = include_str!("../task.toml");
-    for a in PINNED {
-        assert!(toml.contains(&format!("name = \"{a}\", params = [\"self\"]")), "{a} not pinned in task.toml");
-    }
+    assert_pinned_with_self(toml, &PINNED);
     assert_eq!(Label::ALL.map(|l| l.name()), PINNED);
     let k = constants();
-    let check = toml.split("[check]").nth(1).expect("a [check] table");
-    assert!(check.contains(&format!("BUFFER_SIZE = {}", k.buffer_size)));
-    assert!(check.contains(&format!("NUM_CONSUMERS = {}", k.num_consumers)));
-    assert!(check.contains(&format!("PRODUCER = {PRODUCER}")));
+    assert_check_constant(toml, "BUFFER_SIZE", k.buffer_size);
+    assert_check_constant(toml, "NUM_CONSUMERS", k.num_consumers);
+    assert_check_constant(toml, "PRODUCER", PRODUCER);
     assert!(k.num_consumers >= 2, "several consumers");
 }
 
 #[test]
 fn traces_regenerate_identically_and_match_the_files() {
-    let a = traces();
-    assert_eq!(a, traces());
-    for dir in ["dqueue", "dqueue-bug"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../traces").join(dir);
-        let mut on_disk: BTreeSet<String> = std::fs::read_dir(&path)
-            .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect())
-            .unwrap_or_default();
-        on_disk.retain(|n| n.ends_with(".ndjson"));
-        let made: BTreeSet<String> = a.iter().filter(|t| t.dir == dir).map(|t| t.name.clone()).collect();
-        assert_eq!(on_disk, made, "traces/{dir}: run `cargo xtask traces`");
-        for t in a.iter().filter(|t| t.dir == dir) {
-            let disk = std::fs::read_to_string(path.join(&t.name)).unwrap();
-            assert!(disk == t.text, "traces/{dir}/{} differs from its run: run `cargo xtask traces`", t.name);
-        }
-    }
-    assert!(a.iter().filter(|t| t.dir == "dqueue").count() >= 20);
+    assert_traces_match_files(traces, &["dqueue", "dqueue-bug"]);
+    assert!(traces().iter().filter(|t| t.dir == "dqueue").count() >= 20);
 }
 
 /// Checks one line against the previous state with the rules of the system's description; the
 /// rules are written here apart from the code that made the line.
 fn check_step(name: &str, prev: &Value, s: &Value, buffer: u64) {
-    let a = s["action"].as_str().unwrap();
-    let me = s["actor"].as_u64().unwrap();
-    assert_eq!(s["args"]["self"], me, "{name}");
-    let (st, key) = (&s["state"], me.to_string());
-    assert_eq!(prev["pc"][&key], a, "{name}: {a} taken from label {}", prev["pc"][&key]);
-    let next = match a {
+    let (a, me) = assert_label_step(name, prev, s, |a| match a {
         "c" => "c1",
         "c1" => "c2",
         "c2" => "c",
@@ -73,8 +44,8 @@ fn check_step(name: &str, prev: &Value, s: &Value, buffer: u64) {
         "p1" => "p2",
         "p2" => "p",
         other => panic!("{name}: action {other}"),
-    };
-    assert_eq!(st["pc"][&key], next, "{name}");
+    });
+    let (st, key) = (&s["state"], me.to_string());
     assert_eq!((me == PRODUCER), a.starts_with('p'), "{name}: {a} by {me}");
     let prod = PRODUCER.to_string();
     let mut expect_net = prev["network"].clone();
@@ -121,18 +92,14 @@ fn traces_cover_every_action_with_consumers_contending() {
     let (mut total, mut max_queue, mut taken_with_others_waiting) = (0, 0, 0);
     let mut consumers_served: BTreeSet<u64> = BTreeSet::new();
     for t in traces().iter().filter(|t| t.dir == "dqueue") {
-        let ls = lines(&t.text);
-        assert_eq!(ls[0]["kind"], "header");
-        assert_eq!(ls[0]["task"], "dqueue");
-        assert!(ls[0].get("bug").is_none(), "{}", t.name);
-        assert_eq!(ls[0]["constants"]["BUFFER_SIZE"], buffer);
-        assert_eq!(ls[1]["kind"], "init");
-        let steps = &ls[2..];
+        let tr = trace(&t.name, "dqueue", &t.text);
+        assert!(tr.header.get("bug").is_none(), "{}", t.name);
+        assert_eq!(tr.header["constants"]["BUFFER_SIZE"], buffer);
+        let steps = &tr.steps;
         assert!((40..=80).contains(&steps.len()), "{}: {} steps", t.name, steps.len());
         total += steps.len();
-        let mut prev = ls[1]["state"].clone();
-        for (k, s) in steps.iter().enumerate() {
-            assert_eq!(s["seq"], (k + 1) as u64);
+        let mut prev = tr.init;
+        for s in steps {
             let st = &s["state"];
             assert_eq!(st["pc"].as_object().unwrap().keys().cloned().collect::<Vec<_>>(), ids());
             assert_eq!(st["network"].as_object().unwrap().keys().cloned().collect::<Vec<_>>(), ids());
@@ -166,11 +133,11 @@ fn the_bug_switch_leaves_requests_unanswered() {
     assert!(bug.len() >= 5);
     let mut stuck_runs = 0;
     for t in &bug {
-        let ls = lines(&t.text);
-        assert_eq!(ls[0]["bug"], "zero-item-unanswered", "{}", t.name);
-        let mut prev = ls[1]["state"].clone();
+        let tr = trace(&t.name, "dqueue", &t.text);
+        assert_eq!(tr.header["bug"], "zero-item-unanswered", "{}", t.name);
+        let mut prev = tr.init;
         let mut dropped = 0;
-        for s in &ls[2..] {
+        for s in &tr.steps {
             let r = prev["requester"].to_string();
             let before = seq(&prev["network"][&r]).len();
             if s["action"] == "p2" && seq(&s["state"]["network"][&r]).len() == before {

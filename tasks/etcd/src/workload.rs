@@ -10,23 +10,21 @@
 use crate::cluster::{Action, Bounds, Cluster, Step, View, Weights};
 use crate::raft::{MsgType, NodeId};
 use serde_json::{Map, Value, json};
-use task_probe::{TraceFile, source_hash, write_canonical};
+use task_probe::{Header, Scheduler, StepLine, TraceFile, named_runs, run_name, trace_text};
 
 pub const SERVERS: [NodeId; 3] = [1, 2, 3];
 const TASK_TOML: &str = include_str!("../task.toml");
 
-/// An integer constant of task.toml's `[check]` table (read with the one task.toml schema).
+/// An integer constant of task.toml's `[check]` table.
 pub fn check_constant(name: &str) -> u64 {
-    let task = sysmo_task_format::TaskToml::parse(TASK_TOML).unwrap_or_else(|e| panic!("{e}"));
-    let n = task.check_int(name).unwrap_or_else(|e| panic!("{e}"));
-    u64::try_from(n).unwrap_or_else(|_| panic!("task.toml: [check].constants.{name} is negative"))
+    task_probe::check_constant(TASK_TOML, name)
 }
 
 /// The bounds the traces keep: `MaxTerm` and `MaxLogLen` of task.toml's `[check]`.
 pub fn bounds() -> Bounds {
     Bounds { max_term: check_constant("MaxTerm"), max_log_len: check_constant("MaxLogLen") }
 }
-/// Seeds per scenario.
+/// Seeds per scenario (see [`named_runs`]).
 pub const SEEDS: u64 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,15 +69,6 @@ impl Scenario {
             Scenario::Restart => "restart",
             Scenario::Lagging => "lagging",
         }
-    }
-
-    fn index(self) -> u64 {
-        Scenario::ALL.iter().position(|s| *s == self).unwrap_or(0) as u64
-    }
-
-    /// The seed of this scenario's `k`-th run (from 1); seeds are distinct across scenarios.
-    pub fn seed(self, k: u64) -> u64 {
-        self.index() * SEEDS + k
     }
 }
 
@@ -211,51 +200,28 @@ pub fn state_json(views: &[View]) -> Value {
     })
 }
 
-/// A line whose top-level keys come in the given order (nested keys sorted).
-fn line(fields: &[(&str, Value)]) -> String {
-    let mut out = String::from("{");
-    for (n, (k, v)) in fields.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        out.push_str(&Value::from(*k).to_string());
-        out.push(':');
-        write_canonical(v, &mut out);
-    }
-    out.push_str("}\n");
-    out
-}
-
 pub const SOURCE_PATH: &str = "tasks/etcd/src/raft.rs";
 
 /// The trace text of a run: header, init line, one line per step.
 pub fn render(seed: u64, initial: &[View], steps: &[Step]) -> String {
-    let mut s = line(&[
-        ("kind", "header".into()),
-        ("task", "etcd".into()),
-        ("version", 1u64.into()),
-        ("constants", json!({ "Servers": SERVERS, "MaxTerm": bounds().max_term, "MaxLogLen": bounds().max_log_len })),
-        ("seed", seed.into()),
-        ("scheduler", "random".into()),
-        ("source", format!("{SOURCE_PATH}@{}", source_hash(include_str!("raft.rs"))).into()),
-    ]);
-    s.push_str(&line(&[("kind", "init".into()), ("state", state_json(initial))]));
-    for (n, st) in steps.iter().enumerate() {
+    let header = Header {
+        task: "etcd".into(),
+        constants: json!({ "Servers": SERVERS, "MaxTerm": bounds().max_term, "MaxLogLen": bounds().max_log_len }),
+        seed,
+        scheduler: Scheduler::Random,
+        source_path: SOURCE_PATH.into(),
+        source_text: include_str!("raft.rs"),
+        bug: None,
+    };
+    let lines = steps.iter().map(|st| {
         let mut args = Map::new();
         args.insert("i".into(), st.i.into());
         if let Some(j) = st.j {
             args.insert("j".into(), j.into());
         }
-        s.push_str(&line(&[
-            ("kind", "step".into()),
-            ("seq", (n as u64 + 1).into()),
-            ("action", st.action.name().into()),
-            ("actor", st.i.into()),
-            ("args", Value::Object(args)),
-            ("state", state_json(&st.after)),
-        ]));
-    }
-    s
+        StepLine { action: st.action.name(), actor: st.i.into(), args: Value::Object(args), state: state_json(&st.after) }
+    });
+    trace_text(&header, &state_json(initial), lines)
 }
 
 /// Runs a scenario once and returns the trace text.
@@ -267,12 +233,8 @@ pub fn run(scenario: Scenario, seed: u64) -> String {
 
 /// All traces of the task (`traces/etcd`).
 pub fn traces() -> Vec<TraceFile> {
-    let mut v = vec![];
-    for sc in Scenario::ALL {
-        for k in 1..=SEEDS {
-            let seed = sc.seed(k);
-            v.push(TraceFile { dir: "etcd".into(), name: format!("{}-{:03}.ndjson", sc.name(), seed), text: run(sc, seed) });
-        }
-    }
-    v
+    named_runs(&Scenario::ALL, SEEDS)
+        .into_iter()
+        .map(|(sc, seed)| TraceFile { dir: "etcd".into(), name: run_name(sc.name(), seed), text: run(sc, seed) })
+        .collect()
 }

@@ -3,14 +3,11 @@
 //! system is safe (one leader per term, committed prefixes agree) over many seeds.
 
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use task_etcd::cluster::{Action, Bounds, Cluster, Weights};
 use task_etcd::raft::Role;
 use task_etcd::workload::{self, Scenario, bounds, traces};
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line")).collect()
-}
+use task_probe::testing::{assert_check_constant, assert_traces_match_files, trace};
 
 fn per_node(state: &Value, field: &str) -> Vec<Value> {
     let m = state[field].as_object().unwrap_or_else(|| panic!("{field} is a map"));
@@ -40,31 +37,17 @@ fn pinned_names_and_bounds_match_task_toml() {
         assert!(toml.contains(&format!("name = \"{a}\"")), "{a} not pinned in task.toml");
     }
     assert_eq!(Action::ALL.map(|a| a.name()), PINNED);
-    let check = toml.split("[check]").nth(1).expect("a [check] table");
     let b = bounds();
-    assert!(check.contains(&format!("MaxTerm = {}", b.max_term)), "MaxTerm differs from task.toml");
-    assert!(check.contains(&format!("MaxLogLen = {}", b.max_log_len)), "MaxLogLen differs from task.toml");
-    assert!(check.contains("Servers = [1, 2, 3]"));
+    assert_check_constant(toml, "MaxTerm", b.max_term);
+    assert_check_constant(toml, "MaxLogLen", b.max_log_len);
+    assert_check_constant(toml, "Servers", "[1, 2, 3]");
     assert!(b.max_term >= 1 && b.max_log_len >= 1);
 }
 
 #[test]
 fn traces_regenerate_identically_and_match_the_files() {
-    let a = traces();
-    let b = traces();
-    assert_eq!(a, b);
-    assert!(a.len() >= 20, "{} traces", a.len());
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../traces/etcd");
-    let mut on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-        .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect())
-        .unwrap_or_default();
-    on_disk.retain(|n| n.ends_with(".ndjson"));
-    let made: BTreeSet<String> = a.iter().map(|t| t.name.clone()).collect();
-    assert_eq!(on_disk, made, "traces/etcd: run `cargo xtask traces`");
-    for t in &a {
-        let disk = std::fs::read_to_string(dir.join(&t.name)).unwrap();
-        assert!(disk == t.text, "traces/etcd/{} differs from its run: run `cargo xtask traces`", t.name);
-    }
+    assert_traces_match_files(traces, &["etcd"]);
+    assert!(traces().len() >= 20, "{} traces", traces().len());
 }
 
 #[test]
@@ -74,18 +57,14 @@ fn traces_cover_every_action_within_the_bounds() {
     let (mut max_term, mut max_log, mut total) = (0, 0, 0);
     let (mut truncations, mut step_downs, mut prevote_rejections) = (0, 0, 0);
     for t in traces() {
-        let ls = lines(&t.text);
-        assert_eq!(ls[0]["kind"], "header");
-        assert_eq!(ls[0]["task"], "etcd");
-        assert_eq!(ls[0]["constants"]["MaxTerm"], max_term_bound);
-        assert_eq!(ls[0]["constants"]["MaxLogLen"], max_log_bound);
-        assert_eq!(ls[1]["kind"], "init");
-        let steps = &ls[2..];
+        let tr = trace(&t.name, "etcd", &t.text);
+        assert_eq!(tr.header["constants"]["MaxTerm"], max_term_bound);
+        assert_eq!(tr.header["constants"]["MaxLogLen"], max_log_bound);
+        let steps = &tr.steps;
         assert!((20..=200).contains(&steps.len()), "{}: {} steps", t.name, steps.len());
         total += steps.len();
-        let mut prev = ls[1]["state"].clone();
+        let mut prev = tr.init;
         for (k, s) in steps.iter().enumerate() {
-            assert_eq!(s["seq"], (k + 1) as u64);
             let a = s["action"].as_str().unwrap().to_string();
             assert!(PINNED.contains(&a.as_str()), "{a}");
             assert_eq!(s["actor"], s["args"]["i"]);

@@ -4,9 +4,9 @@
 //! A state here is the observed state with the server's `msg` (a model state is its variables;
 //! the observed message counts determine the bags, which hold nothing else).
 
-use std::collections::{HashMap, VecDeque};
 use task_locksvc::locksvc::{Archetype, Bug, SERVER_ID, system};
-use task_locksvc::workload::{Observed, constants};
+use task_locksvc::workload::{GraphState, Observed, constants};
+use task_probe::testing::reach;
 
 /// TLC's count of distinct states of reference/locksvc.tla with task.toml's constants.
 const REFERENCE_DISTINCT_STATES: usize = 670;
@@ -26,33 +26,11 @@ fn key(sim: &simnet::Sim<Archetype>) -> String {
 /// over them (the most states on a shortest path to one, TLC's depth), the number of system
 /// states where no step is enabled, and whether two clients ever held the lock at once.
 fn states(bug: Bug) -> (usize, usize, usize, bool) {
-    let start = system(constants(), bug);
-    let mut seen: HashMap<simnet::Sim<Archetype>, usize> = HashMap::new();
-    let mut model: HashMap<String, usize> = HashMap::new();
-    let mut queue = VecDeque::new();
-    let (mut dead_ends, mut two_holders) = (0, false);
-    model.insert(key(&start), 1);
-    seen.insert(start.clone(), 1);
-    queue.push_back(start);
-    while let Some(sim) = queue.pop_front() {
-        let d = seen[&sim];
-        let steps = sim.enabled();
-        if steps.is_empty() {
-            dead_ends += 1;
-        }
-        two_holders |= sim.processes().filter(|(_, a)| a.has_lock()).count() > 1;
-        for step in steps {
-            let mut next = sim.clone();
-            assert_eq!(next.apply(&step), simnet::Applied::Taken);
-            model.entry(key(&next)).or_insert(d + 1);
-            if !seen.contains_key(&next) {
-                seen.insert(next.clone(), d + 1);
-                queue.push_back(next);
-            }
-        }
-    }
-    let depth = model.values().copied().max().unwrap_or(0);
-    (model.len(), depth, dead_ends, two_holders)
+    let mut two_holders = false;
+    let r = reach(GraphState::new(system(constants(), bug), ()), |m| key(&m.sim), |m| {
+        two_holders |= m.sim.processes().filter(|(_, a)| a.has_lock()).count() > 1;
+    });
+    (r.states, r.depth, r.dead_ends, two_holders)
 }
 
 #[test]

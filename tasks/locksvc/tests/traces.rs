@@ -5,13 +5,10 @@
 //! client behind the head of the queue).
 
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use task_locksvc::locksvc::{Bug, Label, SERVER_ID};
 use task_locksvc::workload::{Schedule, constants, run_system, traces};
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line")).collect()
-}
+use task_probe::testing::{assert_check_constant, assert_label_step, assert_pinned_with_self, assert_traces_match_files, seq, trace};
 
 const PINNED: [&str; 6] = ["serverLoop", "serverReceive", "serverRespond", "acquireLock", "criticalSection", "unlock"];
 
@@ -25,10 +22,6 @@ fn clients() -> Vec<String> {
     (1..=constants().num_clients).map(|n| n.to_string()).collect()
 }
 
-fn seq(v: &Value) -> Vec<u64> {
-    v.as_array().expect("a sequence").iter().map(|x| x.as_u64().expect("a number")).collect()
-}
-
 fn count(v: &Value, c: u64) -> u64 {
     v[c.to_string()].as_u64().expect("a count")
 }
@@ -36,35 +29,18 @@ fn count(v: &Value, c: u64) -> u64 {
 #[test]
 fn pinned_names_and_constants_match_task_toml() {
     let toml = include_str!("../task.toml");
-    for a in PINNED {
-        assert!(toml.contains(&format!("name = \"{a}\", params = [\"self\"]")), "{a} not pinned in task.toml");
-    }
+    assert_pinned_with_self(toml, &PINNED);
     assert_eq!(Label::STEPS.map(|l| l.name()), PINNED);
     let k = constants();
-    let check = toml.split("[check]").nth(1).expect("a [check] table");
-    assert!(check.contains(&format!("NumClients = {}", k.num_clients)));
+    assert_check_constant(toml, "NumClients", k.num_clients);
     assert!((2..=3).contains(&k.num_clients), "2 or 3 clients");
     assert_eq!(SERVER_ID, 0);
 }
 
 #[test]
 fn traces_regenerate_identically_and_match_the_files() {
-    let a = traces();
-    assert_eq!(a, traces());
-    for dir in ["locksvc", "locksvc-bug"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../traces").join(dir);
-        let mut on_disk: BTreeSet<String> = std::fs::read_dir(&path)
-            .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect())
-            .unwrap_or_default();
-        on_disk.retain(|n| n.ends_with(".ndjson"));
-        let made: BTreeSet<String> = a.iter().filter(|t| t.dir == dir).map(|t| t.name.clone()).collect();
-        assert_eq!(on_disk, made, "traces/{dir}: run `cargo xtask traces`");
-        for t in a.iter().filter(|t| t.dir == dir) {
-            let disk = std::fs::read_to_string(path.join(&t.name)).unwrap();
-            assert!(disk == t.text, "traces/{dir}/{} differs from its run: run `cargo xtask traces`", t.name);
-        }
-    }
-    assert!(a.iter().filter(|t| t.dir == "locksvc").count() >= 20);
+    assert_traces_match_files(traces, &["locksvc", "locksvc-bug"]);
+    assert!(traces().iter().filter(|t| t.dir == "locksvc").count() >= 20);
 }
 
 /// Checks one line against the previous state with the rules of the service's description; the
@@ -72,12 +48,7 @@ fn traces_regenerate_identically_and_match_the_files() {
 /// server's message came from and the message's kind when the step is serverReceive, which the
 /// next serverRespond of the server needs (`msg` is not observed).
 fn check_step(name: &str, prev: &Value, s: &Value, msg: &mut Option<(u64, &'static str)>, grant_when: usize) {
-    let a = s["action"].as_str().unwrap();
-    let me = s["actor"].as_u64().unwrap();
-    assert_eq!(s["args"]["self"], me, "{name}");
-    let (st, key) = (&s["state"], me.to_string());
-    assert_eq!(prev["pc"][&key], a, "{name}: {a} taken from label {}", prev["pc"][&key]);
-    let next = match a {
+    let (a, me) = assert_label_step(name, prev, s, |a| match a {
         "serverLoop" => "serverReceive",
         "serverReceive" => "serverRespond",
         "serverRespond" => "serverLoop",
@@ -85,11 +56,11 @@ fn check_step(name: &str, prev: &Value, s: &Value, msg: &mut Option<(u64, &'stat
         "criticalSection" => "unlock",
         "unlock" => "Done",
         other => panic!("{name}: action {other}"),
-    };
-    assert_eq!(st["pc"][&key], next, "{name}");
+    });
+    let (st, key) = (&s["state"], me.to_string());
     assert_eq!(me == SERVER_ID, a.starts_with("server"), "{name}: {a} by {me}");
     let mut expect = prev.clone();
-    expect["pc"][&key] = next.into();
+    expect["pc"][&key] = st["pc"][&key].clone();
     let bump = |v: &mut Value, c: u64, by: i64| {
         let n = v[c.to_string()].as_u64().unwrap() as i64 + by;
         assert!(n >= 0, "{name}: a message taken that was not there");
@@ -149,17 +120,12 @@ fn traces_cover_every_action_with_clients_waiting_in_the_queue() {
     let mut count_of: BTreeMap<String, usize> = BTreeMap::new();
     let (mut total, mut max_queue, mut granted_on_unlock) = (0, 0, 0);
     for t in traces().iter().filter(|t| t.dir == "locksvc") {
-        let ls = lines(&t.text);
-        assert_eq!(ls[0]["kind"], "header");
-        assert_eq!(ls[0]["task"], "locksvc");
-        assert!(ls[0].get("bug").is_none(), "{}", t.name);
-        assert_eq!(ls[1]["kind"], "init");
-        let steps = &ls[2..];
-        total += steps.len();
-        let mut prev = ls[1]["state"].clone();
+        let tr = trace(&t.name, "locksvc", &t.text);
+        assert!(tr.header.get("bug").is_none(), "{}", t.name);
+        total += tr.steps.len();
+        let mut prev = tr.init;
         let mut msg = None;
-        for (k, s) in steps.iter().enumerate() {
-            assert_eq!(s["seq"], (k + 1) as u64);
+        for s in &tr.steps {
             let st = &s["state"];
             assert_eq!(st["pc"].as_object().unwrap().keys().cloned().collect::<Vec<_>>(), nodes());
             assert_eq!(st["hasLock"].as_object().unwrap().keys().cloned().collect::<Vec<_>>(), nodes());
@@ -199,12 +165,12 @@ fn the_bug_switch_puts_two_clients_in_their_critical_sections() {
     assert!(bug.len() >= 5);
     let mut runs_with_two_holders = 0;
     for t in &bug {
-        let ls = lines(&t.text);
-        assert_eq!(ls[0]["bug"], "grant-to-second-waiter", "{}", t.name);
-        let mut prev = ls[1]["state"].clone();
+        let tr = trace(&t.name, "locksvc", &t.text);
+        assert_eq!(tr.header["bug"], "grant-to-second-waiter", "{}", t.name);
+        let mut prev = tr.init;
         let mut msg = None;
         let (mut two_holders, mut granted_behind_head) = (false, false);
-        for s in &ls[2..] {
+        for s in &tr.steps {
             // The switch's rule: a lock request is granted when the queue holds at most one.
             check_step(&t.name, &prev, s, &mut msg, 2);
             let q = seq(&s["state"]["q"]);

@@ -9,8 +9,15 @@
 //!
 //! Output is NDJSON (see `docs/trace-format.md`): a header line, an `init` line, one `step` line
 //! per observed step. Keys of nested objects are written sorted, so equal traces are equal bytes.
+//! A system that records its run first and writes it after gets the same lines from
+//! [`trace_text`]; the distributed tasks' systems on the simulated network share their driver
+//! ([`net`]). With the feature `testing`, `testing` holds the checks their tests share.
 
 #![forbid(unsafe_code)]
+
+pub mod net;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use serde_json::{Map, Value};
 use std::cell::Cell;
@@ -169,6 +176,69 @@ fn line(fields: &[(&str, &Value)]) -> String {
     out
 }
 
+/// A trace's header line: its fields in the documented order, the optional `bug` last.
+fn header_line(header: &Header) -> String {
+    let hdr = line(&[
+        ("kind", &Value::from("header")),
+        ("task", &Value::from(header.task.clone())),
+        ("version", &Value::from(1u64)),
+        ("constants", &header.constants),
+        ("seed", &Value::from(header.seed)),
+        ("scheduler", &Value::from(header.scheduler.name())),
+        ("source", &Value::from(format!("{}@{}", header.source_path, source_hash(header.source_text)))),
+    ]);
+    match &header.bug {
+        // The optional `bug` field goes last, before the closing brace.
+        Some(b) => format!("{},\"bug\":{}}}", &hdr[..hdr.len() - 1], Value::from(b.clone())),
+        None => hdr,
+    }
+}
+
+/// A trace's `step` line.
+fn step_line(seq: u64, action: &str, actor: &Value, args: &Value, state: &Value) -> String {
+    line(&[
+        ("kind", &Value::from("step")),
+        ("seq", &Value::from(seq)),
+        ("action", &Value::from(action)),
+        ("actor", actor),
+        ("args", args),
+        ("state", state),
+    ])
+}
+
+/// One step of a trace written at once ([`trace_text`]): its action, actor, arguments and the
+/// observed state after it.
+#[derive(Clone, Debug)]
+pub struct StepLine<'a> {
+    pub action: &'a str,
+    pub actor: Value,
+    pub args: Value,
+    pub state: Value,
+}
+
+/// A whole trace's text, for a system that records its run first and writes it after (the
+/// distributed tasks): the header, the `init` line with the initial state, one line per step
+/// (numbered from 1), each ending in a newline; the same lines a [`Recorder`] writes.
+pub fn trace_text<'a>(header: &Header, init: &Value, steps: impl IntoIterator<Item = StepLine<'a>>) -> String {
+    let mut s = header_line(header);
+    s.push('\n');
+    s.push_str(&line(&[("kind", &Value::from("init")), ("state", init)]));
+    s.push('\n');
+    for (n, st) in steps.into_iter().enumerate() {
+        s.push_str(&step_line(n as u64 + 1, st.action, &st.actor, &st.args, &st.state));
+        s.push('\n');
+    }
+    s
+}
+
+/// An integer constant of the `[check]` table of a task's task.toml (read with the one
+/// task.toml schema): the constants a distributed task's runs use.
+pub fn check_constant(task_toml: &str, name: &str) -> u64 {
+    let task = sysmo_task_format::TaskToml::parse(task_toml).unwrap_or_else(|e| panic!("{e}"));
+    let n = task.check_int(name).unwrap_or_else(|e| panic!("{e}"));
+    u64::try_from(n).unwrap_or_else(|_| panic!("task.toml: [check].constants.{name} is negative"))
+}
+
 struct Inner<S> {
     state: S,
     seq: u64,
@@ -189,27 +259,7 @@ impl<S> Clone for Recorder<S> {
 impl<S: Observed> Recorder<S> {
     /// Starts a trace with its header and the `init` line.
     pub fn new(header: &Header, init: S) -> Self {
-        let hdr = line(&[
-            ("kind", &Value::from("header")),
-            ("task", &Value::from(header.task.clone())),
-            ("version", &Value::from(1u64)),
-            ("constants", &header.constants),
-            ("seed", &Value::from(header.seed)),
-            ("scheduler", &Value::from(header.scheduler.name())),
-            (
-                "source",
-                &Value::from(format!(
-                    "{}@{}",
-                    header.source_path,
-                    source_hash(header.source_text)
-                )),
-            ),
-        ]);
-        let hdr = match &header.bug {
-            // The optional `bug` field goes last, before the closing brace.
-            Some(b) => format!("{},\"bug\":{}}}", &hdr[..hdr.len() - 1], Value::from(b.clone())),
-            None => hdr,
-        };
+        let hdr = header_line(header);
         let init_line = line(&[("kind", &Value::from("init")), ("state", &init.to_json())]);
         Recorder {
             inner: Arc::new(Mutex::new(Inner { state: init, seq: 0, lines: vec![hdr, init_line] })),
@@ -227,14 +277,7 @@ impl<S: Observed> Recorder<S> {
         for (k, v) in extra {
             args.insert((*k).to_string(), v.clone());
         }
-        let l = line(&[
-            ("kind", &Value::from("step")),
-            ("seq", &Value::from(g.seq)),
-            ("action", &Value::from(action)),
-            ("actor", &actor.to_json()),
-            ("args", &Value::Object(args)),
-            ("state", &g.state.to_json()),
-        ]);
+        let l = step_line(g.seq, action, &actor.to_json(), &Value::Object(args), &g.state.to_json());
         g.lines.push(l);
     }
 
@@ -462,7 +505,24 @@ pub fn schedules(n: u64) -> Vec<(Scheduler, u64)> {
 
 /// The file name of a run: `random-007.ndjson`, `pct-012.ndjson`.
 pub fn trace_name(scheduler: Scheduler, seed: u64) -> String {
-    format!("{}-{:03}.ndjson", scheduler.name(), seed)
+    run_name(scheduler.name(), seed)
+}
+
+/// The file name of a run of the schedule (or scenario) named `schedule`:
+/// `contending-007.ndjson`.
+pub fn run_name(schedule: &str, seed: u64) -> String {
+    format!("{schedule}-{seed:03}.ndjson")
+}
+
+/// The runs of a task that has its own schedules (or scenarios) `all`: `seeds` runs of each,
+/// the `k`-th (from 1) of the `i`-th (from 0) with the seed `i * seeds + k`, so that seeds are
+/// distinct across them.
+pub fn named_runs<S: Copy>(all: &[S], seeds: u64) -> Vec<(S, u64)> {
+    let mut v = vec![];
+    for (i, s) in (0u64..).zip(all) {
+        v.extend((1..=seeds).map(|k| (*s, i * seeds + k)));
+    }
+    v
 }
 
 /// A system as a state machine, for a system graph built by search rather than by sampled

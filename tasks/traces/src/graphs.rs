@@ -34,6 +34,9 @@ pub enum How {
     /// From sampled runs (run `k` from 0, each a trace), until they settle. `ended`: a run
     /// stops only when the code has no step left (its last state counts as visited).
     Runs(fn(u64) -> String, bool),
+    /// From sampled runs of a concurrency task, as [`How::Runs`]: run `k` under the scheduler
+    /// and seed of [`sched`].
+    Scheduled(fn(Scheduler, u64) -> String, bool),
     /// By a breadth-first search of the system as a state machine: the task, its constants,
     /// and the search's text (see [`search`]).
     Search(fn(&str) -> String),
@@ -81,10 +84,7 @@ pub fn specs() -> Vec<GraphSpec> {
         GraphSpec {
             dir: "counter",
             bounds: "2 threads, one increment each, a scheduling point after every step, under random and PCT schedules",
-            how: How::Runs(|k| {
-                let (s, seed) = sched(k);
-                task_counter::workload::graph_run(s, seed)
-            }, true),
+            how: How::Scheduled(task_counter::workload::graph_run, true),
         },
         GraphSpec {
             dir: "dqueue",
@@ -92,7 +92,7 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Search(|bounds| {
                 let k = task_dqueue::workload::constants();
                 let c = serde_json::json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": task_dqueue::dqueue::PRODUCER });
-                search(task_dqueue::workload::GraphState::initial(), "dqueue", c, 24, 2_000_000, bounds)
+                search(task_dqueue::workload::graph_state(), "dqueue", c, 24, 2_000_000, bounds)
             }),
         },
         GraphSpec {
@@ -106,49 +106,44 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Search(|bounds| {
                 let k = task_locksvc::workload::constants();
                 let c = serde_json::json!({ "NumClients": k.num_clients });
-                search(task_locksvc::workload::GraphState::initial(), "locksvc", c, usize::MAX, 2_000_000, bounds)
+                search(task_locksvc::workload::graph_state(), "locksvc", c, usize::MAX, 2_000_000, bounds)
             }),
         },
         GraphSpec {
             dir: "mutex",
             bounds: "3 threads, 6 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
-            how: How::Runs(|k| {
-                let (s, seed) = sched(k);
-                task_mutex::workload::graph_run(s, seed)
-            }, false),
+            how: How::Scheduled(task_mutex::workload::graph_run, false),
         },
         GraphSpec {
             dir: "ringbuffer",
             bounds: "capacity 4; a producer and a consumer, 8 calls each drawn from push/pop and slices of 1 to 5 items, a scheduling point after every step, under random and PCT schedules",
-            how: How::Runs(|k| {
-                let (s, seed) = sched(k);
-                task_ringbuffer::workload::graph_run(s, seed)
-            }, false),
+            how: How::Scheduled(task_ringbuffer::workload::graph_run, false),
         },
         GraphSpec {
             dir: "spin",
             bounds: "3 threads, 4 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
-            how: How::Runs(|k| {
-                let (s, seed) = sched(k);
-                task_spin::workload::graph_run(s, seed, false)
-            }, false),
+            how: How::Scheduled(|s, seed| task_spin::workload::graph_run(s, seed, false), false),
         },
         GraphSpec {
             dir: "spin-split",
             bounds: "3 threads, 4 lock calls each (split test-and-set), a scheduling point after every step, under random and PCT schedules",
-            how: How::Runs(|k| {
-                let (s, seed) = sched(k);
-                task_spin::workload::graph_run(s, seed, true)
-            }, false),
+            how: How::Scheduled(|s, seed| task_spin::workload::graph_run(s, seed, true), false),
         },
     ]
 }
 
 /// A graph's text (uncompressed).
 pub fn build(spec: &GraphSpec) -> Result<String, String> {
-    let (run, ended) = match spec.how {
+    let (run, ended): (Box<dyn Fn(u64) -> String>, bool) = match spec.how {
         How::Search(f) => return Ok(f(spec.bounds)),
-        How::Runs(run, ended) => (run, ended),
+        How::Runs(run, ended) => (Box::new(run), ended),
+        How::Scheduled(run, ended) => (
+            Box::new(move |k| {
+                let (s, seed) = sched(k);
+                run(s, seed)
+            }),
+            ended,
+        ),
     };
     let mut b = GraphBuilder::new();
     let mut k = 0;

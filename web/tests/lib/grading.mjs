@@ -30,6 +30,7 @@ export async function gradeModel(page, text, timeout = 600000) {
  * coverage row and a conformance row per action; the scorecard is saved as `<id>-scorecard.png`.
  */
 export async function expectReferenceGrade(page, id, text, actions, screenshotPath, graph = true) {
+  await page.waitForSelector('#editor[data-kind="codemirror"] .cm-content', { timeout: 10000 });
   const g = await gradeModel(page, text);
   console.log(`     graded the ${id} reference in the worker in ${g.seconds.toFixed(1)} s`);
   expect(g.state === 'done', g.message);
@@ -47,4 +48,19 @@ export async function expectReferenceGrade(page, id, text, actions, screenshotPa
   const conform = await page.locator('#scorecard table.conformance tbody tr').count();
   expect(conform === actions.length, `conformance rows ${conform}`);
   await page.screenshot({ path: screenshotPath, fullPage: true });
+}
+
+/**
+ * Grade the model `text`, a wrong one that replays every trace, and expect the invariants
+ * stage to score `invariants` (a fraction) with exactly the properties `failed` not passing.
+ */
+export async function expectFailsInvariants(page, text, invariants, failed) {
+  const g = await gradeModel(page, text);
+  expect(g.state === 'done', g.message);
+  expect(g.stages.conformance.score === 1, `conformance ${g.stages.conformance.score}`);
+  expect(Math.abs(g.stages.invariants.score - invariants) < 1e-3, `invariants ${g.stages.invariants.score}`);
+  await page.click('#scorecard .stage[data-stage="invariants"] summary');
+  const shown = (await page.locator('#scorecard li[data-verdict]:not([data-verdict="pass"])').evaluateAll((els) => els.map((e) => e.dataset.name))).sort();
+  const want = [...failed].sort();
+  expect(JSON.stringify(shown) === JSON.stringify(want), `failed ${shown}`);
 }
