@@ -146,6 +146,8 @@ pub struct RoundView {
     pub status: &'static str,
     /// Combined when the task has it, else overall.
     pub score: Option<f64>,
+    /// The four-stage overall score, beside a combined `score`.
+    pub overall: Option<f64>,
     /// Why the round has no grade, or the module name's problem.
     pub error: Option<String>,
     pub model: Option<String>,
@@ -161,6 +163,10 @@ pub struct RoundView {
 impl RoundView {
     /// The view of `r`, with the model of the last round before it that had one.
     pub fn of(r: &Round, previous_model: Option<&str>, pinned: &str) -> RoundView {
+        let overall = match &r.outcome {
+            Outcome::Graded { report, .. } if report.combined.is_some() => Some(report.overall),
+            _ => None,
+        };
         let (model, cfg, card, turn) = match &r.outcome {
             Outcome::Graded { answer, report, feedback } => {
                 (Some(answer.tla.clone()), answer.cfg.clone(), Some(Rc::new(Scorecard::from_report(report))), Some(feedback.clone()))
@@ -172,7 +178,7 @@ impl RoundView {
             (Some(old), Some(new)) => Some(diff(old, new)),
             _ => None,
         };
-        RoundView { round: r.round, status: r.status(), score: r.score(), error: r.error().map(str::to_string), model, cfg, diff, card, turn }
+        RoundView { round: r.round, status: r.status(), score: r.score(), overall, error: r.error().map(str::to_string), model, cfg, diff, card, turn }
     }
 
     /// The views of a conversation's rounds.

@@ -94,6 +94,7 @@ await check('OpenAI, streamed: a wrong model, then the fixed one graded 1.0 in r
   const r = await rounds();
   expect(r.length === 2, `rounds ${JSON.stringify(r)}`);
   expect(r[0].status === 'graded' && r[1].status === 'pass' && r[1].score === '1.0000', JSON.stringify(r));
+  expect((await page.textContent('.llm-round[data-round="1"] h4')).includes('overall 0.9375'), 'the four-stage score beside the combined one');
   expect(r[0].sent === 'true' && r[0].turn.includes(CONJUNCT), `round 1's turn: ${r[0].turn}`);
   expect(r[1].diff, 'round 2 shows its diff from round 1');
   expect((await page.textContent('#llm-status')).includes('round 2 scores 1.0'), await page.textContent('#llm-status'));
@@ -115,6 +116,8 @@ await check('the key is in no URL, no share link and no storage without "remembe
   expect(mock.requests.every((q) => !q.body || !JSON.stringify(q.body).includes(KEY)), 'not in a request body');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
   expect(!stored.includes(KEY), 'not in storage');
+  const open = await page.getAttribute('.llm-round[data-round="2"] a.llm-open', 'href');
+  expect(open.startsWith('#') && !open.includes(KEY), `the round's link ${open.slice(0, 40)}`);
   await page.click('#llm-share');
   const link = await page.inputValue('#llm-link');
   expect(link.includes('#') && !link.includes(KEY), `link ${link.slice(0, 80)}`);

@@ -362,7 +362,7 @@ pub fn llm_panel(props: &LlmProps) -> Html {
             </div>
             { problem.as_ref().map(|p| html! { <p id="llm-problem" class="error">{ p }</p> }).unwrap_or_default() }
             <p id="llm-status" data-state={state}>{ status }</p>
-            <ol id="llm-rounds-list">{ for views.iter().map(|v| round_view(v, views.len())) }</ol>
+            <ol id="llm-rounds-list">{ for views.iter().map(|v| round_view(&props.task, v, views.len())) }</ol>
             { best.as_ref().filter(|_| !busy).map(|b| html! {
                 <section id="llm-best" data-round={b.round.to_string()}>
                     <span>{ format!("Best: round {} ({:.4}). ", b.round, b.score.unwrap_or(0.0)) }</span>
@@ -378,12 +378,16 @@ pub fn llm_panel(props: &LlmProps) -> Html {
     }
 }
 
-fn round_view(v: &RoundView, rounds: usize) -> Html {
+fn round_view(task: &str, v: &RoundView, rounds: usize) -> Html {
     let score = v.score.map(|s| format!("{s:.4}")).unwrap_or_default();
     let sent = (v.round as usize) < rounds;
     html! {
         <li class="llm-round" data-round={v.round.to_string()} data-status={v.status} data-score={score.clone()}>
-            <h4>{ format!("Round {}: {}{}", v.round, v.status, if score.is_empty() { String::new() } else { format!(", score {score}") }) }</h4>
+            <h4>{ format!("Round {}: {}{}", v.round, v.status, match (v.score, v.overall) {
+                (Some(c), Some(o)) => format!(", combined {c:.4} (overall {o:.4})"),
+                (Some(s), None) => format!(", overall {s:.4}"),
+                _ => String::new(),
+            }) }</h4>
             { v.error.as_ref().map(|e| html! { <p class="llm-error error">{ e }</p> }).unwrap_or_default() }
             { v.model.as_ref().map(|m| html! {
                 <details class="llm-model"><summary>{ format!("the model ({} lines)", m.lines().count()) }</summary><pre>{ m }</pre></details>
@@ -403,6 +407,11 @@ fn round_view(v: &RoundView, rounds: usize) -> Html {
             { v.card.as_ref().map(|c| html! {
                 <details class="llm-scorecard"><summary>{ "its scorecard" }</summary>{ scorecard(c) }</details>
             }).unwrap_or_default() }
+            { match v.share_fragment(task) {
+                Some(Ok(f)) => html! { <a class="llm-open" href={f} target="_blank" rel="noopener"
+                    title="This round's model on the task page, in a new tab, re-graded">{ "open in the editor" }</a> },
+                _ => html! {},
+            } }
             { v.turn.as_ref().map(|t| html! {
                 <details class="llm-feedback" data-sent={sent.to_string()}>
                     <summary>{ if sent { "the repair text sent as the next turn" } else { "the repair text (not sent: the conversation ended)" } }</summary>
