@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod actions;
+mod adapters;
 pub mod feedback;
 mod precision;
 pub mod itf;
@@ -630,7 +631,22 @@ fn invariants_stage(
     let inv_name = module_name(task.invariants_tla).unwrap_or_else(|| format!("{}Invariants", spec.module));
     // The model is the module the invariants EXTEND.
     let library = Library::new().with(name, format!("{name}.tla"), input.text);
-    let Analyzed { mut sources, analysis, .. } = Analyzed::new(format!("{inv_name}.tla"), task.invariants_tla, &library);
+    let mut analyzed = Analyzed::new(format!("{inv_name}.tla"), task.invariants_tla, &library);
+    // A model with actions of its own (no-hints): the pinned actions the invariants name are
+    // defined as the model's actions the mapping maps them to.
+    let mut adapter_notes: Vec<String> = vec![];
+    if analyzed.analysis.has_errors()
+        && let Ok((mapping, _)) = mapping_of(task, input)
+        && let Some(inv) = analyzed.analysis.root.and_then(|r| analyzed.analysis.modules.get(r))
+        && let Some(model) = analyzed.analysis.modules.iter().find(|m| m.name.name == name)
+    {
+        let a = adapters::adapters(&spec.action_params, &adapters::operators(model), &mapping);
+        if let Some(text) = adapters::splice(task.invariants_tla, inv, &a.definitions) {
+            analyzed = Analyzed::new(format!("{inv_name}.tla"), text, &library);
+        }
+        adapter_notes = a.unmatched;
+    }
+    let Analyzed { mut sources, analysis, .. } = analyzed;
     // What to check: invariants.cfg (must hold), violations.cfg (must be violated).
     let mut checks: Vec<Check> = vec![];
     for (file, text, must_hold) in [("invariants.cfg", Some(task.invariants_cfg), true), ("violations.cfg", task.violations_cfg, false)] {
@@ -650,7 +666,8 @@ fn invariants_stage(
     base.check_deadlock = Some(false);
     let analysis_error = analysis.has_errors().then(|| {
         let errs: Vec<String> = analysis.diagnostics.iter().filter(|d| d.is_error()).take(3).map(|d| tla_syntax::diag::one_line(&sources, d)).collect();
-        format!("the invariants do not check against this model: {}", errs.join("; "))
+        let notes = if adapter_notes.is_empty() { String::new() } else { format!(" ({})", adapter_notes.join("; ")) };
+        format!("the invariants do not check against this model: {}{notes}", errs.join("; "))
     });
     let mut rows: Vec<InvariantResult> = checks
         .iter()

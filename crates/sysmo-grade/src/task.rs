@@ -14,6 +14,8 @@ pub struct TaskSpec {
     pub module: String,
     /// `[pinned].actions` names.
     pub actions: Vec<String>,
+    /// `[pinned].actions` with their parameters' names.
+    pub action_params: Vec<(String, Vec<String>)>,
     /// `[check].constants`, each as (name, TLA+ value text for a .cfg).
     pub constants: Vec<(String, String)>,
     pub max_states: u64,
@@ -25,6 +27,7 @@ impl From<TaskToml> for TaskSpec {
     fn from(t: TaskToml) -> TaskSpec {
         TaskSpec {
             constants: t.check.constants_cfg(),
+            action_params: t.pinned.actions.iter().map(|a| (a.name.clone(), a.params.clone())).collect(),
             actions: t.pinned.actions.into_iter().map(|a| a.name).collect(),
             id: t.id,
             title: t.title,

@@ -110,3 +110,30 @@ fn a_missing_pinned_module_name_still_grades_and_a_bad_cfg_is_a_runtime_error() 
     assert_eq!(r.stages.conformance.status, Status::Skipped);
     assert_eq!(r.overall, 0.25);
 }
+
+/// A model with actions of its own (the no-hints prompt) and its mapping: the reference with
+/// every action renamed and one parameter too. Conformance and precision read the steps
+/// through the mapping; the invariants that name the pinned actions (TryLockNoSpinning, ...)
+/// see them defined as the model's actions, so every stage scores as the reference's.
+#[test]
+fn a_model_with_its_own_actions_grades_through_its_mapping() {
+    let (task, _) = spin();
+    let t = sysmo_tasks::task("spin").expect("the spin task");
+    let reference = t.file("reference/spin.tla").expect("the reference");
+    let renamed = reference
+        .replace("TryLock(t)", "Attempt(t)")
+        .replace("LockSpin(t)", "Spinning(t)")
+        .replace("LockAcquired(t)", "Acquired(t)")
+        .replace("Unlock(t) ==\n", "Release(th) ==\n")
+        .replace("Unlock(t)", "Release(t)");
+    assert!(!renamed.contains("TryLock(") && !renamed.contains("Unlock("), "every action renamed");
+    let th = renamed[renamed.find("Release(th) ==").unwrap()..].split("\n\n").next().unwrap().replace("[t]", "[th]");
+    let renamed = renamed.replacen(renamed[renamed.find("Release(th) ==").unwrap()..].split("\n\n").next().unwrap(), &th, 1);
+    let mapping = r#"{"actions": {"TryLock": "Attempt", "LockSpin": "Spinning", "LockAcquired": "Acquired",
+                      "Unlock": {"action": "Release", "args": {"t": "th"}}}}"#;
+    let r = grade(&task, &ModelInput { name: "spin.tla", text: &renamed, cfg: None, mapping: Some(mapping) }, &|| false);
+    assert_eq!(r.combined, Some(1.0), "{}", r.to_text());
+    // Without the mapping the steps have no action to replay.
+    let r = grade(&task, &ModelInput { name: "spin.tla", text: &renamed, cfg: None, mapping: None }, &|| false);
+    assert!(r.stages.conformance.score < 1.0);
+}
