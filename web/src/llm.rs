@@ -152,6 +152,8 @@ pub struct RoundView {
     pub error: Option<String>,
     pub model: Option<String>,
     pub cfg: Option<String>,
+    /// The model's own mapping (the no-hints prompt).
+    pub mapping: Option<String>,
     /// From the last round before it that had a model.
     pub diff: Option<Vec<DiffLine>>,
     pub card: Option<Rc<Scorecard>>,
@@ -162,32 +164,37 @@ pub struct RoundView {
 
 impl RoundView {
     /// The view of `r`, with the model of the last round before it that had one.
-    pub fn of(r: &Round, previous_model: Option<&str>, pinned: &str) -> RoundView {
+    pub fn of(r: &Round, previous_model: Option<&str>) -> RoundView {
         let overall = match &r.outcome {
             Outcome::Graded { report, .. } if report.combined.is_some() => Some(report.overall),
             _ => None,
         };
-        let (model, cfg, card, turn) = match &r.outcome {
-            Outcome::Graded { answer, report, feedback } => {
-                (Some(answer.tla.clone()), answer.cfg.clone(), Some(Rc::new(Scorecard::from_report(report))), Some(feedback.clone()))
+        let (model, cfg, mapping, card) = match &r.outcome {
+            Outcome::Graded { answer, report, .. } => {
+                (Some(answer.tla.clone()), answer.cfg.clone(), answer.mapping.clone(), Some(Rc::new(Scorecard::from_report(report))))
             }
-            Outcome::Unusable(e) => (None, None, None, Some(format!("{e}\n\n{}", sysmo_agent::format_reminder(pinned)))),
-            Outcome::NoAnswer(_) => (None, None, None, None),
+            Outcome::Unusable(_) | Outcome::NoAnswer(_) => (None, None, None, None),
+        };
+        // The repair text of the last round too (shown as not sent).
+        let turn = match (&r.turn, &r.outcome) {
+            (Some(t), _) => Some(t.clone()),
+            (None, Outcome::Graded { feedback, .. }) => Some(feedback.clone()),
+            (None, _) => None,
         };
         let diff = match (previous_model, &model) {
             (Some(old), Some(new)) => Some(diff(old, new)),
             _ => None,
         };
-        RoundView { round: r.round, status: r.status(), score: r.score(), overall, error: r.error().map(str::to_string), model, cfg, diff, card, turn }
+        RoundView { round: r.round, status: r.status(), score: r.score(), overall, error: r.error().map(str::to_string), model, cfg, mapping, diff, card, turn }
     }
 
     /// The views of a conversation's rounds.
-    pub fn all(rounds: &[Round], pinned: &str) -> Vec<RoundView> {
+    pub fn all(rounds: &[Round]) -> Vec<RoundView> {
         let mut last: Option<String> = None;
         rounds
             .iter()
             .map(|r| {
-                let v = RoundView::of(r, last.as_deref(), pinned);
+                let v = RoundView::of(r, last.as_deref());
                 if v.model.is_some() {
                     last = v.model.clone();
                 }
@@ -199,7 +206,7 @@ impl RoundView {
     /// The share link's fragment for this round's model and scores.
     pub fn share_fragment(&self, task: &str) -> Option<Result<String, String>> {
         let (model, card) = (self.model.as_ref()?, self.card.as_ref()?);
-        let p = SharePayload { task: task.to_string(), model: model.clone(), cfg: self.cfg.clone(), mapping: None, claimed: Scores::from_card(card) };
+        let p = SharePayload { task: task.to_string(), model: model.clone(), cfg: self.cfg.clone(), mapping: self.mapping.clone(), claimed: Scores::from_card(card) };
         Some(share::encode_fragment(&p).map_err(|e| e.to_string()))
     }
 }
@@ -326,7 +333,7 @@ mod tests {
             let r = crate::grading::grade_task_with("spin", &a.tla, a.cfg.as_deref(), None, &|| false).unwrap();
             c.graded(a, r);
         }
-        let views = RoundView::all(c.rounds(), "spin");
+        let views = RoundView::all(c.rounds());
         assert_eq!(views.iter().map(|v| v.status).collect::<Vec<_>>(), ["unusable", "graded", "pass"]);
         assert!(views[0].turn.as_deref().unwrap().contains("no TLA+ module"));
         assert!(views[1].diff.is_none(), "no model before round 2");

@@ -10,6 +10,10 @@ pub struct Answer {
     /// From `---- MODULE` to its closing `====` line, with a final newline.
     pub tla: String,
     pub cfg: Option<String>,
+    /// The mapping (`mapping.json`, docs/mapping.md) from the traces' step names to the
+    /// model's actions: a block labelled `json` (or `mapping.json`), or any block holding a JSON
+    /// object with `actions`; the last one.
+    pub mapping: Option<String>,
     /// Set when the module is not named as the task pins it: the plain statement to give back.
     pub wrong_name: Option<String>,
 }
@@ -101,20 +105,30 @@ fn is_tla_lang(lang: &str) -> bool {
     matches!(lang, "tla" | "tlaplus" | "tla+" | "tla-plus") || lang.ends_with(".tla")
 }
 
+fn is_json_lang(lang: &str) -> bool {
+    lang == "json" || lang.ends_with(".json")
+}
+
+fn looks_like_mapping(body: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(body).is_ok_and(|v| v.get("actions").is_some_and(serde_json::Value::is_object))
+}
+
 fn is_cfg_lang(lang: &str) -> bool {
     matches!(lang, "cfg" | "tlc" | "tla-cfg") || lang.ends_with(".cfg")
 }
 
-/// How the answer should look, for a turn after an unusable one.
-pub fn format_reminder(module: &str) -> String {
+/// How the answer should look, for a turn after an unusable one; `mapping` when the answer
+/// must hold a mapping too (the no-hints prompt).
+pub fn format_reminder(module: &str, mapping: bool) -> String {
+    let m = if mapping { ", and `mapping.json` in one ```json code block (the traces' step names to your actions)" } else { "" };
     format!(
         "Answer with the complete module `{module}.tla` in one ```tla code block, from \
          `---- MODULE {module} ----` to its closing `====` line, and its configuration \
-         `{module}.cfg` in one ```cfg code block (SPECIFICATION Spec and the CONSTANT lines)."
+         `{module}.cfg` in one ```cfg code block (SPECIFICATION Spec and the CONSTANT lines){m}."
     )
 }
 
-/// The module and .cfg of an answer. The module is taken from fenced blocks labelled `tla` or
+/// The module, .cfg and mapping of an answer. The module is taken from fenced blocks labelled `tla` or
 /// `tlaplus`, or any fenced block holding a `---- MODULE` header, else from the bare text; the
 /// .cfg from a block labelled `cfg` or one that starts with a .cfg keyword (SPECIFICATION,
 /// INIT, CONSTANT, ...), the last one when there are several. `pinned` is the module name the
@@ -123,6 +137,7 @@ pub fn parse_answer(text: &str, pinned: &str) -> Result<Answer, String> {
     let (blocks, outside) = fenced_blocks(text);
     let mut found: Vec<Result<String, String>> = vec![];
     let mut cfg = None;
+    let mut mapping = None;
     for b in &blocks {
         let mods = modules_in(&b.body);
         if is_tla_lang(&b.lang) || !mods.is_empty() {
@@ -133,6 +148,8 @@ pub fn parse_answer(text: &str, pinned: &str) -> Result<Answer, String> {
             found.extend(mods);
         } else if is_cfg_lang(&b.lang) || looks_like_cfg(&b.body) {
             cfg = Some(b.body.clone());
+        } else if is_json_lang(&b.lang) || looks_like_mapping(&b.body) {
+            mapping = Some(b.body.clone());
         }
     }
     if found.is_empty() {
@@ -167,7 +184,8 @@ pub fn parse_answer(text: &str, pinned: &str) -> Result<Answer, String> {
         format!("The module is named `{name}`, but the task expects `{pinned}`: its header must be `---- MODULE {pinned} ----`.")
     });
     let cfg = cfg.filter(|c| !c.trim().is_empty());
-    Ok(Answer { name, tla, cfg, wrong_name })
+    let mapping = mapping.filter(|m| !m.trim().is_empty());
+    Ok(Answer { name, tla, cfg, mapping, wrong_name })
 }
 
 #[cfg(test)]
@@ -197,6 +215,16 @@ mod tests {
         // Text after the closing line is not the module's.
         let a = parse_answer(&format!("```tla\n{SMALL}\\* trailing\n```"), "spin").unwrap();
         assert_eq!(a.tla, SMALL);
+    }
+
+    #[test]
+    fn takes_the_mapping_from_a_json_block() {
+        let m = "{\"version\": 1, \"actions\": {\"TryLock\": \"Attempt\"}}\n";
+        let a = parse_answer(&format!("```tla\n{SMALL}```\n```json\n{m}```\n"), "spin").unwrap();
+        assert_eq!(a.mapping.as_deref(), Some(m));
+        let a = parse_answer(&format!("```tla\n{SMALL}```\nmapping.json:\n```\n{m}```\n"), "spin").unwrap();
+        assert_eq!(a.mapping.as_deref(), Some(m), "an unlabelled block holding a mapping");
+        assert_eq!(parse_answer(&format!("```tla\n{SMALL}```\n"), "spin").unwrap().mapping, None);
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub enum Outcome {
 pub struct Round {
     pub round: u32,
     pub outcome: Outcome,
+    /// The next user turn it led to: the repair text, or the reason and the format; `None`
+    /// after the last round, and after no answer (the same messages are sent again).
+    pub turn: Option<String>,
 }
 
 impl Round {
@@ -63,6 +66,8 @@ impl Round {
 #[derive(Debug, Clone)]
 pub struct Conversation {
     pinned: String,
+    /// The answer must hold a mapping (the no-hints prompt).
+    wants_mapping: bool,
     rounds: u32,
     messages: Vec<Message>,
     done: Vec<Round>,
@@ -74,11 +79,22 @@ impl Conversation {
     pub fn new(prompt: &str, pinned: &str, rounds: u32) -> Conversation {
         Conversation {
             pinned: pinned.to_string(),
+            wants_mapping: false,
             rounds: rounds.max(1),
             messages: vec![Message { role: "user", content: prompt.to_string() }],
             done: vec![],
             finished: false,
         }
+    }
+
+    /// A conversation over the no-hints prompt: an answer without a mapping is unusable.
+    pub fn wanting_a_mapping(self) -> Conversation {
+        Conversation { wants_mapping: true, ..self }
+    }
+
+    /// Whether an answer must hold a mapping.
+    pub fn wants_mapping(&self) -> bool {
+        self.wants_mapping
     }
 
     /// The messages to send for the next answer.
@@ -107,7 +123,12 @@ impl Conversation {
                 None
             }
             Ok(text) => {
-                let parsed = parse_answer(&text, &self.pinned);
+                let parsed = parse_answer(&text, &self.pinned).and_then(|a| match a.mapping {
+                    None if self.wants_mapping => Err(
+                        "The answer holds no mapping.json: give the mapping from the traces' step names to your actions.".to_string(),
+                    ),
+                    _ => Ok(a),
+                });
                 self.messages.push(Message { role: "assistant", content: text });
                 match parsed {
                     Err(e) => {
@@ -135,14 +156,17 @@ impl Conversation {
     }
 
     fn end_round(&mut self, outcome: Outcome) {
-        let round = Round { round: self.done.len() as u32 + 1, outcome };
+        let mut round = Round { round: self.done.len() as u32 + 1, outcome, turn: None };
         let go_on = round.round < self.rounds && round.score().is_none_or(|s| s < 1.0);
         if go_on {
             // The next user turn; after no answer at all the same messages are sent again.
-            match &round.outcome {
-                Outcome::NoAnswer(_) => {}
-                Outcome::Unusable(e) => self.messages.push(Message { role: "user", content: format!("{e}\n\n{}", format_reminder(&self.pinned)) }),
-                Outcome::Graded { feedback, .. } => self.messages.push(Message { role: "user", content: feedback.clone() }),
+            round.turn = match &round.outcome {
+                Outcome::NoAnswer(_) => None,
+                Outcome::Unusable(e) => Some(format!("{e}\n\n{}", format_reminder(&self.pinned, self.wants_mapping))),
+                Outcome::Graded { feedback, .. } => Some(feedback.clone()),
+            };
+            if let Some(t) = &round.turn {
+                self.messages.push(Message { role: "user", content: t.clone() });
             }
         }
         self.finished = !go_on;
@@ -150,18 +174,15 @@ impl Conversation {
     }
 }
 
-/// One conversation, synchronously. `chat` answers the messages so far; `grade` grades a
+/// Conversation `c` played synchronously. `chat` answers the messages so far; `grade` grades a
 /// usable answer (round number and answer); `on_round` sees each round as it ends, with the
 /// messages so far. Returns the rounds and the whole conversation.
 pub fn run_conversation(
-    prompt: &str,
-    pinned: &str,
-    rounds: u32,
+    mut c: Conversation,
     chat: &mut dyn FnMut(&[Message]) -> Result<String, String>,
     grade: &mut dyn FnMut(u32, &Answer) -> Report,
     on_round: &mut dyn FnMut(&Round, &[Message]),
 ) -> (Vec<Round>, Vec<Message>) {
-    let mut c = Conversation::new(prompt, pinned, rounds);
     while let Some(n) = c.next_round() {
         let reply = chat(c.messages());
         if let Some(answer) = c.answer(reply) {
@@ -214,6 +235,17 @@ mod tests {
         c.graded(a, r);
         assert_eq!(c.rounds().iter().map(Round::status).collect::<Vec<_>>(), ["no-answer", "unusable", "graded", "pass"]);
         assert_eq!((c.next_round(), c.messages().len()), (None, 6));
+    }
+
+    #[test]
+    fn without_hints_an_answer_needs_its_mapping() {
+        let mut c = Conversation::new("P", "spin", 3).wanting_a_mapping();
+        assert!(c.answer(Ok(format!("```tla\n{REFERENCE}```\n"))).is_none());
+        assert_eq!(c.rounds()[0].status(), "unusable");
+        let turn = &c.messages().last().unwrap().content;
+        assert!(turn.contains("no mapping.json") && turn.contains("```json"), "{turn}");
+        let a = c.answer(Ok(format!("```tla\n{REFERENCE}```\n```json\n{{\"actions\": {{}}}}\n```\n"))).expect("usable");
+        assert!(a.mapping.is_some());
     }
 
     #[test]

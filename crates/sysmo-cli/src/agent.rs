@@ -19,7 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use sysmo_agent::{format_reminder, request_body, response_text, run_conversation, Answer, Api, Message, Outcome, Round, SYSTEM};
+use sysmo_agent::{format_reminder, request_body, response_text, run_conversation, Answer, Api, Conversation, Message, Outcome, Round, SYSTEM};
 use sysmo_grade::{grade, ModelInput, Report, TaskInput};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +34,26 @@ pub struct AgentArgs {
     pub out: PathBuf,
     /// `max_tokens` of each request; sent to OpenAI only when given.
     pub max_tokens: Option<u32>,
+    /// The prompts to play: with the action list, without it (`--no-hints`), or both.
+    pub modes: Vec<Mode>,
+}
+
+/// Which prompt a conversation starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The pinned actions listed (`sysmo prompt`).
+    Hints,
+    /// No action list; the answer holds its mapping (`sysmo prompt --no-hints`).
+    NoHints,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Hints => "hints",
+            Mode::NoHints => "no-hints",
+        }
+    }
 }
 
 pub const DEFAULT_ROUNDS: u32 = 3;
@@ -54,6 +74,7 @@ impl AgentArgs {
             repeat: 1,
             out: PathBuf::from("agent-out"),
             max_tokens: None,
+            modes: vec![Mode::Hints],
         };
         let mut it = args.iter();
         while let Some(s) = it.next() {
@@ -74,6 +95,15 @@ impl AgentArgs {
                 "--repeat" => a.repeat = count(s, val(s)?)?,
                 "--out" => a.out = PathBuf::from(val(s)?),
                 "--max-tokens" => a.max_tokens = Some(count(s, val(s)?)?),
+                "--no-hints" => a.modes = vec![Mode::NoHints],
+                "--mode" => {
+                    a.modes = match val(s)?.as_str() {
+                        "hints" => vec![Mode::Hints],
+                        "no-hints" => vec![Mode::NoHints],
+                        "both" => vec![Mode::Hints, Mode::NoHints],
+                        x => return Err(format!("--mode is hints, no-hints or both, not `{x}`")),
+                    }
+                }
                 x => return Err(format!("unknown argument `{x}` for `sysmo agent`")),
             }
         }
@@ -140,7 +170,7 @@ pub fn grade_answer(task: &sysmo_tasks::TaskFiles, name: &str, answer: &Answer) 
     let input = TaskInput::from_folder(task.files, task.traces).with_system_graph(task.system_graph());
     let started = Instant::now();
     let should_stop = || started.elapsed() > GRADE_TIME_LIMIT;
-    let model = ModelInput { name, text: &answer.tla, cfg: answer.cfg.as_deref(), mapping: None };
+    let model = ModelInput { name, text: &answer.tla, cfg: answer.cfg.as_deref(), mapping: answer.mapping.as_deref() };
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(64 << 20)
@@ -161,8 +191,11 @@ pub fn pinned_module(task: &sysmo_tasks::TaskFiles) -> Result<String, String> {
 // The command.
 
 /// The line printed for a round.
-pub fn round_line(task: &str, run: u32, r: &Round) -> String {
-    let head = format!("{task} run {run} round {}:", r.round);
+pub fn round_line(task: &str, mode: Mode, run: u32, r: &Round) -> String {
+    let head = match mode {
+        Mode::Hints => format!("{task} run {run} round {}:", r.round),
+        Mode::NoHints => format!("{task} (no hints) run {run} round {}:", r.round),
+    };
     match &r.outcome {
         Outcome::Graded { report, answer, .. } => {
             let stages: Vec<String> = report.stages.scores().iter().map(|(k, score, _)| format!("{k} {score:.3}")).collect();
@@ -194,10 +227,10 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-pub const CSV_HEADER: &str = "task,run,round,status,syntax,runtime,conformance,invariants,precision,overall,combined,error\n";
+pub const CSV_HEADER: &str = "task,mode,run,round,status,syntax,runtime,conformance,invariants,precision,overall,combined,error\n";
 
 /// The round's row of results.csv.
-pub fn csv_row(task: &str, run: u32, r: &Round) -> String {
+pub fn csv_row(task: &str, mode: Mode, run: u32, r: &Round) -> String {
     let scores = match &r.outcome {
         Outcome::Graded { report, .. } => {
             let stages: Vec<String> = report.stages.scores().iter().map(|(_, score, _)| format!("{score:.4}")).collect();
@@ -205,12 +238,13 @@ pub fn csv_row(task: &str, run: u32, r: &Round) -> String {
         }
         _ => ",,,,,,".to_string(),
     };
-    format!("{task},{run},{},{},{scores},{}\n", r.round, r.status(), csv_field(r.error().unwrap_or("")))
+    format!("{task},{},{run},{},{},{scores},{}\n", mode.name(), r.round, r.status(), csv_field(r.error().unwrap_or("")))
 }
 
-fn transcript(task: &str, run: u32, a: &AgentArgs, rounds: &[Json], messages: &[Message]) -> Json {
+fn transcript(task: &str, mode: Mode, run: u32, a: &AgentArgs, rounds: &[Json], messages: &[Message]) -> Json {
     json!({
         "task": task,
+        "mode": mode.name(),
         "run": run,
         "api": a.api.name(),
         "endpoint": a.endpoint,
@@ -235,21 +269,30 @@ fn write_round(dir: &Path, module: &str, r: &Round) -> Result<(), String> {
             if let Some(c) = &answer.cfg {
                 write_file(&rd.join(format!("{module}.cfg")), c)?;
             }
+            if let Some(m) = &answer.mapping {
+                write_file(&rd.join("mapping.json"), m)?;
+            }
             write_file(&rd.join("report.json"), &format!("{}\n", report.to_json()))?;
             write_file(&rd.join("feedback.txt"), feedback)?;
         }
         Outcome::NoAnswer(e) => write_file(&rd.join("feedback.txt"), &format!("{e}\n"))?,
-        Outcome::Unusable(e) => write_file(&rd.join("feedback.txt"), &format!("{e}\n\n{}\n", format_reminder(module)))?,
+        Outcome::Unusable(e) => {
+            let text = r.turn.clone().unwrap_or_else(|| format!("{e}\n\n{}", format_reminder(module, false)));
+            write_file(&rd.join("feedback.txt"), &format!("{text}\n"))?
+        }
     }
     Ok(())
 }
 
 /// One run of one task: the conversation, its files under `dir`, a line per round on stdout and
 /// a row per round in `csv`.
-fn run_one(a: &AgentArgs, task: &'static sysmo_tasks::TaskFiles, run: u32, chat: &HttpChat, csv: &mut String) -> Result<(), String> {
+fn run_one(a: &AgentArgs, task: &'static sysmo_tasks::TaskFiles, mode: Mode, run: u32, chat: &HttpChat, csv: &mut String) -> Result<(), String> {
     let module = pinned_module(task)?;
-    let prompt = task.prompt().map_err(|e| format!("task `{}`: {e}", task.id))?;
-    let dir = a.out.join(task.id).join(format!("run-{run}"));
+    let (prompt, dir) = match mode {
+        Mode::Hints => (task.prompt(), a.out.join(task.id).join(format!("run-{run}"))),
+        Mode::NoHints => (task.prompt_no_hints(), a.out.join(task.id).join("no-hints").join(format!("run-{run}"))),
+    };
+    let prompt = prompt.map_err(|e| format!("task `{}`: {e}", task.id))?;
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
     }
@@ -262,11 +305,11 @@ fn run_one(a: &AgentArgs, task: &'static sysmo_tasks::TaskFiles, run: u32, chat:
     let file_name = format!("{module}.tla");
     let mut grade_fn = |_: u32, ans: &Answer| grade_answer(task, &file_name, ans);
     let mut on_round = |r: &Round, msgs: &[Message]| {
-        println!("{}", round_line(task.id, run, r));
+        println!("{}", round_line(task.id, mode, run, r));
         let _ = std::io::stdout().flush();
-        csv.push_str(&csv_row(task.id, run, r));
+        csv.push_str(&csv_row(task.id, mode, run, r));
         log.push(json!({"round": r.round, "status": r.status(), "score": r.score(), "error": r.error()}));
-        let t = transcript(task.id, run, a, &log, msgs);
+        let t = transcript(task.id, mode, run, a, &log, msgs);
         let res = write_round(&dir, &module, r).and_then(|_| {
             write_file(&dir.join("transcript.json"), &format!("{}\n", serde_json::to_string_pretty(&t).unwrap_or_default()))
         });
@@ -274,7 +317,9 @@ fn run_one(a: &AgentArgs, task: &'static sysmo_tasks::TaskFiles, run: u32, chat:
             failure.get_or_insert(e);
         }
     };
-    run_conversation(&prompt, &module, a.rounds, &mut chat_fn, &mut grade_fn, &mut on_round);
+    let conversation = Conversation::new(&prompt, &module, a.rounds);
+    let conversation = if mode == Mode::NoHints { conversation.wanting_a_mapping() } else { conversation };
+    run_conversation(conversation, &mut chat_fn, &mut grade_fn, &mut on_round);
     failure.map_or(Ok(()), Err)
 }
 
@@ -301,15 +346,17 @@ pub fn run(a: &AgentArgs) -> ExitCode {
     let csv_path = a.out.join("results.csv");
     let mut code = ExitCode::SUCCESS;
     for task in tasks {
-        for run in 1..=a.repeat {
-            if let Err(e) = run_one(a, task, run, &chat, &mut csv) {
-                eprintln!("error: {}: run {run}: {e}", task.id);
-                code = ExitCode::from(EXIT_USAGE);
-            }
-            // Written after every run, so that a long `--task all` leaves its results so far.
-            if let Err(e) = write_file(&csv_path, &csv) {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_USAGE);
+        for &mode in &a.modes {
+            for run in 1..=a.repeat {
+                if let Err(e) = run_one(a, task, mode, run, &chat, &mut csv) {
+                    eprintln!("error: {} ({}): run {run}: {e}", task.id, mode.name());
+                    code = ExitCode::from(EXIT_USAGE);
+                }
+                // Written after every run, so that a long `--task all` leaves its results so far.
+                if let Err(e) = write_file(&csv_path, &csv) {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(EXIT_USAGE);
+                }
             }
         }
     }
@@ -344,6 +391,11 @@ mod tests {
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--api", "x"])).is_err());
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--rounds", "0"])).is_err());
         assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--bogus"])).is_err());
+        let a = AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--no-hints"])).unwrap();
+        assert_eq!(a.modes, [Mode::NoHints]);
+        let a = AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--mode", "both"])).unwrap();
+        assert_eq!(a.modes, [Mode::Hints, Mode::NoHints]);
+        assert!(AgentArgs::from_args(&s(&["--task", "spin", "--endpoint", "e", "--model", "m", "--mode", "x"])).is_err());
     }
 
     #[test]
@@ -374,8 +426,8 @@ mod tests {
         };
         let mut grade = |_: u32, a: &Answer| grade_answer(task, "spin.tla", a);
         let mut lines = vec![];
-        let mut on_round = |r: &Round, _: &[Message]| lines.push(round_line("spin", 1, r));
-        let (rounds, messages) = run_conversation("PROMPT", "spin", 5, &mut chat, &mut grade, &mut on_round);
+        let mut on_round = |r: &Round, _: &[Message]| lines.push(round_line("spin", Mode::Hints, 1, r));
+        let (rounds, messages) = run_conversation(Conversation::new("PROMPT", "spin", 5), &mut chat, &mut grade, &mut on_round);
         assert_eq!(rounds.iter().map(Round::status).collect::<Vec<_>>(), ["no-answer", "unusable", "graded", "pass"]);
         assert_eq!(sent.len(), 4);
         // After no answer, the same messages again.
@@ -394,8 +446,8 @@ mod tests {
         assert_eq!(messages.len(), 6, "the last answer is kept, no turn after it");
         assert!(lines[0].contains("error: HTTP 500: boom"), "{}", lines[0]);
         assert!(lines[3].contains("overall 1.0000"), "{}", lines[3]);
-        let row = csv_row("spin", 1, &rounds[1]);
+        let row = csv_row("spin", Mode::Hints, 1, &rounds[1]);
         assert_eq!(row.matches(',').count(), CSV_HEADER.matches(',').count(), "{row}");
-        assert!(row.starts_with("spin,1,2,unusable,,,,,,,,"), "{row}");
+        assert!(row.starts_with("spin,hints,1,2,unusable,,,,,,,,"), "{row}");
     }
 }

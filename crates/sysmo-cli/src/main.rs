@@ -143,12 +143,14 @@ Usage:
   sysmo tasks [--json]
       List the tasks built into sysmo (id, pinned module, traces, title).
 
-  sysmo prompt --task ID
+  sysmo prompt --task ID [--no-hints]
       Print the text to give an LLM to model a task: the system and its code, what to model
-      and what to leave out, the pinned names, the expected module and .cfg.
+      and what to leave out, the pinned names, the expected module and .cfg. --no-hints: no
+      action list (the model chooses its actions); the traces' step names are listed and a
+      third file is asked for, mapping.json, from those names to the model's actions.
 
   sysmo agent --task ID|all --endpoint URL --model M [--api openai|anthropic] [--rounds N]
-              [--repeat R] [--out DIR] [--max-tokens N]
+              [--repeat R] [--out DIR] [--max-tokens N] [--no-hints | --mode hints|no-hints|both]
       Let an LLM model a task in a repair loop: round 1 sends the task's prompt; the answer's
       module (a ```tla block, or a bare ---- MODULE ... ====) and .cfg (a ```cfg block) are
       graded; while the score (combined, else overall) is below 1.0 and rounds remain (default
@@ -159,9 +161,12 @@ Usage:
       request. --max-tokens: per answer (anthropic's default 8192; openai's: not sent).
       Writes DIR/<task>/run-<r>/ (default DIR: agent-out; the run's folder is replaced):
       round-N/ with <module>.tla, <module>.cfg, report.json, feedback.txt, and transcript.json
-      (the conversation); DIR/results.csv: a row per task, run and round (task,run,round,
-      status,syntax,runtime,conformance,invariants,precision,overall,combined,error). Prints a
-      line per round. --task all: every task, each --repeat R times (default 1).
+      (the conversation); DIR/results.csv: a row per task, mode, run and round (task,mode,run,
+      round,status,syntax,runtime,conformance,invariants,precision,overall,combined,error).
+      Prints a line per round. --task all: every task, each --repeat R times (default 1).
+      --no-hints: the prompt of `sysmo prompt --no-hints`; an answer must hold its mapping.json
+      (a ```json block), which grades it, written beside it; runs go to DIR/<task>/no-hints/.
+      --mode both: each task in both modes, one CSV.
 
   sysmo help       print this text
   sysmo --version  print the version

@@ -13,20 +13,25 @@
 
 use crate::EXIT_USAGE;
 use std::process::ExitCode;
+#[cfg(test)]
 use sysmo_tasks::prompt::prompt;
 #[cfg(test)]
 use toml::Value;
 
 pub struct PromptArgs {
     pub task: String,
+    /// `--no-hints`: no action list; the model's author writes the mapping.
+    pub no_hints: bool,
 }
 
 impl PromptArgs {
     pub fn from_args(args: &[String]) -> Result<PromptArgs, String> {
-        match args {
-            [flag, id] if flag == "--task" => Ok(PromptArgs { task: id.clone() }),
-            [flag] if flag == "--task" => Err("--task needs a value".to_string()),
-            _ => Err("prompt takes --task ID".to_string()),
+        let no_hints = args.iter().any(|a| a == "--no-hints");
+        let rest: Vec<&String> = args.iter().filter(|a| *a != "--no-hints").collect();
+        match rest.as_slice() {
+            [flag, id] if *flag == "--task" => Ok(PromptArgs { task: (*id).clone(), no_hints }),
+            [flag] if *flag == "--task" => Err("--task needs a value".to_string()),
+            _ => Err("prompt takes --task ID [--no-hints]".to_string()),
         }
     }
 }
@@ -37,8 +42,8 @@ pub fn run(a: &PromptArgs) -> ExitCode {
         eprintln!("error: no task `{}` (tasks: {})", a.task, ids.join(", "));
         return ExitCode::from(EXIT_USAGE);
     };
-    let code: Vec<(String, String)> = task.code.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
-    match prompt(task.task_toml(), &code) {
+    let text = if a.no_hints { task.prompt_no_hints() } else { task.prompt() };
+    match text {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -93,6 +98,33 @@ mod tests {
             assert!(!task.code.is_empty() && p.contains("```rust"), "{id}: no code");
             assert!(!p.contains("workload.rs"), "{id}: harness shown");
         }
+    }
+
+    /// Without hints: no pinned action is named as one to write, every step name of the
+    /// traces is listed, and the mapping is asked for.
+    #[test]
+    fn no_hints_prompts_list_the_trace_steps_and_ask_for_the_mapping() {
+        for task in sysmo_tasks::tasks() {
+            let id = task.id;
+            let p = task.prompt_no_hints().unwrap();
+            let t: Value = toml::from_str(task.task_toml()).unwrap();
+            for a in t["pinned"]["actions"].as_array().unwrap() {
+                let meaning = a["meaning"].as_str().unwrap_or_default();
+                assert!(meaning.is_empty() || !p.contains(meaning), "{id}: the meaning of {:?} is a hint", a["name"].as_str());
+                assert!(!p.contains(&format!("- `{}(", a["name"].as_str().unwrap())), "{id}: {:?} listed as an action to write", a["name"].as_str());
+            }
+            for (_, text) in task.traces {
+                for l in text.lines().filter(|l| l.contains("\"kind\":\"step\"")) {
+                    let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    let a = v["action"].as_str().unwrap();
+                    assert!(p.contains(&format!("- `{a}` (")), "{id}: step {a} not listed");
+                }
+            }
+            assert!(p.contains("3. `mapping.json`") && p.contains("three files"), "{id}: the mapping is asked for");
+            assert!(p.contains(&format!("---- MODULE {} ----", t["pinned"]["module"].as_str().unwrap())), "{id}: module");
+        }
+        let a = PromptArgs::from_args(&["--task".into(), "spin".into(), "--no-hints".into()]).unwrap();
+        assert!(a.no_hints && a.task == "spin");
     }
 
     #[test]

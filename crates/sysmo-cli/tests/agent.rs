@@ -84,7 +84,7 @@ fn read(p: &Path) -> String {
 fn csv_rows(out: &Path) -> Vec<Vec<String>> {
     let text = read(&out.join("results.csv"));
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("task,run,round,status,syntax,runtime,conformance,invariants,precision,overall,combined,error"));
+    assert_eq!(lines.next(), Some("task,mode,run,round,status,syntax,runtime,conformance,invariants,precision,overall,combined,error"));
     lines.map(|l| l.split(',').map(str::to_string).collect()).collect()
 }
 
@@ -152,14 +152,14 @@ fn openai_run_repairs_the_model_in_two_rounds() {
     assert_eq!(roles, ["user", "assistant", "user", "assistant"]);
     assert_eq!(t["messages"][3]["content"], answer(REFERENCE));
 
-    // results.csv: a row per round, the header's twelve fields.
+    // results.csv: a row per round, the header's thirteen fields.
     let rows = csv_rows(&d.join("agent-out"));
     assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|r| r.len() == 12), "{rows:?}");
-    assert_eq!(rows[0][..4], ["spin", "1", "1", "graded"]);
-    assert_eq!((rows[0][9].as_str(), rows[0][11].as_str()), ("0.9375", ""));
-    assert_eq!(rows[1][..4], ["spin", "1", "2", "pass"]);
-    assert_eq!((rows[1][9].as_str(), rows[1][10].as_str()), ("1.0000", "1.0000"));
+    assert!(rows.iter().all(|r| r.len() == 13), "{rows:?}");
+    assert_eq!(rows[0][..5], ["spin", "hints", "1", "1", "graded"]);
+    assert_eq!((rows[0][10].as_str(), rows[0][12].as_str()), ("0.9375", ""));
+    assert_eq!(rows[1][..5], ["spin", "hints", "1", "2", "pass"]);
+    assert_eq!((rows[1][10].as_str(), rows[1][11].as_str()), ("1.0000", "1.0000"));
 }
 
 #[test]
@@ -193,6 +193,32 @@ fn anthropic_run_survives_an_http_error() {
     assert!(read(&run.join("round-1/feedback.txt")).starts_with("HTTP 529"));
     assert!(!run.join("round-1/report.json").exists() && run.join("round-3/report.json").is_file());
     let rows = csv_rows(&out_dir);
-    assert_eq!(rows.iter().map(|r| r[3].as_str()).collect::<Vec<_>>(), ["no-answer", "graded", "pass"]);
-    assert!(rows[0][11].starts_with("\"HTTP 529"), "{:?}", rows[0]);
+    assert_eq!(rows.iter().map(|r| r[4].as_str()).collect::<Vec<_>>(), ["no-answer", "graded", "pass"]);
+    assert!(rows[0][12].starts_with("\"HTTP 529"), "{:?}", rows[0]);
+}
+
+/// Without hints: the prompt lists no action to write; an answer without its mapping is
+/// unusable; the renamed reference with its mapping passes every stage.
+#[test]
+fn no_hints_run_grades_the_models_own_actions_through_its_mapping() {
+    let d = scratch("agent-no-hints");
+    let renamed = REFERENCE
+        .replace("TryLock(t)", "Attempt(t)")
+        .replace("LockSpin(t)", "Spinning(t)")
+        .replace("LockAcquired(t)", "Acquired(t)")
+        .replace("Unlock(t)", "Release(t)");
+    let mapping = r#"{"version": 1, "actions": {"TryLock": "Attempt", "LockSpin": "Spinning", "LockAcquired": "Acquired", "Unlock": "Release"}}"#;
+    let with_mapping = format!("{}```json\n{mapping}\n```\n", answer(&renamed));
+    let (endpoint, seen) = mock_server(vec![(200, openai(&answer(&renamed))), (200, openai(&with_mapping))]);
+    let lines = run_agent(&d, &["--task", "spin", "--endpoint", &endpoint, "--model", "m", "--no-hints"], &[("SYSMO_API_KEY", None)]);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("spin (no hints) run 1 round 1: error: The answer holds no mapping.json"), "{}", lines[0]);
+    assert!(lines[1].contains("overall 1.0000 combined 1.0000"), "{}", lines[1]);
+    let seen = seen.lock().unwrap();
+    let prompt = seen[0].body["messages"][1]["content"].as_str().unwrap();
+    assert!(!prompt.contains("- `TryLock(t)`: ") && prompt.contains("- `TryLock` (t)") && prompt.contains("mapping.json"), "the no-hints prompt");
+    let run = d.join("agent-out/spin/no-hints/run-1");
+    assert_eq!(read(&run.join("round-2/mapping.json")).trim(), mapping);
+    let rows = csv_rows(&d.join("agent-out"));
+    assert_eq!(rows.iter().map(|r| (r[1].as_str(), r[4].as_str())).collect::<Vec<_>>(), [("no-hints", "unusable"), ("no-hints", "pass")]);
 }

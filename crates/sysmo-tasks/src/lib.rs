@@ -92,6 +92,12 @@ impl TaskFiles {
         let code: Vec<(String, String)> = self.code.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
         prompt::prompt(self.task_toml(), &code)
     }
+
+    /// The task's prompt without the action list ([`prompt::Hints::None`], over its traces).
+    pub fn prompt_no_hints(&self) -> Result<String, String> {
+        let code: Vec<(String, String)> = self.code.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+        prompt::prompt_with(self.task_toml(), &code, prompt::Hints::None { traces: self.traces })
+    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,53 @@
 //! it), plus a .cfg with the task's constants.
 //!
 //! [`prompt`] is a pure function of the `task.toml` text and the code files.
+//!
+//! **Without hints** ([`Hints::None`], `sysmo prompt --no-hints`) the prompt names no action:
+//! the model chooses its own, and its author writes the mapping (docs/mapping.md) from the
+//! step names the traces record (listed, with their arguments, and one trace's first lines
+//! shown) to those actions, in a third file `mapping.json`.
+
+use std::collections::BTreeMap;
 
 use sysmo_task_format::TaskToml;
 
+/// Whether the prompt lists the task's actions.
+#[derive(Clone, Copy, Debug)]
+pub enum Hints<'a> {
+    /// The pinned actions, each with its parameters and meaning.
+    Actions,
+    /// No action list; the traces (file name, text) show the steps' names to map.
+    None { traces: &'a [(&'a str, &'a str)] },
+}
+
 /// The prompt for a task, from its `task.toml` text and the code files (path, text) that ran.
 pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, String> {
+    prompt_with(task_toml, code, Hints::Actions)
+}
+
+/// Each step name the traces record, with the names of its arguments.
+fn step_vocabulary(traces: &[(&str, &str)]) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (_, text) in traces {
+        for l in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(l) else { continue };
+            if v.get("kind").and_then(|k| k.as_str()) != Some("step") {
+                continue;
+            }
+            let Some(a) = v.get("action").and_then(|a| a.as_str()) else { continue };
+            let args = out.entry(a.to_string()).or_default();
+            for k in v.get("args").and_then(|a| a.as_object()).into_iter().flat_map(|o| o.keys()) {
+                if !args.contains(k) {
+                    args.push(k.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The prompt with or without the action list.
+pub fn prompt_with(task_toml: &str, code: &[(String, String)], hints: Hints<'_>) -> Result<String, String> {
     let t = TaskToml::parse(task_toml)?;
     let id = t.id.as_str();
     let title = if t.title.is_empty() { id } else { t.title.as_str() };
@@ -29,7 +71,14 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     line("");
     line("Write a TLA+ specification of the concurrent system described below. Your model will be");
     line("parsed, run, compared step by step with traces recorded from the code, and checked against");
-    line("the task's invariants, so use the pinned names below exactly.");
+    match hints {
+        Hints::Actions => line("the task's invariants, so use the pinned names below exactly."),
+        Hints::None { .. } => {
+            line("the task's invariants, so use the pinned module, constants and variables below exactly.");
+            line("Which actions to model is yours to decide; a mapping you write says which of your");
+            line("actions each step of the traces is.");
+        }
+    }
     line("");
     line("## The system");
     line("");
@@ -112,17 +161,44 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
         line(&format!("- `{k}`: {v}"));
     }
     line("");
-    line("Actions (one operator each, with exactly these parameters; the traces name them):");
-    if t.pinned.actions.is_empty() {
-        return Err("task.toml has no pinned actions".into());
-    }
     let mut action_heads = Vec::new();
-    for a in &t.pinned.actions {
-        let head = a.head();
-        line(&format!("- `{head}`: {}", a.meaning));
-        action_heads.push(head);
+    match hints {
+        Hints::Actions => {
+            line("Actions (one operator each, with exactly these parameters; the traces name them):");
+            if t.pinned.actions.is_empty() {
+                return Err("task.toml has no pinned actions".into());
+            }
+            for a in &t.pinned.actions {
+                let head = a.head();
+                line(&format!("- `{head}`: {}", a.meaning));
+                action_heads.push(head);
+            }
+            line("");
+        }
+        Hints::None { traces } => {
+            let vocabulary = step_vocabulary(traces);
+            if vocabulary.is_empty() {
+                return Err("the task's traces record no step".into());
+            }
+            line("Actions: not pinned. Choose them from the code, each one atomic step of it. The traces");
+            line("record the code's steps under these names, with these arguments (a step's `state` is the");
+            line("pinned variables after it):");
+            for (a, args) in &vocabulary {
+                line(&format!("- `{a}` ({})", if args.is_empty() { "no arguments".to_string() } else { args.join(", ") }));
+            }
+            line("");
+            if let Some((file, text)) = traces.first() {
+                line(&format!("The first lines of one trace ({file}):"));
+                line("");
+                line("```json");
+                for l in text.lines().take(6) {
+                    line(l);
+                }
+                line("```");
+                line("");
+            }
+        }
     }
-    line("");
 
     line("## Expected output");
     line("");
@@ -136,7 +212,10 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     }
     line(&format!("   - `vars == <<{}>>`;", var_names.join(", ")));
     line("   - `Init`, the initial states;");
-    line(&format!("   - the actions {}, each one atomic step of the code;", action_heads.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")));
+    match hints {
+        Hints::Actions => line(&format!("   - the actions {}, each one atomic step of the code;", action_heads.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", "))),
+        Hints::None { .. } => line("   - your actions, each an operator for one atomic step of the code;"),
+    }
     line("   - `Next`, the disjunction of the actions, their parameters bound by `\\E` over the values");
     line("     they range over (thread or node ids from the constants, slice lengths, ...);");
     line("   - `Spec == Init /\\ [][Next]_vars /\\ Fairness`, where `Fairness` gives weak fairness");
@@ -161,7 +240,28 @@ pub fn prompt(task_toml: &str, code: &[(String, String)]) -> Result<String, Stri
     ));
     line("space within that.");
     line("");
-    line("Answer with the two files, each in its own code block headed by its file name.");
+    if let Hints::None { .. } = hints {
+        line("3. `mapping.json`: which of your actions each step name of the traces is, as JSON:");
+        line("");
+        line("```json");
+        line("{\"version\": 1, \"actions\": {");
+        line("  \"StepName\": \"YourAction\",");
+        line("  \"OtherStep\": {\"action\": \"YourOtherAction\", \"args\": {\"t\": \"self\"}}");
+        line("}}");
+        line("```");
+        line("");
+        line("   Every step name above needs an entry. `args` maps a step's argument to your action's");
+        line("   parameter of another name (arguments not listed bind the parameter of the same name; a");
+        line("   parameter no argument gives ranges over the set your `Next` draws it from). Each step");
+        line("   must be one step of your `Next` by that action, between the states the trace records");
+        line("   (compared on the pinned variables). If your model takes extra steps the traces do not");
+        line("   record, list those actions in `\"internal\": [\"A\", ...]` (at most one such step between");
+        line("   two recorded ones).");
+        line("");
+        line("Answer with the three files, each in its own code block headed by its file name.");
+    } else {
+        line("Answer with the two files, each in its own code block headed by its file name.");
+    }
     Ok(p)
 }
 

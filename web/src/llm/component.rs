@@ -210,7 +210,7 @@ async fn play(l: Loop) {
                 }
             }
         }
-        l.views.set(RoundView::all(l.conversation.borrow().rounds(), &l.module));
+        l.views.set(RoundView::all(l.conversation.borrow().rounds()));
     }
 }
 
