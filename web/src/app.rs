@@ -277,7 +277,7 @@ fn task_page(props: &TaskProps) -> Html {
                     </nav>
                     <div class="tab-body" data-tab={tab.name().to_lowercase()} hidden={*tab == Tab::Llm}>{ body }</div>
                     <div class="tab-body" data-tab="llm" hidden={*tab != Tab::Llm}>
-                        <LlmPanel task={props.id.clone()} module={info.module.clone()} prompt={files.prompt()} />
+                        <LlmPanel task={props.id.clone()} module={info.module.clone()} prompt={files.prompt()} prompt_no_hints={files.prompt_no_hints()} />
                     </div>
                 </section>
                 <section class="right">

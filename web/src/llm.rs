@@ -31,6 +31,7 @@ pub const ENDPOINT_KEY: &str = "sysmo.llm.endpoint";
 pub const MODEL_KEY: &str = "sysmo.llm.model";
 pub const ROUNDS_KEY: &str = "sysmo.llm.rounds";
 pub const KEY_KEY: &str = "sysmo.llm.key";
+pub const NO_HINTS_KEY: &str = "sysmo.llm.no-hints";
 
 /// The form's settings (the key apart: see [`Settings::load`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -41,11 +42,13 @@ pub struct Settings {
     pub rounds: u32,
     /// Keep the key in localStorage.
     pub remember: bool,
+    /// The prompt without the action list: the model picks its actions and writes the mapping.
+    pub no_hints: bool,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { api: Api::OpenAi, endpoint: String::new(), model: String::new(), rounds: DEFAULT_ROUNDS, remember: false }
+        Settings { api: Api::OpenAi, endpoint: String::new(), model: String::new(), rounds: DEFAULT_ROUNDS, remember: false, no_hints: false }
     }
 }
 
@@ -59,6 +62,7 @@ impl Settings {
             model: get(MODEL_KEY).unwrap_or_default(),
             rounds: get(ROUNDS_KEY).and_then(|r| r.parse().ok()).map_or(DEFAULT_ROUNDS, |r: u32| r.clamp(1, MAX_ROUNDS)),
             remember: !key.is_empty(),
+            no_hints: get(NO_HINTS_KEY).as_deref() == Some("true"),
         };
         (s, key)
     }
@@ -70,6 +74,7 @@ impl Settings {
         set(ENDPOINT_KEY, &self.endpoint);
         set(MODEL_KEY, &self.model);
         set(ROUNDS_KEY, &self.rounds.to_string());
+        set(NO_HINTS_KEY, if self.no_hints { "true" } else { "false" });
         if self.remember && !key.is_empty() {
             set(KEY_KEY, key);
         } else {

@@ -32,6 +32,10 @@ const CONJUNCT = '~locked, where locked = TRUE';
 const KEY = 'sk-test-0123456789';
 
 const fenced = (tla, cfg) => `Here is the model.\n\n\`\`\`tla\n${tla}\`\`\`\n${cfg ? `\n\`\`\`cfg\n${cfg}\`\`\`\n` : ''}`;
+// The reference with actions of its own, and its mapping (the no-hints prompt's answer).
+const RENAMED = REFERENCE.replaceAll('TryLock(t)', 'Attempt(t)').replaceAll('LockSpin(t)', 'Spinning(t)')
+  .replaceAll('LockAcquired(t)', 'Acquired(t)').replaceAll('Unlock(t)', 'Release(t)');
+const RENAMED_MAPPING = JSON.stringify({ version: 1, actions: { TryLock: 'Attempt', LockSpin: 'Spinning', LockAcquired: 'Acquired', Unlock: 'Release' } });
 const SMALL = '---- MODULE spin ----\nVARIABLE x\nInit == x = 0\nNext == x\' = x\n====\n';
 
 const mock = await startMockLlm({
@@ -45,6 +49,7 @@ const mock = await startMockLlm({
   ],
   nocors: [{ text: fenced(REFERENCE, REFERENCE_CFG) }],
   hang: [{ hang: true }],
+  nohints: [{ text: `${fenced(RENAMED, REFERENCE_CFG)}\n\`\`\`json\n${RENAMED_MAPPING}\n\`\`\`\n` }],
 });
 
 const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
@@ -169,6 +174,17 @@ await check('each unusable answer gets its message and counts as a round', async
   const reqs = requestsOf('malformed');
   expect(lastUser(reqs[1].body).includes('no TLA+ module') && lastUser(reqs[1].body).includes('```tla'), lastUser(reqs[1].body));
   expect((await page.textContent('#llm-status')).includes('no round gave a model'), await page.textContent('#llm-status'));
+});
+
+await check('no hints: the prompt lists no action, and the model graded through its own mapping scores 1.0', async () => {
+  await openLlmTab();
+  await page.check('#llm-no-hints');
+  await run({ api: 'openai', scenario: 'nohints', rounds: 1 });
+  const r = await rounds();
+  expect(r.length === 1 && r[0].status === 'pass', JSON.stringify(r));
+  const prompt = requestsOf('nohints')[0].body.messages[1].content;
+  expect(!prompt.includes('- `TryLock(t)`: ') && prompt.includes('mapping.json'), 'the no-hints prompt');
+  await page.uncheck('#llm-no-hints');
 });
 
 await check('an endpoint without CORS is a clear message, and a round', async () => {

@@ -42,13 +42,14 @@ pub struct LlmProps {
     pub module: String,
     /// The task's prompt, or why there is none.
     pub prompt: Result<String, String>,
+    /// The prompt without the action list.
+    pub prompt_no_hints: Result<String, String>,
 }
 
 /// What the loop needs, cloned into it.
 #[derive(Clone)]
 struct Loop {
     task: String,
-    module: String,
     settings: Settings,
     key: String,
     control: Rc<Control>,
@@ -83,7 +84,7 @@ impl Grader {
         })
     }
 
-    async fn grade(&self, task: &str, model: &str, cfg: Option<&str>) -> Result<Box<Report>, String> {
+    async fn grade(&self, task: &str, answer: &sysmo_agent::Answer) -> Result<Box<Report>, String> {
         if self.slot.borrow().is_none() {
             *self.slot.borrow_mut() = Some(start_worker(Grader::on_message(self.pending.clone()))?);
         }
@@ -91,7 +92,7 @@ impl Grader {
         let run = *self.run.borrow();
         let (tx, rx) = futures_channel::oneshot::channel();
         *self.pending.borrow_mut() = Some((run, tx));
-        let req = GradeRequest { run, task: task.to_string(), model: model.to_string(), cfg: cfg.map(str::to_string), mapping: None };
+        let req = GradeRequest { run, task: task.to_string(), model: answer.tla.clone(), cfg: answer.cfg.clone(), mapping: answer.mapping.clone() };
         if let Some(s) = self.slot.borrow().as_ref() {
             s.send(req.to_json())?;
         }
@@ -200,7 +201,7 @@ async fn play(l: Loop) {
         let answer = l.conversation.borrow_mut().answer(reply);
         if let Some(a) = answer {
             l.phase.set(Phase::Grading { round: n });
-            match l.grader.grade(&l.task, &a.tla, a.cfg.as_deref()).await {
+            match l.grader.grade(&l.task, &a).await {
                 Ok(report) => l.conversation.borrow_mut().graded(a, *report),
                 Err(_) if l.control.cancelled.get() => continue,
                 Err(e) => {
@@ -253,6 +254,13 @@ pub fn llm_panel(props: &LlmProps) -> Html {
             key.set(i.value());
         })
     };
+    let on_no_hints = {
+        let settings = settings.clone();
+        Callback::from(move |e: Event| {
+            let i: web_sys::HtmlInputElement = e.target_unchecked_into();
+            settings.set(Settings { no_hints: i.checked(), ..(*settings).clone() });
+        })
+    };
     let on_remember = {
         let (settings, key) = (settings.clone(), key.clone());
         Callback::from(move |e: Event| {
@@ -265,10 +273,12 @@ pub fn llm_panel(props: &LlmProps) -> Html {
     let on_start = {
         let (settings, key, phase, views, control, grader, link, problem) =
             (settings.clone(), key.clone(), phase.clone(), views.clone(), control.clone(), grader.clone(), link.clone(), problem.clone());
-        let (task, module, prompt) = (props.task.clone(), props.module.clone(), props.prompt.clone());
+        let (task, module) = (props.task.clone(), props.module.clone());
+        let (with_hints, no_hints) = (props.prompt.clone(), props.prompt_no_hints.clone());
         Callback::from(move |_: MouseEvent| {
             let s = (*settings).clone();
-            let prompt = match (&prompt, s.problem()) {
+            let prompt = if s.no_hints { &no_hints } else { &with_hints };
+            let prompt = match (prompt, s.problem()) {
                 (Err(e), _) => return problem.set(Some(format!("This task has no prompt: {e}"))),
                 (_, Some(p)) => return problem.set(Some(p)),
                 (Ok(p), None) => p.clone(),
@@ -281,9 +291,11 @@ pub fn llm_panel(props: &LlmProps) -> Html {
             views.set(vec![]);
             let l = Loop {
                 task: task.clone(),
-                module: module.clone(),
                 key: (*key).clone(),
-                conversation: Rc::new(RefCell::new(Conversation::new(&prompt, &module, s.rounds))),
+                conversation: Rc::new(RefCell::new({
+                    let c = Conversation::new(&prompt, &module, s.rounds);
+                    if s.no_hints { c.wanting_a_mapping() } else { c }
+                })),
                 settings: s,
                 control: c,
                 phase: phase.clone(),
@@ -353,6 +365,9 @@ pub fn llm_panel(props: &LlmProps) -> Html {
                 <label>{ "API key " }<input id="llm-key" type="password" autocomplete="off" value={(*key).clone()} oninput={on_key} disabled={busy} /></label>
                 <label class="remember"><input id="llm-remember" type="checkbox" checked={s.remember} onchange={on_remember} />
                     { " remember the key in this browser (localStorage)" }</label>
+                <label class="no-hints" title="The prompt leaves the action list out: the model chooses its own actions and writes mapping.json from the traces' step names to them">
+                    <input id="llm-no-hints" type="checkbox" checked={s.no_hints} onchange={on_no_hints} disabled={busy} />
+                    { " no hints: the model chooses its actions and writes the mapping" }</label>
                 <label>{ "Rounds " }<input id="llm-rounds" type="number" min="1" max={MAX_ROUNDS.to_string()} value={s.rounds.to_string()}
                     oninput={on_rounds} disabled={busy} /></label>
                 <div class="llm-buttons">
