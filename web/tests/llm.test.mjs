@@ -5,29 +5,14 @@
 // the best round's share link opens and re-grades; the key is in no URL and no link, and in
 // localStorage only when the user ticks "remember". No request leaves 127.0.0.1.
 // Environment as app.test.mjs (set by `cargo xtask test`). Prints "N passed, M failed".
-import { chromium } from 'playwright-core';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CHROMIUM_ARGS, checks, expect } from './lib/checks.mjs';
+import { expect } from './lib/checks.mjs';
+import { openTaskTest, taskFile } from './lib/task-page.mjs';
 import { startMockLlm } from './lib/mock-llm.mjs';
 
-const url = process.env.SYSMO_URL;
-if (!url) {
-  console.error('SYSMO_URL is not set (run through `cargo xtask test`)');
-  process.exit(2);
-}
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-const userDataDir = process.env.USER_DATA_DIR || mkdtempSync(join(tmpdir(), 'sysmo-chromium-'));
-const screenshots = process.env.SCREENSHOT_DIR || 'target/screenshots';
-mkdirSync(screenshots, { recursive: true });
-
-const tasksDir = fileURLToPath(new URL('../../tasks/', import.meta.url));
-const REFERENCE = readFileSync(join(tasksDir, 'spin', 'reference', 'spin.tla'), 'utf8');
-const REFERENCE_CFG = readFileSync(join(tasksDir, 'spin', 'reference', 'spin.cfg'), 'utf8');
+const REFERENCE = taskFile('spin', 'reference', 'spin.tla');
+const REFERENCE_CFG = taskFile('spin', 'reference', 'spin.cfg');
 // Fails conformance: a failed try_lock is not modelled; the first FALSE conjunct is `~locked`.
-const WRONG = readFileSync(join(tasksDir, 'spin', 'wrong', 'trylock-blocks', 'spin.tla'), 'utf8');
+const WRONG = taskFile('spin', 'wrong', 'trylock-blocks', 'spin.tla');
 const CONJUNCT = '~locked, where locked = TRUE';
 const KEY = 'sk-test-0123456789';
 
@@ -52,15 +37,10 @@ const mock = await startMockLlm({
   nohints: [{ text: `${fenced(RENAMED, REFERENCE_CFG)}\n\`\`\`json\n${RENAMED_MAPPING}\n\`\`\`\n` }],
 });
 
-const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
-const page = context.pages()[0] ?? (await context.newPage());
-const pageErrors = [];
-page.on('pageerror', (e) => pageErrors.push(String(e)));
-// Every request any page of this browser makes, to check where they go.
+const { url, page, check, screenshot, end } = await openTaskTest('llm');
+// Every request the page makes, to check where they go.
 const hosts = new Set();
-context.on('request', (r) => hosts.add(new URL(r.url()).hostname));
-
-const { check, finish } = checks('llm');
+page.on('request', (r) => hosts.add(new URL(r.url()).hostname));
 
 async function openLlmTab() {
   await page.goto(`${url}#/task/spin`, { waitUntil: 'load' });
@@ -113,7 +93,7 @@ await check('OpenAI, streamed: a wrong model, then the fixed one graded 1.0 in r
   expect(JSON.stringify(second).includes(CONJUNCT), 'in the body');
   expect(reqs.every((q) => q.headers.authorization === `Bearer ${KEY}`), 'the key in the authorization header');
   await page.click('.llm-round[data-round="2"] .llm-scorecard summary');
-  await page.screenshot({ path: join(screenshots, 'llm-rounds.png'), fullPage: true });
+  await page.screenshot({ path: screenshot('llm-rounds.png'), fullPage: true });
 });
 
 await check('the key is in no URL, no share link and no storage without "remember"', async () => {
@@ -210,10 +190,5 @@ await check('no request left 127.0.0.1', async () => {
   expect(others.length === 0, `hosts ${others}`);
 });
 
-await check('the page raised no error', async () => {
-  expect(pageErrors.length === 0, `page errors: ${pageErrors}`);
-});
-
-await context.close();
 await mock.close();
-finish();
+await end();
