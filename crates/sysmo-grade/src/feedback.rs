@@ -152,6 +152,9 @@ pub fn feedback(report: &Report, model_text: &str, limit: usize) -> String {
                         g.result,
                         g.message.as_deref().unwrap_or("")
                     ));
+                    if let Some(at) = g.message.as_deref().and_then(|m| source_line(model_text, m)) {
+                        t.line(at);
+                    }
                     if let Some(c) = g.counterexample.as_ref().filter(|c| !c.is_null()) {
                         t.line("The path to it:");
                         counterexample(&mut t, c, "  ");
@@ -254,4 +257,24 @@ pub fn feedback(report: &Report, model_text: &str, limit: usize) -> String {
         t.line(format!("Later stages, for information: {}.", later.join(", ")));
     }
     t.finish()
+}
+
+/// The model's line a message points at (`(spin.tla:17:11)`, the last such place in it), with
+/// the definition it lies in: `at line 17, in TryLock: /\ locked = "false"`.
+fn source_line(model_text: &str, message: &str) -> Option<String> {
+    let at = message.rfind(".tla:")?;
+    let mut nums = message[at + 5..].split(|c: char| !c.is_ascii_digit());
+    let line: usize = nums.next()?.parse().ok()?;
+    let lines: Vec<&str> = model_text.lines().collect();
+    let text = lines.get(line.checked_sub(1)?)?.trim();
+    // The definition: the nearest line at or above that starts a definition at column 0.
+    let def = lines[..line].iter().rev().find_map(|l| {
+        let head = l.split("==").next().filter(|_| l.contains("=="))?;
+        let name: String = head.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        (!name.is_empty() && !l.starts_with(char::is_whitespace) && name.chars().next().is_some_and(|c| !c.is_ascii_digit())).then_some(name)
+    });
+    Some(match def {
+        Some(d) => format!("at line {line}, in {d}: {text}"),
+        None => format!("at line {line}: {text}"),
+    })
 }

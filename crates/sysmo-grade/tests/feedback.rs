@@ -11,7 +11,26 @@ fn check(model: &str, limit: usize, want: Expect) {
     let r = grade(&task, &ModelInput { name: "spin.tla", text: model, cfg: None, mapping: None }, &|| false);
     let text = feedback(&r, model, limit);
     assert!(text.len() <= limit + 100, "{} characters", text.len());
+    // The same model, graded again, gives the same bytes.
+    let again = grade(&task, &ModelInput { name: "spin.tla", text: model, cfg: None, mapping: None }, &|| false);
+    assert_eq!(feedback(&again, model, limit), text, "the repair text is deterministic");
     want.assert_eq(&text);
+}
+
+#[test]
+fn a_runtime_error_shows_the_action_and_the_state() {
+    let model = include_str!("../../../tasks/spin/wrong/runtime-error/spin.tla");
+    check(model, 4000, expect![[r#"
+        Grade of spin.tla on task spin: syntax 1.0000, runtime 0.0000, conformance 0.0000 (skipped), invariants 0.0000 (skipped), precision 0.0000 (skipped); overall 0.2500.
+        Fix the runtime stage first; the stages after it depend on it.
+
+        The exhaustive run (deadlock checking off, at most 100000 states, depth 100) stopped with eval_error: E0403: Attempted to compare the boolean FALSE with the string "false" (spin.tla:17:11)
+        at line 17, in TryLock: /\ IF locked = "false"
+        The path to it:
+          state 1 (initial): locked = FALSE, pc = (0 :> "idle" @@ 1 :> "idle" @@ 2 :> "idle")
+
+        Later stages, for information: conformance 0.0000 (skipped), invariants 0.0000 (skipped), precision 0.0000 (skipped).
+    "#]]);
 }
 
 #[test]
