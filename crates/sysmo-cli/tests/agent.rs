@@ -134,6 +134,8 @@ fn openai_run_repairs_the_model_in_two_rounds() {
     let feedback = read(&run.join("round-1/feedback.txt"));
     assert!(feedback.contains("conformance"), "{feedback}");
     assert_eq!(m1[3], serde_json::json!({"role": "user", "content": feedback}));
+    // The failing conjunct, with its operand's value, goes back to the model.
+    assert!(seen[1].body.to_string().contains("~locked, where locked = TRUE"), "{feedback}");
 
     // The files.
     for r in ["round-1", "round-2"] {
