@@ -25,13 +25,19 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-fn load(key: &str) -> Option<String> {
+pub(crate) fn load(key: &str) -> Option<String> {
     storage()?.get_item(key).ok()?
 }
 
-fn save(key: &str, value: &str) {
+pub(crate) fn save(key: &str, value: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(key, value);
+    }
+}
+
+pub(crate) fn forget(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
     }
 }
 

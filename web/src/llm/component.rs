@@ -12,28 +12,8 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 use super::{best_round, diff_counts, Control, DiffLine, PendingGrade, Phase, RoundView, Settings, MAX_ROUNDS};
-use crate::app::{scorecard, start_worker, WorkerSlot};
+use crate::app::{forget as store_remove, load as store_get, save as store_set, scorecard, start_worker, WorkerSlot};
 use crate::grading::{GradeRequest, WorkerMessage};
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn store_get(k: &str) -> Option<String> {
-    storage()?.get_item(k).ok()?
-}
-
-fn store_set(k: &str, v: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(k, v);
-    }
-}
-
-fn store_remove(k: &str) {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(k);
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct LlmProps {
