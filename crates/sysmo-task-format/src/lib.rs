@@ -36,6 +36,16 @@ pub struct TaskToml {
     #[serde(default)]
     pub check: Check,
     pub bug: Option<Bug>,
+    /// How the task's system graph is made (docs/system-graph.md), when it has one.
+    pub graph: Option<Graph>,
+}
+
+/// The `[graph]` table: whether the task's system graph is searched exhaustively within its
+/// bounds (its header's `exhaustive`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    pub exhaustive: bool,
 }
 
 /// The system the task follows.

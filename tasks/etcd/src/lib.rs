@@ -7,7 +7,6 @@
 #![forbid(unsafe_code)]
 
 pub mod cluster;
-pub mod graph;
 pub mod node;
 pub mod raft;
 pub mod workload;

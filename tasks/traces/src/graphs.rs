@@ -72,7 +72,7 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
 pub const ETCD_TERM: u64 = 0;
 const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 3, MaxLogLen 3); the network the set of every message sent (any message delivered any number of times, or never); a timer may fire at any moment; crash and restart of any node at any moment; every state in which every node's term is 0 expanded (the pre-vote phase of the first election); states with a term of 1 or more are frontier";
 
-/// The graph of the etcd cluster ([`task_etcd::graph::GraphState`]): every state in which no
+/// The graph of the etcd cluster ([`task_etcd::workload::graph::GraphState`]): every state in which no
 /// node's term is above `max_term` is expanded, the others are frontier. A node's term never
 /// decreases and is observed, so this bound is one of the observed state: every state of the
 /// machine with the observation of a state inside the bound is reached through states inside
@@ -87,7 +87,7 @@ const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 
 /// step of one with fewer, and everything that follows them.
 pub fn search_etcd(max_term: u64, bounds: &str) -> String {
     use std::collections::HashMap;
-    use task_etcd::graph::GraphState;
+    use task_etcd::workload::graph::GraphState;
     let b0 = task_etcd::workload::bounds();
     let c = serde_json::json!({ "Servers": task_etcd::workload::SERVERS, "MaxTerm": b0.max_term, "MaxLogLen": b0.max_log_len });
     let mut b = GraphBuilder::for_task("etcd", c.as_object().cloned().unwrap_or_default());
