@@ -277,8 +277,6 @@ pub fn traces() -> Vec<TraceFile> {
     v
 }
 
-/// The cluster as a state machine for the task's system graph (part of the harness, as the
-/// traces' driver is).
 pub mod graph {
     //! The cluster as a state machine for its system graph (docs/system-graph.md): the three
     //! [`Raft`] nodes of the traces and the messages they sent, searched by the task's graph
