@@ -283,4 +283,12 @@ mod tests {
         assert!(table.contains("constants"), "{table}");
         assert!(TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[check]\nmax_depth = -1\n").is_err());
     }
+
+    #[test]
+    fn reads_the_graph_table() {
+        let t = TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[graph]\nexhaustive = true\n").unwrap();
+        assert_eq!(t.graph, Some(Graph { exhaustive: true }));
+        assert_eq!(TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n").unwrap().graph, None);
+        assert!(TaskToml::parse("id = \"x\"\n[pinned]\nmodule = \"m\"\n[graph]\nexhaustiv = true\n").is_err());
+    }
 }

@@ -1,10 +1,10 @@
 //! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`, docs/system-graph.md): the
 //! observed states and steps of the task's own code, folded by `tla_trace::GraphBuilder`,
 //! either by a breadth-first [`search`] of the system as a state machine (the distributed
-//! tasks, on the simulated network) or from sampled runs, which go on until [`SETTLE`] runs in
-//! a row add no state and no step (or [`MAX_RUNS`] is reached; the header records how many
-//! ran and how many of the last added nothing). Gzip with a zero time stamp and a fixed
-//! level: the same runs give the same bytes.
+//! tasks, on the simulated network; etcd's by [`search_etcd`], over the messages sent as a set)
+//! or from sampled runs, which go on until [`SETTLE`] runs in a row add no state and no step
+//! (or [`MAX_RUNS`] is reached; the header records how many ran and how many of the last added
+//! nothing). Gzip with a zero time stamp and a fixed level: the same runs give the same bytes.
 
 use std::collections::{HashSet, VecDeque};
 use std::fs;
@@ -71,6 +71,75 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
     b.text(true, bounds)
 }
 
+/// The largest term the etcd graph's search expands (see [`search_etcd`]).
+pub const ETCD_TERM: u64 = 0;
+const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 3, MaxLogLen 3); the network the set of every message sent (any message delivered any number of times, or never); a timer may fire at any moment; crash and restart of any node at any moment; every state in which every node's term is 0 expanded (the pre-vote phase of the first election); states with a term of 1 or more are frontier";
+
+/// The graph of the etcd cluster ([`task_etcd::workload::graph::GraphState`]): every state in which no
+/// node's term is above `max_term` is expanded, the others are frontier. A node's term never
+/// decreases and is observed, so this bound is one of the observed state: every state of the
+/// machine with the observation of a state inside the bound is reached through states inside
+/// it, and so expanded; no state inside the bound shares its observation with one outside.
+///
+/// Two reductions keep the search small without losing a step. A state is first saturated:
+/// the steps that change no node (they only send messages, or change nothing: a leader's
+/// heartbeat timer, a duplicate delivery) are taken until they add no message. And a state
+/// whose nodes are those of a state expanded before, with a subset of its messages, is not
+/// expanded. Both hold because sent messages only accumulate and a step a state allows is
+/// allowed, to the same nodes, with more messages sent: a state with more messages has every
+/// step of one with fewer, and everything that follows them.
+pub fn search_etcd(max_term: u64, bounds: &str) -> String {
+    use std::collections::HashMap;
+    use task_etcd::workload::graph::GraphState;
+    let b0 = task_etcd::workload::bounds();
+    let c = serde_json::json!({ "Servers": task_etcd::workload::SERVERS, "MaxTerm": b0.max_term, "MaxLogLen": b0.max_log_len });
+    let mut b = GraphBuilder::for_task("etcd", c.as_object().cloned().unwrap_or_default());
+    let init = GraphState::initial();
+    // The saturated states expanded, by their nodes.
+    let mut expanded: HashMap<_, Vec<GraphState>> = HashMap::new();
+    let subsumed = |expanded: &HashMap<_, Vec<GraphState>>, s: &GraphState| expanded.get(&s.nodes_key()).is_some_and(|v: &Vec<GraphState>| v.iter().any(|x| s.subsumed_by(x)));
+    let mut queue: VecDeque<GraphState> = VecDeque::from([init]);
+    let mut first = true;
+    while let Some(mut s) = queue.pop_front() {
+        let from = b.add_state(&s.observe(), first);
+        first = false;
+        if s.max_term() > max_term {
+            b.mark_frontier(from);
+            continue;
+        }
+        loop {
+            let before = s.sent();
+            for (_, _, n) in s.successors() {
+                if s.same_nodes(&n) {
+                    s.absorb(n);
+                }
+            }
+            if s.sent() == before {
+                break;
+            }
+        }
+        if subsumed(&expanded, &s) {
+            continue;
+        }
+        let v = expanded.entry(s.nodes_key()).or_default();
+        v.retain(|x| !x.subsumed_by(&s));
+        v.push(s.clone());
+        b.visited(from);
+        for (action, args, next) in s.successors() {
+            if s.same_nodes(&next) {
+                b.add_edge(from, &action, &args, from);
+                continue;
+            }
+            let to = b.add_state(&next.observe(), false);
+            b.add_edge(from, &action, &args, to);
+            if !subsumed(&expanded, &next) {
+                queue.push_back(next);
+            }
+        }
+    }
+    b.text(true, bounds)
+}
+
 /// Run `k` of a concurrency task: the random scheduler for even `k`, PCT (depth 3) for odd,
 /// seeds from 1001 (apart from the traces' seeds).
 fn sched(k: u64) -> (Scheduler, u64) {
@@ -94,6 +163,11 @@ pub fn specs() -> Vec<GraphSpec> {
                 let c = serde_json::json!({ "BUFFER_SIZE": k.buffer_size, "NUM_CONSUMERS": k.num_consumers, "PRODUCER": task_dqueue::dqueue::PRODUCER });
                 search(task_dqueue::workload::graph_state(), "dqueue", c, 24, 2_000_000, bounds)
             }),
+        },
+        GraphSpec {
+            dir: "etcd",
+            bounds: ETCD_BOUNDS,
+            how: How::Search(|bounds| search_etcd(ETCD_TERM, bounds)),
         },
         GraphSpec {
             dir: "hourclock",

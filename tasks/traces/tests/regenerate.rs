@@ -91,17 +91,26 @@ fn committed_system_graphs_are_what_the_systems_produce() {
     let graphs = task_traces::graphs::all().unwrap();
     let diffs = task_traces::graphs::differences(&repo_root().join("traces"), &graphs);
     assert!(diffs.is_empty(), "run `cargo xtask traces`:\n{}", diffs.join("\n"));
-    // Every graph unpacks to the task it names, and holds every pinned action of its traces.
+    // Every graph unpacks to the task it names, and holds every pinned action of its traces,
+    // but for the etcd graph, whose bounds (every term 0) hold the pre-vote phase of the first
+    // election: a timeout, the pre-vote requests and responses, restarts.
+    let etcd_phase = ["Timeout", "HandlePreVoteRequest", "HandlePreVoteResponse", "Restart"];
     for (path, bytes) in &graphs {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
         let g = tla_trace::parse_graph(path, &text).unwrap();
         let dir = path.split('/').next().unwrap();
         let in_graph: std::collections::BTreeSet<&str> = g.edges.iter().map(|e| e.action.as_str()).collect();
+        if dir == "etcd" {
+            assert_eq!(in_graph, etcd_phase.into_iter().collect(), "{path}: the pre-vote phase's actions");
+        }
         for t in task_traces::all().iter().filter(|t| t.dir == dir) {
             for line in t.text.lines().skip(1) {
                 let v: serde_json::Value = serde_json::from_str(line).unwrap();
                 if let Some(a) = v.get("action").and_then(|a| a.as_str()) {
+                    if dir == "etcd" && !etcd_phase.contains(&a) {
+                        continue;
+                    }
                     assert!(in_graph.contains(a), "{path}: the traces' action {a} is not in the graph");
                 }
             }
