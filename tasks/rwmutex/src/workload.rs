@@ -11,6 +11,11 @@ use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, 
 
 pub const THREADS: usize = 3;
 
+/// The system graph's search (in a module of its own; `lib.rs` is the lock alone, as the traces
+/// quote it).
+#[path = "graph.rs"]
+pub mod graph;
+
 fn thread0(m: &RwMutex<u32>) {
     let up = m.upread();
     let mut w = up.upgrade();

@@ -58,7 +58,10 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
         b.visited(from);
         for (action, args, next) in m.successors() {
             let to = b.add_state(&next.observe(), false);
-            b.add_edge(from, &action, &args, to);
+            // A step with no action is the machine's own (a thread moving on unobserved).
+            if !action.is_empty() {
+                b.add_edge(from, &action, &args, to);
+            }
             if !seen.contains(&next) {
                 seen.insert(next.clone());
                 queue.push_back((next, to, depth + 1));
@@ -66,6 +69,33 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
         }
     }
     b.text(true, bounds)
+}
+
+/// The reader-writer mutex's search: machine states at most.
+const RWMUTEX_MAX_STATES: usize = 2_000_000;
+
+const RWMUTEX_BOUNDS: &str = "3 threads, each making calls without end (with no guard, any call that takes one; as a reader, a try_ call while still reading; an upgrade from the upgradeable guard, a downgrade from the write guard; dropping the guard taken last), every schedule with a scheduling point after every step, between calls and wherever a thread blocks, searched as a state machine (the observed state and each thread's call, guards and place in the call)";
+
+/// The reader-writer mutex's graph, from its search (`task_rwmutex::workload::graph`).
+pub fn rwmutex(constants: serde_json::Value, bounds: &str) -> String {
+    let found = task_rwmutex::workload::graph::search(RWMUTEX_MAX_STATES);
+    let mut b = GraphBuilder::for_task("rwmutex", constants.as_object().cloned().unwrap_or_default());
+    for (text, init, visits, frontier) in &found.states {
+        let state: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).unwrap_or_default();
+        let id = b.add_state(&state, *init);
+        for _ in 0..*visits {
+            b.visited(id);
+        }
+        if *frontier {
+            b.mark_frontier(id);
+        }
+    }
+    for (from, action, t, to) in &found.edges {
+        let mut args = serde_json::Map::new();
+        args.insert("t".to_string(), serde_json::Value::from(*t as u64));
+        b.add_edge(*from, action, &args, *to);
+    }
+    b.text(true, &format!("{bounds}: {} machine states", found.machine_states))
 }
 
 /// Run `k` of a concurrency task: the random scheduler for even `k`, PCT (depth 3) for odd,
@@ -124,6 +154,14 @@ pub fn specs() -> Vec<GraphSpec> {
                 let (s, seed) = sched(k);
                 task_ringbuffer::workload::graph_run(s, seed)
             }, false),
+        },
+        GraphSpec {
+            dir: "rwmutex",
+            bounds: RWMUTEX_BOUNDS,
+            how: How::Search(|bounds| {
+                let c = serde_json::json!({ "Threads": [0, 1, 2] });
+                rwmutex(c, bounds)
+            }),
         },
         GraphSpec {
             dir: "spin",
