@@ -60,19 +60,35 @@ enum Call {
 
 use Call::*;
 
+/// Read guards a thread holds at most.
+const MAX_READ_GUARDS: usize = 2;
+
 /// The calls a thread may make next, by the guards it holds (kinds, oldest first): with none,
-/// any call that takes a guard; as a reader, a try_ call while still reading (one guard more at
-/// most); with the upgradeable guard, an upgrade; with the write guard, a downgrade; and always
-/// dropping the guard taken last. A blocking call is made only with no guard held, so no
-/// thread waits for itself.
+/// or with read guards only, any call that takes a guard (read guards nest; a thread that
+/// reads and calls `write()` sleeps for good, as the code does); with the upgradeable guard on
+/// top, an upgrade; with the write guard on top, a downgrade; and always dropping the guard
+/// taken last. With [`MAX_READ_GUARDS`] read guards, only the drop: the observation is then
+/// marked as frontier (see [`at_bound`]).
 fn allowed(held: &str) -> &'static [Call] {
-    match held {
-        "" => &[Read, TryRead, Write, TryWrite, UpRead, TryUpRead],
-        "r" => &[Drop, TryRead, TryWrite, TryUpRead],
-        "u" => &[Drop, Upgrade, TryUpgrade],
-        "w" => &[Drop, Downgrade],
+    match held.chars().last() {
+        None => &[Read, TryRead, Write, TryWrite, UpRead, TryUpRead],
+        Some('r') if held.len() < MAX_READ_GUARDS => &[Drop, Read, TryRead, Write, TryWrite, UpRead, TryUpRead],
+        Some('u') => &[Drop, Upgrade, TryUpgrade],
+        Some('w') => &[Drop, Downgrade],
         _ => &[Drop],
     }
+}
+
+/// A thread at the bound of the search: it holds as many read guards as it may, and would
+/// have more calls to make in a larger search. An observation is left unjudged (frontier) when
+/// a thread is at the bound there, and whenever the count is [`MAX_READ_GUARDS`] or more: such
+/// an observation may also be that of a state in which one thread holds more guards than the
+/// search lets it. With a count below the bound, every thread holds fewer guards than the bound
+/// in every state with that observation, and the code's behaviour depends on the count only
+/// through zero, one or more (a failed `write()`, upgrade or downgrade needs one reader, the
+/// last reader's wake-up needs exactly one), so no run to it needs a thread with more.
+fn at_bound(held: &str) -> bool {
+    held.len() >= MAX_READ_GUARDS && held.ends_with('r')
 }
 
 /// A guard a thread holds.
@@ -168,6 +184,8 @@ pub struct Reached {
     choices: Vec<Choice>,
     /// The step the last choice recorded, if it recorded one: its action and thread.
     step: Option<(String, usize)>,
+    /// A thread is at the bound of the search (see [`at_bound`]).
+    bound: bool,
 }
 
 /// Runs the code again and again: each run replays a schedule the driver gives (`next`, told
@@ -235,9 +253,10 @@ impl Scheduler for Replay {
                 return Some(c);
             }
         }
-        // Before the threads run: the main thread spawns them.
+        // Before the threads run, the main thread spawns them; then it only yields (so that a
+        // run in which every thread is blocked goes on: it is a state with no step).
         let threads: Vec<usize> = free.iter().filter_map(|&id| Self::thread_of(id)).collect();
-        if threads.is_empty() {
+        if current.is_none_or(|c| usize::from(c) == 0 && !is_yielding) {
             return free.first().copied();
         }
         let rec = lock(&self.sh).rec.clone()?;
@@ -278,7 +297,8 @@ impl Scheduler for Replay {
             format!("{:?}/{:?}/{}/{}", p.pos, p.last, p.stops, !threads.contains(&t))
         });
         let step = if !self.prefix.is_empty() && rec.steps() > self.steps_before_last { rec.last_step() } else { None };
-        self.out = Some(Reached { state, hidden, choices, step });
+        let bound = pos.iter().any(|(_, held)| at_bound(held)) || state.readers >= MAX_READ_GUARDS;
+        self.out = Some(Reached { state, hidden, choices, step, bound });
         None
     }
 
@@ -332,8 +352,9 @@ fn execute_all(next: impl FnMut(Option<Reached>) -> Option<Vec<Choice>> + 'stati
                 })
             })
             .collect();
-        for h in handles {
-            let _ = h.join();
+        drop(handles);
+        loop {
+            task_probe::rt::thread::yield_now();
         }
     };
     task_probe::with_step_yields(|| shuttle::Runner::new(sched, config).run(body));
@@ -493,6 +514,11 @@ impl Driver {
                 continue;
             }
             found.expanded += 1;
+            if here.bound {
+                for &id in &renamed {
+                    found.states[id].3 = true;
+                }
+            }
             // Each machine state of the class counts once.
             let class: BTreeMap<String, usize> = PERMS.iter().zip(&renamed).map(|(p, &id)| (key(&here, p), id)).collect();
             for id in class.into_values() {
