@@ -36,6 +36,18 @@ pub struct TaskToml {
     #[serde(default)]
     pub check: Check,
     pub bug: Option<Bug>,
+    /// `[graph]`: how the task's system graph is made, as its header says.
+    pub graph: Option<Graph>,
+}
+
+/// A task's system graph, as `task.toml` describes it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    /// The graph holds every state within its bounds with all its steps (a search), rather
+    /// than sampled runs.
+    #[serde(default)]
+    pub exhaustive: bool,
 }
 
 /// The system the task follows.
