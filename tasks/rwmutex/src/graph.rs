@@ -1,33 +1,35 @@
 //! The system graph's search: the lock's code, run under shuttle, searched as a state machine.
 //!
-//! Three threads each make an unbounded sequence of sessions (a session is a short sequence of
-//! calls of the lock's interface, [`SESSIONS`]), choosing the next one whenever they are between
-//! sessions. A machine state is reached by a schedule: the list of choices made from the start
-//! (which thread runs next and, for a thread between sessions, which session it starts). To
-//! expand a state, the real code is run again under a scheduler that replays that schedule
-//! ([`execute`]) and then takes one more choice; the code runs until the next scheduling point
-//! and the state reached is read off: the observed state (the recorder's shadow) and each
-//! thread's hidden progress.
+//! Three threads each make calls of the lock's interface without end, choosing each next call
+//! among those the guards they hold allow ([`allowed`]). A machine state is reached by a
+//! schedule: the list of choices made from the start (which thread runs next and, for a thread
+//! between calls, which call it makes). To expand a state, the real code is run again under a
+//! scheduler that replays that schedule ([`execute_all`]) and then takes one more choice; the
+//! code runs until the next scheduling point and the state reached is read off: the observed
+//! state (the recorder's shadow) and each thread's hidden progress.
 //!
 //! **Scheduling points.** A thread runs until it yields or blocks: after every recorded step
-//! (`task_probe::with_step_yields`), between two calls of a session, between sessions, when it
-//! spins, and when it blocks on the wait queue's lock or sleeps. The steps a thread takes in
-//! between are not recorded, and interleaving them more finely shows nothing more: what runs
-//! between two such points is the wait queue's lock being taken (which commutes with every
-//! other thread's later steps), the recorded atomic operation, and the queue's lock being let
-//! go, the woken flag and the park (which commute with every other thread's earlier steps: no
-//! one can wake a sleeper before it has let go of the queue's lock). So every sequence of
-//! recorded steps the code can take is one of these runs.
+//! (`task_probe::with_step_yields`), between two calls, when it spins, and when it blocks on
+//! the wait queue's lock or sleeps. The steps a thread takes in between are not recorded, and
+//! interleaving them more finely shows nothing more: what runs between two such points is the
+//! wait queue's lock being taken (which commutes with every other thread's later steps), the
+//! recorded atomic operation, and the queue's lock being let go, the woken flag and the park
+//! (which commute with every other thread's earlier steps: no one can wake a sleeper before it
+//! has let go of the queue's lock). So every sequence of recorded steps the code can take is
+//! one of these runs.
 //!
 //! **Hidden progress.** Two schedules reach the same machine state when the observed state is
-//! the same and, for each thread, so is: the session and the call it is in, the last step it
-//! recorded in that call, how many times it stopped since that step, and whether it is blocked.
-//! Within a call, a thread's code after a recorded step depends only on that step's outcome
-//! (a retry loop comes back to the same point with the same locals), and the hidden shared
-//! state (the queue's lock holder, the woken flags) follows from the threads' positions, so
-//! equal keys have equal futures. Every thread can always start a new session, so every
-//! observed state is reached with every hidden variant the code can be in there, as far as
-//! the search goes.
+//! the same and, for each thread, so is: the call it is making and the guards it holds, the
+//! last step it recorded in that call, how many times it stopped since that step, and whether
+//! it is blocked. Within a call, a thread's code after a recorded step depends only on that
+//! step's outcome (a retry loop comes back to the same point with the same locals), and the
+//! hidden shared state (the queue's lock holder, the woken flags) follows from the threads'
+//! places, so equal keys have equal futures. Every thread can always make another call, so
+//! every observed state is reached with every hidden variant the code can be in there, within
+//! the bound on read guards ([`MAX_READ_GUARDS`]; see [`at_bound`] for what is left unjudged).
+//!
+//! **Renaming.** The lock treats its threads alike, so one state of each class of states that
+//! differ only by the threads' names is expanded, and its steps are added under every renaming.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet, VecDeque};
@@ -248,10 +250,8 @@ impl Scheduler for Replay {
 
     fn next_task(&mut self, runnable: &[&Task], current: Option<TaskId>, is_yielding: bool) -> Option<TaskId> {
         let free: Vec<TaskId> = runnable.iter().filter(|t| !t.blocked()).map(|t| t.id()).collect();
-        if let Some(c) = current {
-            if !is_yielding && free.contains(&c) {
-                return Some(c);
-            }
+        if let Some(c) = current.filter(|c| !is_yielding && free.contains(c)) {
+            return Some(c);
         }
         // Before the threads run, the main thread spawns them; then it only yields (so that a
         // run in which every thread is blocked goes on: it is a state with no step).
@@ -368,8 +368,8 @@ const PERMS: [[usize; THREADS]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0]
 /// The state with thread `t` renamed `p[t]`.
 fn rename(s: &RwState, p: &[usize; THREADS]) -> RwState {
     let mut r = s.clone();
-    for t in 0..THREADS {
-        r.pc[p[t]] = s.pc[t];
+    for (t, &to) in p.iter().enumerate() {
+        r.pc[to] = s.pc[t];
     }
     r.waiters = s.waiters.iter().map(|&w| p[w]).collect();
     r
@@ -443,6 +443,10 @@ impl Found {
     }
 }
 
+/// A state being expanded: its node, what it is, its observation renamed each way, the
+/// schedule that reaches it, and how many of its choices were tried.
+type Expanding = (usize, Reached, Vec<usize>, Vec<Choice>, usize);
+
 /// The search's state between runs.
 struct Driver {
     found: Found,
@@ -451,9 +455,7 @@ struct Driver {
     nodes: Vec<(u32, Choice)>,
     seen: HashSet<u128>,
     pending: VecDeque<(usize, Reached)>,
-    /// The state being expanded: its node, what it is, its observation renamed each way, the
-    /// schedule that reaches it, and how many of its choices were tried.
-    cur: Option<(usize, Reached, Vec<usize>, Vec<Choice>, usize)>,
+    cur: Option<Expanding>,
     started: bool,
 }
 
@@ -495,13 +497,11 @@ impl Driver {
             }
         }
         loop {
-            if let Some((_, here, _, prefix, i)) = &mut self.cur {
-                if *i < here.choices.len() {
-                    let mut p = prefix.clone();
-                    p.push(here.choices[*i]);
-                    *i += 1;
-                    return Some(p);
-                }
+            if let Some((_, here, _, prefix, i)) = self.cur.as_mut().filter(|c| c.4 < c.1.choices.len()) {
+                let mut p = prefix.clone();
+                p.push(here.choices[*i]);
+                *i += 1;
+                return Some(p);
             }
             let (n, here) = self.pending.pop_front()?;
             let found = &mut self.found;
