@@ -1,7 +1,8 @@
 //! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`, docs/system-graph.md): the
 //! observed states and steps of the task's own code, folded by `tla_trace::GraphBuilder`,
 //! either by a breadth-first [`search`] of the system as a state machine (the distributed
-//! tasks, on the simulated network) or from sampled runs, which go on until [`SETTLE`] runs in
+//! tasks, on the simulated network; rwmutex, its code replayed under shuttle, see [`rwmutex`])
+//! or from sampled runs, which go on until [`SETTLE`] runs in
 //! a row add no state and no step (or [`MAX_RUNS`] is reached; the header records how many
 //! ran and how many of the last added nothing). Gzip with a zero time stamp and a fixed
 //! level: the same runs give the same bytes.
