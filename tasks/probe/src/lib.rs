@@ -243,6 +243,7 @@ struct Inner<S> {
     state: S,
     seq: u64,
     lines: Vec<String>,
+    last: Option<(String, usize)>,
 }
 
 /// Collects one run's trace.
@@ -262,7 +263,7 @@ impl<S: Observed> Recorder<S> {
         let hdr = header_line(header);
         let init_line = line(&[("kind", &Value::from("init")), ("state", &init.to_json())]);
         Recorder {
-            inner: Arc::new(Mutex::new(Inner { state: init, seq: 0, lines: vec![hdr, init_line] })),
+            inner: Arc::new(Mutex::new(Inner { state: init, seq: 0, lines: vec![hdr, init_line], last: None })),
         }
     }
 
@@ -270,6 +271,7 @@ impl<S: Observed> Recorder<S> {
         let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut g.state);
         g.seq += 1;
+        g.last = Some((action.to_string(), actor.index()));
         let mut args = Map::new();
         if let Actor::Thread(i) = actor {
             args.insert("t".to_string(), Value::from(*i as u64));
@@ -289,6 +291,11 @@ impl<S: Observed> Recorder<S> {
     /// Number of steps recorded so far.
     pub fn steps(&self) -> u64 {
         self.inner.lock().unwrap_or_else(|p| p.into_inner()).seq
+    }
+
+    /// The last step recorded: its action and its actor's thread number (see [`Actor::index`]).
+    pub fn last_step(&self) -> Option<(String, usize)> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner()).last.clone()
     }
 
     /// The trace text: one line per record, each ending in a newline.

@@ -24,17 +24,16 @@
 (*   wake_one      last reader out, about to wake one waiter               *)
 (*   wake_all      released, about to wake every waiter                    *)
 (*                                                                         *)
-(* What the observed state cannot tell, the model leaves open:             *)
+(* What the observed state cannot tell:                                    *)
 (* - read_undo and upread_undo do not say whether the attempt came from    *)
 (*   read()/upread() (the thread then sleeps) or from try_read()/          *)
-(*   try_upread() (it returns): ReadUndo and UpReadUndo may do either.     *)
+(*   try_upread() (it returns).  A blocking attempt holds the wait         *)
+(*   queue's lock from its failed attempt to its back-out, which keeps     *)
+(*   wake-ups and other blocking attempts out of that window; the model    *)
+(*   keeps that lock in a variable of its own, qlock (not observed), and   *)
+(*   a back-out sleeps exactly when its attempt holds it.                  *)
 (* - woken does not say which blocking call the thread was in: a woken     *)
 (*   thread may retry any of Read, Write, UpRead.                          *)
-(* - a blocking attempt holds the wait queue's lock from its first step to *)
-(*   its back-out, which keeps wake-ups and other blocking attempts out of *)
-(*   that window; since the mode is not observed, the model does not       *)
-(*   enforce it.  The model therefore allows more interleavings than the   *)
-(*   code; every behaviour of the code is one of its behaviours.           *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets
 
@@ -42,7 +41,14 @@ CONSTANT Threads
 
 VARIABLES writer, upreader, being_upgraded, readers, waiters, pc
 
-vars == <<writer, upreader, being_upgraded, readers, waiters, pc>>
+\* Not observed: the thread whose blocking attempt holds the wait queue's
+\* lock from its failed attempt to its back-out ({} when none does).  A
+\* blocking call tests the word with the queue locked, so no other blocking
+\* attempt and no wake-up can come in between; read_undo and upread_undo do
+\* not show whether the attempt was a blocking one or a try_ one, this does.
+VARIABLE qlock
+
+vars == <<writer, upreader, being_upgraded, readers, waiters, pc, qlock>>
 
 Labels == {"idle", "read", "write", "upread", "waiting", "woken", "read_undo",
            "upread_undo", "upgrading", "upgraded", "downgrading", "downgraded",
@@ -63,6 +69,7 @@ Init ==
     /\ readers = 0
     /\ waiters = <<>>
     /\ pc = [t \in Threads |-> "idle"]
+    /\ qlock = {}
 
 \* The whole word is zero.
 Free == ~writer /\ ~upreader /\ ~being_upgraded /\ readers = 0
@@ -82,7 +89,13 @@ ReadAttempt(t) ==
     /\ Goto(t, IF ~writer /\ ~being_upgraded THEN "read" ELSE "read_undo")
     /\ UNCHANGED <<writer, upreader, being_upgraded, waiters>>
 
-Read(t) == pc[t] \in {"idle", "woken"} /\ ReadAttempt(t)
+\* read(): the attempt is made with the queue locked; a failure keeps it
+\* locked until the back-out.
+Read(t) ==
+    /\ pc[t] \in {"idle", "woken"}
+    /\ qlock = {}
+    /\ ReadAttempt(t)
+    /\ qlock' = IF ~writer /\ ~being_upgraded THEN {} ELSE {t}
 
 \* try_read() also comes from a thread that already holds a read guard
 \* (pc "read"): read guards nest, the pc shows one.  Such a nested attempt
@@ -91,15 +104,18 @@ Read(t) == pc[t] \in {"idle", "woken"} /\ ReadAttempt(t)
 \* could not be told from a blocking read's, which sleeps; leaving it out
 \* keeps a reader from going to sleep with its guard in the model.
 TryRead(t) ==
-    \/ pc[t] = "idle" /\ ReadAttempt(t)
-    \/ pc[t] = "read" /\ ~being_upgraded /\ ReadAttempt(t)
+    /\ \/ pc[t] = "idle" /\ ReadAttempt(t)
+       \/ pc[t] = "read" /\ ~being_upgraded /\ ReadAttempt(t)
+    /\ UNCHANGED qlock
 
-\* The fetch_sub backing out; read() then sleeps, try_read() returns.
+\* The fetch_sub backing out; read() then sleeps (and lets the queue go),
+\* try_read() returns.
 ReadUndo(t) ==
     /\ pc[t] = "read_undo"
     /\ readers' = readers - 1
-    /\ \/ Sleep(t)
-       \/ Goto(t, "idle") /\ UNCHANGED waiters
+    /\ IF t \in qlock
+         THEN Sleep(t) /\ qlock' = {}
+         ELSE Goto(t, "idle") /\ UNCHANGED <<waiters, qlock>>
     /\ UNCHANGED <<writer, upreader, being_upgraded>>
 
 \* Read guards that no pc shows: held by a thread whose pc moved on while
@@ -117,20 +133,21 @@ ReadUnlock(t) ==
     /\ readers' = readers - 1
     /\ Goto(t, IF readers = 1 /\ ~writer /\ ~upreader /\ ~being_upgraded
                THEN "wake_one" ELSE "idle")
-    /\ UNCHANGED <<writer, upreader, being_upgraded, waiters>>
+    /\ UNCHANGED <<writer, upreader, being_upgraded, waiters, qlock>>
 
 \* ---- writers ----------------------------------------------------------
 
 \* The compare-exchange of 0 for the writer bit.
 Write(t) ==
     /\ pc[t] \in {"idle", "woken"}
+    /\ qlock = {}
     /\ IF Free
          THEN /\ writer' = TRUE
               /\ Goto(t, "write")
               /\ UNCHANGED waiters
          ELSE /\ Sleep(t)
               /\ UNCHANGED writer
-    /\ UNCHANGED <<upreader, being_upgraded, readers>>
+    /\ UNCHANGED <<upreader, being_upgraded, readers, qlock>>
 
 \* try_write(): one compare-exchange; a failure returns to idle.  It also
 \* comes from a thread that holds a read guard (and then fails, the word
@@ -142,14 +159,14 @@ TryWrite(t) ==
               /\ Goto(t, "write")
          ELSE /\ Goto(t, "idle")
               /\ UNCHANGED writer
-    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters, qlock>>
 
 \* Dropping the write guard: clear the writer bit, then wake all.
 WriteUnlock(t) ==
     /\ pc[t] = "write"
     /\ writer' = FALSE
     /\ Goto(t, "wake_all")
-    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters, qlock>>
 
 \* ---- upgradeable readers ----------------------------------------------
 
@@ -166,17 +183,27 @@ UpReadAttempt(t, failed) ==
                 ELSE failed
     /\ UNCHANGED <<writer, being_upgraded, readers>>
 
-UpRead(t) == pc[t] \in {"idle", "woken"} /\ UpReadAttempt(t, Sleep(t))
+\* upread(): the attempt is made with the queue locked; a back-out keeps it
+\* locked until it is done.
+UpRead(t) ==
+    /\ pc[t] \in {"idle", "woken"}
+    /\ qlock = {}
+    /\ UpReadAttempt(t, Sleep(t))
+    /\ qlock' = IF writer /\ ~upreader THEN {t} ELSE {}
 
-TryUpRead(t) == pc[t] = "idle" /\ UpReadAttempt(t, Goto(t, "idle") /\ UNCHANGED waiters)
+TryUpRead(t) ==
+    /\ pc[t] = "idle"
+    /\ UpReadAttempt(t, Goto(t, "idle") /\ UNCHANGED waiters)
+    /\ UNCHANGED qlock
 
-\* The fetch_sub of the upgradeable bit; upread() then sleeps, try_upread()
-\* returns.
+\* The fetch_sub of the upgradeable bit; upread() then sleeps (and lets the
+\* queue go), try_upread() returns.
 UpReadUndo(t) ==
     /\ pc[t] = "upread_undo"
     /\ upreader' = FALSE
-    /\ \/ Sleep(t)
-       \/ Goto(t, "idle") /\ UNCHANGED waiters
+    /\ IF t \in qlock
+         THEN Sleep(t) /\ qlock' = {}
+         ELSE Goto(t, "idle") /\ UNCHANGED <<waiters, qlock>>
     /\ UNCHANGED <<writer, being_upgraded, readers>>
 
 \* Dropping the upgradeable guard; leaving a free word wakes all.
@@ -184,7 +211,7 @@ UpReadUnlock(t) ==
     /\ pc[t] = "upread"
     /\ upreader' = FALSE
     /\ Goto(t, IF readers = 0 /\ ~writer /\ ~being_upgraded THEN "wake_all" ELSE "idle")
-    /\ UNCHANGED <<writer, being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<writer, being_upgraded, readers, waiters, qlock>>
 
 \* ---- upgrade and downgrade ----------------------------------------------
 
@@ -193,7 +220,7 @@ UpgradeBegin(t) ==
     /\ pc[t] = "upread"
     /\ being_upgraded' = TRUE
     /\ Goto(t, "upgrading")
-    /\ UNCHANGED <<writer, upreader, readers, waiters>>
+    /\ UNCHANGED <<writer, upreader, readers, waiters, qlock>>
 
 \* The compare-exchange of upgradeable|being_upgraded (nothing else) for
 \* writer|upgradeable; on failure `fail_to` is where the thread goes.
@@ -204,7 +231,7 @@ UpgradeAttempt(t, fail_to) ==
               /\ Goto(t, "upgraded")
          ELSE /\ Goto(t, fail_to)
               /\ UNCHANGED <<writer, being_upgraded>>
-    /\ UNCHANGED <<upreader, readers, waiters>>
+    /\ UNCHANGED <<upreader, readers, waiters, qlock>>
 
 \* One attempt inside upgrade(): it spins until the readers are gone.
 Upgrade(t) == pc[t] = "upgrading" /\ UpgradeAttempt(t, "upgrading")
@@ -220,7 +247,7 @@ UpgradeRelease(t) ==
     /\ pc[t] = "upgraded"
     /\ upreader' = FALSE
     /\ Goto(t, "write")
-    /\ UNCHANGED <<writer, being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<writer, being_upgraded, readers, waiters, qlock>>
 
 \* downgrade(): the compare-exchange of writer (nothing else) for
 \* upgradeable; it fails, and is retried, while a reader or an upgradeable
@@ -233,7 +260,7 @@ Downgrade(t) ==
               /\ Goto(t, "downgraded")
          ELSE /\ Goto(t, "downgrading")
               /\ UNCHANGED <<writer, upreader>>
-    /\ UNCHANGED <<being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<being_upgraded, readers, waiters, qlock>>
 
 \* What dropping the old write guard does: clear the writer bit (already
 \* clear), then wake all.
@@ -241,29 +268,31 @@ DowngradeRelease(t) ==
     /\ pc[t] = "downgraded"
     /\ writer' = FALSE
     /\ Goto(t, "downgrade_wake")
-    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters>>
+    /\ UNCHANGED <<upreader, being_upgraded, readers, waiters, qlock>>
 
 \* ---- wake-ups ------------------------------------------------------------
 
 \* The first waiter, if any, leaves the queue and will try again.
 WakeOne(t) ==
     /\ pc[t] = "wake_one"
+    /\ qlock = {}
     /\ IF waiters = <<>>
          THEN Goto(t, "idle") /\ UNCHANGED waiters
          ELSE /\ waiters' = Tail(waiters)
               /\ pc' = [pc EXCEPT ![t] = "idle", ![Head(waiters)] = "woken"]
-    /\ UNCHANGED <<writer, upreader, being_upgraded, readers>>
+    /\ UNCHANGED <<writer, upreader, being_upgraded, readers, qlock>>
 
 \* Every waiter leaves the queue; the waker returns (after a release) or
 \* goes on holding the upgradeable guard (after a downgrade).
 WakeAll(t) ==
     /\ pc[t] \in {"wake_all", "downgrade_wake"}
+    /\ qlock = {}
     /\ waiters' = <<>>
     /\ pc' = [u \in Threads |->
                 IF u = t THEN (IF pc[t] = "wake_all" THEN "idle" ELSE "upread")
                 ELSE IF \E i \in DOMAIN waiters : waiters[i] = u THEN "woken"
                 ELSE pc[u]]
-    /\ UNCHANGED <<writer, upreader, being_upgraded, readers>>
+    /\ UNCHANGED <<writer, upreader, being_upgraded, readers, qlock>>
 
 Next ==
     \E t \in Threads :
@@ -289,9 +318,9 @@ Fairness ==
         /\ WF_vars(ReadUndo(t))
         /\ WF_vars(UpReadUndo(t))
         /\ WF_vars(ReadUnlock(t))
-        /\ WF_vars(WakeOne(t))
-        /\ WF_vars(WakeAll(t))
-        /\ WF_vars(pc[t] = "woken" /\ (Read(t) \/ Write(t) \/ UpRead(t)))
+        /\ SF_vars(WakeOne(t))
+        /\ SF_vars(WakeAll(t))
+        /\ SF_vars(pc[t] = "woken" /\ (Read(t) \/ Write(t) \/ UpRead(t)))
         /\ WF_vars(UpgradeRelease(t))
         /\ WF_vars(DowngradeRelease(t))
         /\ SF_vars(WriteUnlock(t))

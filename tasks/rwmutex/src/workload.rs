@@ -7,9 +7,14 @@
 use crate::{RwMutex, RwState};
 use std::sync::Arc;
 use task_probe::rt::spawn_named;
-use task_probe::{FirstDone, Rng, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
+use task_probe::{FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_once, schedules, trace_name};
 
 pub const THREADS: usize = 3;
+
+/// The system graph's search (in a module of its own; `lib.rs` is the lock alone, as the traces
+/// quote it).
+#[path = "graph.rs"]
+pub mod graph;
 
 fn thread0(m: &RwMutex<u32>) {
     let up = m.upread();
@@ -47,52 +52,6 @@ fn thread2(m: &RwMutex<u32>) {
 /// Runs the workload once and returns the trace text.
 pub fn run(scheduler: Scheduler, seed: u64) -> String {
     run_bodies(scheduler, seed, (0..THREADS).map(|t| vec![t]).collect(), &[thread0, thread1, thread2], &FirstDone::new())
-}
-
-/// The sessions a thread of the system graph's runs draws from: every call of the lock's
-/// interface, alone or (for a reader) with a try_ call while it still reads, and the upgrade
-/// and downgrade paths. A blocking call is made only with no guard held, so no run deadlocks.
-const SESSIONS: [fn(&RwMutex<u32>); 13] = [
-    |m| drop(m.read()),
-    |m| drop(m.try_read()),
-    |m| *m.write() += 1,
-    |m| drop(m.try_write()),
-    |m| drop(m.upread()),
-    |m| drop(m.try_upread()),
-    |m| *m.upread().upgrade() += 1,
-    |m| match m.upread().try_upgrade() {
-        Ok(mut w) => *w += 1,
-        Err(up) => drop(up),
-    },
-    |m| drop(m.write().downgrade()),
-    |m| drop(m.upread().upgrade().downgrade()),
-    |m| {
-        let r = m.read();
-        drop(m.try_write());
-        drop(r);
-    },
-    |m| {
-        let r = m.read();
-        drop(m.try_read());
-        drop(r);
-    },
-    |m| {
-        let r = m.read();
-        drop(m.try_upread());
-        drop(r);
-    },
-];
-
-/// Sessions per thread in a run of the system graph.
-const GRAPH_SESSIONS: usize = 3;
-
-/// Run `k` of the system graph: each thread runs [`GRAPH_SESSIONS`] sessions drawn at random
-/// from [`SESSIONS`], with a scheduling point after every step (`task_probe::with_step_yields`).
-pub fn graph_run(scheduler: Scheduler, seed: u64) -> String {
-    let mut draw = Rng::new(seed);
-    let plans = (0..THREADS).map(|_| (0..GRAPH_SESSIONS).map(|_| draw.below(SESSIONS.len() as u64) as usize).collect()).collect();
-    let done = FirstDone::new();
-    done.cut(&task_probe::with_step_yields(|| run_bodies(scheduler, seed, plans, &SESSIONS, &done)))
 }
 
 /// A run in which thread `t` calls `bodies[i]` for each `i` of `plans[t]` in turn, and tells

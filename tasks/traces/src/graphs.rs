@@ -1,10 +1,11 @@
 //! Every task's system graph (`traces/<dir>/system-graph.ndjson.gz`, docs/system-graph.md): the
 //! observed states and steps of the task's own code, folded by `tla_trace::GraphBuilder`,
 //! either by a breadth-first [`search`] of the system as a state machine (the distributed
-//! tasks, on the simulated network; etcd's by [`search_etcd`], over the messages sent as a set)
-//! or from sampled runs, which go on until [`SETTLE`] runs in a row add no state and no step
-//! (or [`MAX_RUNS`] is reached; the header records how many ran and how many of the last added
-//! nothing). Gzip with a zero time stamp and a fixed level: the same runs give the same bytes.
+//! tasks, on the simulated network; etcd's by [`search_etcd`], over the messages sent as a set;
+//! rwmutex, its code replayed under shuttle, see [`rwmutex`]) or from sampled runs, which go on
+//! until [`SETTLE`] runs in a row add no state and no step (or [`MAX_RUNS`] is reached; the
+//! header records how many ran and how many of the last added nothing). Gzip with a zero time
+//! stamp and a fixed level: the same runs give the same bytes.
 
 use std::collections::{HashSet, VecDeque};
 use std::fs;
@@ -61,7 +62,10 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
         b.visited(from);
         for (action, args, next) in m.successors() {
             let to = b.add_state(&next.observe(), false);
-            b.add_edge(from, &action, &args, to);
+            // A step with no action is the machine's own (a thread moving on unobserved).
+            if !action.is_empty() {
+                b.add_edge(from, &action, &args, to);
+            }
             if !seen.contains(&next) {
                 seen.insert(next.clone());
                 queue.push_back((next, to, depth + 1));
@@ -140,6 +144,33 @@ pub fn search_etcd(max_term: u64, bounds: &str) -> String {
     b.text(true, bounds)
 }
 
+/// The reader-writer mutex's search: machine states at most (it needs about 58,000).
+const RWMUTEX_MAX_STATES: usize = 2_000_000;
+
+const RWMUTEX_BOUNDS: &str = "3 threads, each making calls without end (with no guard or read guards only, any call that takes a guard, at most 2 read guards a thread; an upgrade or a try_upgrade from the upgradeable guard, a downgrade from the write guard; dropping the guard taken last), every schedule with a scheduling point after every step, between calls and wherever a thread blocks, searched as a state machine (the observed state and each thread's call, guards and place in the call) up to renaming the threads; frontier: a count of 2 or more, or a thread holding 2 read guards";
+
+/// The reader-writer mutex's graph, from its search (`task_rwmutex::workload::graph`).
+pub fn rwmutex(constants: serde_json::Value, bounds: &str) -> String {
+    let found = task_rwmutex::workload::graph::search(RWMUTEX_MAX_STATES);
+    let mut b = GraphBuilder::for_task("rwmutex", constants.as_object().cloned().unwrap_or_default());
+    for (text, init, visits, frontier) in &found.states {
+        let state: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).unwrap_or_default();
+        let id = b.add_state(&state, *init);
+        for _ in 0..*visits {
+            b.visited(id);
+        }
+        if *frontier {
+            b.mark_frontier(id);
+        }
+    }
+    for (from, action, t, to) in &found.edges {
+        let mut args = serde_json::Map::new();
+        args.insert("t".to_string(), serde_json::Value::from(*t as u64));
+        b.add_edge(*from, action, &args, *to);
+    }
+    b.text(true, &format!("{bounds}: {} machine states", found.machine_states))
+}
+
 /// Run `k` of a concurrency task: the random scheduler for even `k`, PCT (depth 3) for odd,
 /// seeds from 1001 (apart from the traces' seeds).
 fn sched(k: u64) -> (Scheduler, u64) {
@@ -192,6 +223,14 @@ pub fn specs() -> Vec<GraphSpec> {
             dir: "ringbuffer",
             bounds: "capacity 4; a producer and a consumer, 8 calls each drawn from push/pop and slices of 1 to 5 items, a scheduling point after every step, under random and PCT schedules",
             how: How::Scheduled(task_ringbuffer::workload::graph_run, false),
+        },
+        GraphSpec {
+            dir: "rwmutex",
+            bounds: RWMUTEX_BOUNDS,
+            how: How::Search(|bounds| {
+                let c = serde_json::json!({ "Threads": [0, 1, 2] });
+                rwmutex(c, bounds)
+            }),
         },
         GraphSpec {
             dir: "spin",
