@@ -132,6 +132,8 @@ mod tests {
         let paths = |id: &str| sysmo_tasks::task(id).unwrap().code.iter().map(|(p, _)| *p).collect::<Vec<_>>();
         assert_eq!(paths("spin-split"), ["tasks/spin/src/lib.rs"]);
         assert_eq!(paths("mutex"), ["tasks/mutex/src/lib.rs", "tasks/mutex/src/wait.rs"]);
+        // The harness's modules (`src/workload/`) are not the system's code either.
+        assert_eq!(paths("rwmutex"), ["tasks/rwmutex/src/lib.rs"]);
     }
 
     #[test]

@@ -11,9 +11,8 @@ use task_probe::{FirstDone, Header, Probe, Recorder, Scheduler, TraceFile, run_o
 
 pub const THREADS: usize = 3;
 
-/// The system graph's search (in a module of its own; `lib.rs` is the lock alone, as the traces
-/// quote it).
-#[path = "graph.rs"]
+/// The system graph's search (in a module of its own, beside this harness: `lib.rs` is the lock
+/// alone, as the traces quote it and the prompt shows it).
 pub mod graph;
 
 fn thread0(m: &RwMutex<u32>) {
