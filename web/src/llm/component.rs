@@ -88,12 +88,17 @@ impl Grader {
     }
 }
 
+/// What the browser said of a failed promise.
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
+}
+
 /// Why a `fetch` gave no response at all.
 fn unreachable(url: &str, e: &JsValue) -> String {
-    let said = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"));
     format!(
         "No answer from {url}: the endpoint cannot be reached from this page, or it does not allow requests from \
-         other sites (CORS: its responses must carry Access-Control-Allow-Origin). The browser says: {said}"
+         other sites (CORS: its responses must carry Access-Control-Allow-Origin). The browser says: {}",
+        js_message(e)
     )
 }
 
@@ -133,7 +138,7 @@ async fn fetch_answer(api: Api, url: &str, body: &str, key: &str, signal: &web_s
         Some(stream) => {
             let reader: web_sys::ReadableStreamDefaultReader = JsValue::from(stream.get_reader()).unchecked_into();
             loop {
-                let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("reading the answer from {url} failed: {}", unreachable(url, &e)))?;
+                let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("the answer from {url} broke off: {}", js_message(&e)))?;
                 if Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
                     break;
                 }
