@@ -107,7 +107,11 @@ fn main() {
             }
         }
         for sub in SUB_DIRS {
-            println!("cargo:rerun-if-changed={}", dir.join(sub).display());
+            // A path that does not exist would make Cargo run this script on every build; the
+            // task folder's own line above covers a sub-folder created later.
+            if dir.join(sub).is_dir() {
+                println!("cargo:rerun-if-changed={}", dir.join(sub).display());
+            }
             for p in sorted_files(&dir.join(sub)) {
                 let name = p.file_name().and_then(|n| n.to_str()).expect("file name");
                 files.push((format!("{sub}/{name}"), p));

@@ -12,11 +12,13 @@ use std::time::Duration;
 /// Which build of the web app.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WebBuild {
-    /// `trunk build --release`: the `release` profile (thin LTO) and wasm-opt; what the browser
-    /// tests test and what is published.
+    /// `trunk build --release`: the `release` profile (thin LTO) and wasm-opt; what is
+    /// published, and what `cargo xtask bench web` measures.
     Release,
-    /// `trunk build` with the `web-dev` profile (index.html's `data-cargo-profile-dev`): no LTO,
-    /// no wasm-opt, incremental, the engine still optimised. For the edit loop of `serve`.
+    /// `trunk build`: the `dev` profile, whose engine crates are optimised (the workspace's
+    /// Cargo.toml), no LTO, no wasm-opt. For the edit loop of `serve`, and what the browser
+    /// tests test: it shares every compiled crate with the wasm tests' build, so after those it
+    /// costs seconds where the release build costs many minutes.
     Quick,
 }
 

@@ -6,11 +6,12 @@
 //!    (the engine optimised, debug assertions on: see the workspace's Cargo.toml). The corpus
 //!    harness uses that same `sysmo`.
 //! 2. Then two streams side by side:
-//!    - the jobs: every test of every test binary, each its own process, then every corpus
-//!      model, taken by two workers from one queue (so a long test never leaves a core idle
-//!      while short ones wait);
-//!    - the web: the wasm tests (build and run in node), the release build of the app with
-//!      Trunk, and the browser tests in Chromium.
+//!    - the jobs: every test of every test binary, each its own process, and every corpus
+//!      model (the largest before the tests), taken by two workers from one queue (so a long
+//!      test never leaves a core idle while short ones wait);
+//!    - the web: the wasm tests (build and run in node), the app built with Trunk as
+//!      `cargo xtask serve` builds it (from the wasm tests' compiled crates), and the browser
+//!      tests in Chromium.
 //!
 //! Each suite's whole output goes to `target/xtask/logs/<suite>.log`; the console gets one line
 //! per slow or failed job (a failure with its output), each suite's verdict, and at the end
@@ -38,6 +39,8 @@ const JOB_LIMIT: Duration = Duration::from_secs(15 * 60);
 const SLOW: f64 = 20.0;
 /// Workers taking jobs: the machines this runs on have two cores.
 const WORKERS: usize = 2;
+/// A corpus model of at least this many states generated (by TLC) is queued before the tests.
+const LARGE_MODEL: u64 = 2_000_000;
 
 /// Passed tests counted in a test runner's output ("test result: ok. 3 passed; 0 failed" from
 /// libtest and wasm-bindgen-test, "N passed" from our browser tests). None when no count is printed.
@@ -352,13 +355,14 @@ fn wasm_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<
     verdict
 }
 
-/// Build the app with Trunk (release), serve it on a free port of 127.0.0.1 and run every
-/// web/tests/*.mjs with node and playwright-core against the system Chromium.
+/// Build the app with Trunk (the `dev` profile, as `cargo xtask serve` builds it: after the wasm
+/// tests it compiles only the app's two binaries), serve it on a free port of 127.0.0.1 and run
+/// every web/tests/*.mjs with node and playwright-core against the system Chromium.
 fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<String, String> {
     let started = Instant::now();
-    let built = build_web(root, &tb.path, WebBuild::Release, Some(&log_dir(root).join("browser.log")));
+    let built = build_web(root, &tb.path, WebBuild::Quick, Some(&log_dir(root).join("browser.log")));
     let failure = built.as_ref().err().cloned().unwrap_or_default();
-    record(jobs, "browser", "trunk build --release (app and worker)".into(), built.is_ok(), failure, started);
+    record(jobs, "browser", "trunk build (app and worker)".into(), built.is_ok(), failure, started);
     say(&format!("[xtask] browser: the app built in {}", duration_text(started.elapsed().as_secs_f64())));
     let dist = built?;
     let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind 127.0.0.1: {e}"))?;
@@ -529,9 +533,15 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             corpus_setups.push((suite, setup, rows));
         }
         model_jobs.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
-        jobs.extend(model_jobs.into_iter().map(|(_, j)| j));
-        // With no timings of an earlier run (a clean clone), the tests go first and the corpus
-        // models after them, largest first (see corpus::Plan::jobs).
+        // With no timings of an earlier run (a clean clone), the largest models go first (each
+        // is minutes on one worker: last in the queue, one would run alone at the end while the
+        // other worker idles), then the tests, then the other models, largest first (see
+        // corpus::Plan::jobs).
+        let large = model_jobs.iter().take_while(|(size, _)| *size >= LARGE_MODEL).count();
+        let mut models = model_jobs.into_iter().map(|(_, j)| j);
+        let front: Vec<Job> = models.by_ref().take(large).collect();
+        jobs.splice(0..0, front);
+        jobs.extend(models);
         history.order(&mut jobs);
         if !jobs.is_empty() {
             say(&format!(

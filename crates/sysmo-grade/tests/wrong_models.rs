@@ -1,8 +1,8 @@
 //! The wrong-model suite: every `tasks/<id>/wrong/<case>/` folder holds a model
 //! (`<module>.tla`, optionally `<module>.cfg` and `mapping.json`) and `expect.toml`, what the
 //! grader must say about it stage by stage (format in docs/grade-report.md). Each folder is
-//! graded and compared; every mismatch is printed with its folder. Works with any number of
-//! folders, none included.
+//! graded and compared; every mismatch is printed with its folder. One test per task; a test
+//! checks that every task with wrong models has one.
 
 use std::path::{Path, PathBuf};
 use sysmo_grade::report::Report;
@@ -141,39 +141,61 @@ fn check_case(id: &str, dir: &Path) -> Vec<String> {
     out
 }
 
-#[test]
-fn wrong_models_get_the_expected_grades() {
+/// Grades every wrong model of one task (all tasks when `task` is None) and fails with every
+/// mismatch. `WRONG_CASE=text` keeps only the folders whose path contains it.
+fn check_task(task: Option<&str>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let all = cases(&root);
     let filter = std::env::var("WRONG_CASE").unwrap_or_default();
-    let all: Vec<_> = all.into_iter().filter(|(_, d)| d.display().to_string().contains(&filter)).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![]);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some((id, dir)) = all.get(i) else { break };
-                let m = check_case(id, dir);
-                results.lock().unwrap().push((dir.clone(), m));
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap();
-    results.sort();
+    let all: Vec<_> = cases(&root).into_iter().filter(|(id, d)| task.is_none_or(|t| t == id) && d.display().to_string().contains(&filter)).collect();
     let mut failed = 0;
-    for (dir, m) in &results {
+    for (id, dir) in &all {
+        let m = check_case(id, dir);
         let rel = dir.strip_prefix(&root).unwrap_or(dir).display().to_string();
         if m.is_empty() {
             println!("ok       {rel}");
         } else {
             failed += 1;
             println!("MISMATCH {rel}");
-            for line in m {
+            for line in &m {
                 println!("    {}", line.replace('\n', "\n    "));
             }
         }
     }
-    println!("{} wrong models, {} as expected, {} mismatched", results.len(), results.len() - failed, failed);
+    println!("{} wrong models, {} as expected, {} mismatched", all.len(), all.len() - failed, failed);
     assert_eq!(failed, 0, "{failed} wrong model(s) do not get the expected grades (see the output above)");
+}
+
+/// One test per task, so that the test runner spreads them over its workers.
+macro_rules! wrong_models_of {
+    ($($name:ident => $id:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check_task(Some($id));
+            }
+        )*
+        /// Every task with wrong models has its test above.
+        #[test]
+        fn every_task_with_wrong_models_has_its_test() {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+            let mut listed = vec![$($id),*];
+            listed.sort();
+            let mut found: Vec<String> = cases(&root).into_iter().map(|(id, _)| id).collect();
+            found.dedup();
+            assert_eq!(found, listed, "add the task to `wrong_models_of!` in this file");
+        }
+    };
+}
+
+wrong_models_of! {
+    wrong_models_of_counter => "counter",
+    wrong_models_of_dqueue => "dqueue",
+    wrong_models_of_etcd => "etcd",
+    wrong_models_of_hourclock => "hourclock",
+    wrong_models_of_locksvc => "locksvc",
+    wrong_models_of_mutex => "mutex",
+    wrong_models_of_ringbuffer => "ringbuffer",
+    wrong_models_of_rwmutex => "rwmutex",
+    wrong_models_of_spin => "spin",
+    wrong_models_of_spin_split => "spin-split",
 }
