@@ -1,6 +1,9 @@
-//! `cargo xtask mutate --task ID|all [--json]`: mutation testing of the grader. Each task's
-//! reference model is mutated action by action, every mutant is graded in process with
-//! `sysmo_grade::grade`, and the report says which stage catches it.
+//! `cargo xtask mutate --task ID|all [--json] [--limit SECONDS]`: mutation testing of the
+//! grader. Each task's reference model is mutated action by action, every mutant is graded in
+//! process with `sysmo_grade::grade`, and the report says which stage catches it. A mutant's
+//! grade is stopped after `--limit` seconds (60 unless given) and the mutant counted as
+//! `timed out`, with the stage that was running: a mutant may make the model's state space
+//! explode, and one such must not hold up the others.
 //!
 //! The mutations, in the body of each `[pinned] actions` definition (its conjuncts, and two
 //! levels into the conjuncts that are `IF`, `\/` or `\E` and contain primes):
@@ -32,7 +35,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::equiv::{self, Budget, Verdict};
 use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
@@ -84,10 +87,12 @@ pub enum Caught {
     /// Left at 1.0 by every stage, and its state graph is the reference's.
     Equivalent,
     None,
+    /// Its grade was stopped at the time limit before a stage caught it.
+    TimedOut,
 }
 
 impl Caught {
-    const ALL: [Caught; 6] = [Caught::Gate, Caught::Conformance, Caught::Invariants, Caught::Precision, Caught::Equivalent, Caught::None];
+    const ALL: [Caught; 7] = [Caught::Gate, Caught::Conformance, Caught::Invariants, Caught::Precision, Caught::Equivalent, Caught::None, Caught::TimedOut];
     fn as_str(self) -> &'static str {
         match self {
             Caught::Gate => "syntax/runtime",
@@ -96,6 +101,7 @@ impl Caught {
             Caught::Precision => "precision",
             Caught::Equivalent => "equivalent",
             Caught::None => "none",
+            Caught::TimedOut => "timed out",
         }
     }
 }
@@ -342,11 +348,10 @@ struct TaskRun {
     seconds: f64,
 }
 
-fn never() -> bool {
-    false
-}
+/// How long one mutant's grade may run unless `--limit` says otherwise.
+const DEFAULT_LIMIT: Duration = Duration::from_secs(60);
 
-fn run_task(id: &str) -> Result<TaskRun, String> {
+fn run_task(id: &str, limit: Duration) -> Result<TaskRun, String> {
     let t = sysmo_tasks::task(id).ok_or_else(|| format!("no task `{id}`"))?;
     let spec = TaskSpec::parse(t.task_toml()).map_err(|e| format!("{id}: task.toml: {e}"))?;
     let input = TaskInput::from_folder(t.files, t.traces).with_system_graph(t.system_graph());
@@ -364,10 +369,14 @@ fn run_task(id: &str) -> Result<TaskRun, String> {
     let mut ref_graph: Option<equiv::Graph> = None;
     let mut graded = vec![];
     for m in mutants(tla, &spec.actions).map_err(|e| format!("{id}: {e}"))? {
-        let r = grade(&input, &ModelInput { name: &name, text: &m.text, cfg, mapping: None }, &never);
+        let deadline = Instant::now() + limit;
+        let r = grade(&input, &ModelInput { name: &name, text: &m.text, cfg, mapping: None }, &|| Instant::now() >= deadline);
         let st = &r.stages;
         let scores = [st.syntax.score, st.runtime.score, st.conformance.score, st.invariants.score, st.precision.score];
-        let caught = if scores[0] < 1.0 || scores[1] < 1.0 {
+        // A stopped stage scores what it had judged, so no verdict stands past the stop.
+        let caught = if r.stopped.is_some() {
+            Caught::TimedOut
+        } else if scores[0] < 1.0 || scores[1] < 1.0 {
             Caught::Gate
         } else if scores[2] < 1.0 {
             Caught::Conformance
@@ -384,7 +393,7 @@ fn run_task(id: &str) -> Result<TaskRun, String> {
             })
         });
         let first_step = first_step.flatten();
-        let (mut caught, mut reason) = (caught, None);
+        let (mut caught, mut reason) = (caught, r.stopped.as_ref().map(|st| format!("stopped after {} s during the {st} stage", limit.as_secs())));
         if caught == Caught::None {
             if ref_graph.is_none() {
                 ref_graph = Some(equiv::explore(&ref_model, budget).map_err(|e| format!("{id}: exploring the reference: {e}"))?);
@@ -412,8 +421,8 @@ fn run_task(id: &str) -> Result<TaskRun, String> {
 }
 
 /// Per kind, the count caught by each stage.
-fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 6]; 3] {
-    let mut t = [[0usize; 6]; 3];
+fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 7]; 3] {
+    let mut t = [[0usize; 7]; 3];
     for g in graded {
         let k = Kind::ALL.iter().position(|k| *k == g.mutant.kind).unwrap();
         let c = Caught::ALL.iter().position(|c| *c == g.caught).unwrap();
@@ -422,14 +431,14 @@ fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 6]; 3] {
     t
 }
 
-fn table(t: &[[usize; 6]; 3]) -> String {
+fn table(t: &[[usize; 7]; 3]) -> String {
     let mut s = format!("  {:<11} {:>7}", "kind", "mutants");
     for c in Caught::ALL {
         let _ = write!(s, " {:>14}", c.as_str());
     }
     s.push('\n');
-    let mut total = [0usize; 6];
-    let mut rows: Vec<(&str, [usize; 6])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
+    let mut total = [0usize; 7];
+    let mut rows: Vec<(&str, [usize; 7])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
     for (_, r) in &rows {
         for (i, n) in r.iter().enumerate() {
             total[i] += n;
@@ -464,18 +473,25 @@ fn precision_line(x: usize, y: usize, e: usize) -> String {
     )
 }
 
+const USAGE: &str = "cargo xtask mutate --task ID|all [--json] [--limit SECONDS]";
+
 pub fn mutate_command(args: &[String]) -> Result<bool, String> {
     let mut task: Option<String> = None;
     let mut json = false;
+    let mut limit = DEFAULT_LIMIT;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--task" => task = Some(it.next().cloned().ok_or("--task needs an id or `all`")?),
             "--json" => json = true,
-            other => return Err(format!("unknown option `{other}` for mutate (usage: cargo xtask mutate --task ID|all [--json])")),
+            "--limit" => {
+                let v = it.next().ok_or("--limit needs a number of seconds")?;
+                limit = Duration::from_secs(v.parse::<u64>().map_err(|_| format!("--limit: `{v}` is not a number of seconds"))?);
+            }
+            other => return Err(format!("unknown option `{other}` for mutate (usage: {USAGE})")),
         }
     }
-    let task = task.ok_or("usage: cargo xtask mutate --task ID|all [--json]")?;
+    let task = task.ok_or(format!("usage: {USAGE}"))?;
     let mut ids: Vec<&str> = if task == "all" {
         sysmo_tasks::tasks().iter().filter(|t| t.system_graph().is_some()).map(|t| t.id).collect()
     } else {
@@ -488,7 +504,7 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
         if !json {
             eprintln!("[xtask] mutate {id}");
         }
-        runs.push(run_task(id)?);
+        runs.push(run_task(id, limit)?);
     }
     let all = || runs.iter().flat_map(|r| r.graded.iter());
     let (x, y, e) = precision_share(all());
@@ -566,7 +582,7 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
-fn kills_json(t: &[[usize; 6]; 3]) -> serde_json::Value {
+fn kills_json(t: &[[usize; 7]; 3]) -> serde_json::Value {
     let mut o = serde_json::Map::new();
     for (i, k) in Kind::ALL.iter().enumerate() {
         let mut row = serde_json::Map::new();

@@ -48,7 +48,7 @@ pub(crate) fn stage(
         stop
     };
     let interner = m.interner();
-    let found = check_precision(&m, interner, &mapping, &exprs, Some(&inputs.sources), &graph, opts, &mut should_stop);
+    let found = check_precision(&m, interner, &mapping, &exprs, Some(&inputs.sources), &graph, &spec.action_params, opts, &mut should_stop);
     if cut {
         *stopped = Some("precision".into());
     }

@@ -14,6 +14,12 @@
 //! may not all hold: the frontier of a search that stopped at its bounds, and the states of a
 //! sampled graph that its runs visited too seldom.
 //!
+//! An action of the code that the graph never shows is judged too when the graph is exhaustive:
+//! the caller names the code's actions and their arguments (a task's pinned actions), and from a
+//! settled state of an exhaustive graph every step of such an action is one the code cannot
+//! take. A sampled graph's missing action may only be rare, so it is judged there only where the
+//! graph shows it somewhere.
+//!
 //! precision = steps that are the code's / all distinct projected steps judged.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -173,7 +179,9 @@ struct CodeSteps {
     given: BTreeMap<String, BTreeSet<String>>,
 }
 
-/// Checks `model` against the system graph `graph`.
+/// Checks `model` against the system graph `graph`. `code_actions` are the code's actions in the
+/// traces' vocabulary, each with its arguments' names (before the mapping): on an exhaustive
+/// graph those that no edge shows are judged as well (see the module's comment).
 #[allow(clippy::too_many_arguments)]
 pub fn check_precision<'a>(
     model: &Model<'a>,
@@ -182,6 +190,7 @@ pub fn check_precision<'a>(
     exprs: &'a MappingExprs,
     sources: Option<&SourceMap>,
     graph: &SystemGraph,
+    code_actions: &[(String, Vec<String>)],
     opts: PrecisionOptions,
     should_stop: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Precision, PrecisionError> {
@@ -203,6 +212,20 @@ pub fn check_precision<'a>(
         code.steps.insert((e.from, action.clone(), args_key(&args), fp(&obs[e.to])));
         code.edges.push((e.from, action, args_key(&args), e.to));
     }
+    let mut skipped: BTreeMap<String, String> = BTreeMap::new();
+    if graph.exploration.exhaustive {
+        for (trace_action, arg_names) in code_actions {
+            let am = mapping.action(trace_action);
+            let Some(def) = model.action_definition(&am.action) else {
+                skipped.insert(am.action.clone(), "the model has no such action".into());
+                continue;
+            };
+            if !code.given.contains_key(&am.action) {
+                let names = arg_names.iter().map(|a| am.args.get(a).cloned().unwrap_or_else(|| a.clone())).filter(|p| def.params.iter().any(|x| x.name.name == *p));
+                code.given.insert(am.action.clone(), names.collect());
+            }
+        }
+    }
     let steps = ActionSteps::new(model);
     let mut out = Precision { system_states: graph.states.len(), ..Precision::default() };
     // Each action with its parameters and the values Next draws them from: once when the sets
@@ -215,7 +238,6 @@ pub fn check_precision<'a>(
         let domains: Option<Vec<Vec<Value>>> = steps.domains_at(&sites, None).into_iter().collect();
         judged.push((action.clone(), params, domains.ok_or(sites)));
     }
-    let mut skipped: BTreeMap<String, String> = BTreeMap::new();
 
     // Breadth first over the model, each state with its parent.
     let mut states: Vec<State> = Vec::new();

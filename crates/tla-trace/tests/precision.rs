@@ -58,13 +58,17 @@ fn lock_graph(frontier_at_cs0: bool) -> String {
 }
 
 fn precision(model: &str, graph: &str, opts: PrecisionOptions) -> Result<Precision, PrecisionError> {
+    precision_of(model, graph, &[("Acquire".into(), vec!["t".into()]), ("Release".into(), vec!["t".into()])], opts)
+}
+
+fn precision_of(model: &str, graph: &str, code_actions: &[(String, Vec<String>)], opts: PrecisionOptions) -> Result<Precision, PrecisionError> {
     let mt = Inputs::read("lock.tla".to_string(), model, &Library::new(), "lock.cfg".to_string(), CFG).unwrap_or_else(|(e, _)| panic!("{e:?}"));
     let mut m = mt.model().unwrap_or_else(|e| panic!("{e:?}"));
     let interner = m.interner();
     let mapping = Mapping::identity();
     let exprs = MappingExprs::parse(&mapping, "").unwrap();
     let g = parse_graph("g.ndjson", graph).unwrap();
-    check_precision(&m, interner, &mapping, &exprs, Some(&mt.sources), &g, opts, &mut |_| false)
+    check_precision(&m, interner, &mapping, &exprs, Some(&mt.sources), &g, code_actions, opts, &mut |_| false)
 }
 
 #[test]
@@ -114,6 +118,37 @@ fn steps_the_graph_does_not_all_know_are_not_judged() {
     assert!(p.unsettled_states >= 1, "{p:?}");
     assert!(p.over.iter().all(|o| o.from != 1), "{:?}", p.over.iter().map(|o| (o.from, o.label())).collect::<Vec<_>>());
     assert!(p.over.iter().any(|o| o.from == 2 && o.label() == "Release(t=0)"));
+}
+
+#[test]
+fn an_action_the_graph_never_shows_is_judged_only_on_an_exhaustive_graph() {
+    // The code can also `Steal`, but no run ever could while another thread holds the lock;
+    // the model lets an idle thread take the held lock.
+    let wrong = LOCK.replace(
+        "Next == \\E t \\in Threads : Acquire(t) \\/ Release(t)",
+        "Steal(t) == held /\\ pc[t] = \"idle\" /\\ pc' = [pc EXCEPT ![t] = \"cs\"] /\\ UNCHANGED held\n\
+         Next == \\E t \\in Threads : Acquire(t) \\/ Release(t) \\/ Steal(t)",
+    );
+    assert_ne!(wrong, LOCK);
+    let t = || vec!["t".to_string()];
+    let named = [("Acquire".to_string(), t()), ("Release".to_string(), t()), ("Steal".to_string(), t())];
+    let p = precision_of(&wrong, &lock_graph(false), &named, PrecisionOptions::default()).unwrap();
+    let labels: Vec<String> = p.over.iter().map(|o| o.label()).collect();
+    assert!(labels.contains(&"Steal(t=1)".to_string()) && labels.contains(&"Steal(t=0)".to_string()), "{labels:?}");
+    let o = p.over.iter().find(|o| o.label() == "Steal(t=1)").unwrap();
+    assert_eq!((o.from, o.code_steps.clone()), (1, vec!["Release(t=0)".to_string()]));
+    assert!(o.code_targets.is_empty() && o.sentence().ends_with("the code only takes Release(t=0)"), "{}", o.sentence());
+    // Not named as the code's: not judged (its steps lead to states the code never reaches).
+    let p = precision(&wrong, &lock_graph(false), PrecisionOptions::default()).unwrap();
+    assert!(p.over.iter().all(|o| o.action != "Steal"), "{:?}", p.over.iter().map(|o| o.label()).collect::<Vec<_>>());
+    // A sampled graph may only not have met it yet.
+    let sampled = lock_graph(false).replacen("\"exhaustive\":true", "\"exhaustive\":false", 1);
+    let p = precision_of(&wrong, &sampled, &named, PrecisionOptions { min_visits: 1, ..PrecisionOptions::default() }).unwrap();
+    assert!(p.over.iter().all(|o| o.action != "Steal") && p.score() == 1.0, "{p:?}");
+    // An action the model lacks is set aside with the reason.
+    let p = precision_of(LOCK, &lock_graph(false), &named, PrecisionOptions::default()).unwrap();
+    assert_eq!(p.skipped_actions, [("Steal".to_string(), "the model has no such action".to_string())]);
+    assert_eq!(p.score(), 1.0);
 }
 
 #[test]
@@ -180,7 +215,7 @@ fn an_action_whose_parameter_comes_from_the_state_is_judged_in_each_state() {
         let interner = m.interner();
         let exprs = MappingExprs::parse(&mapping, "m.json").unwrap();
         let g = parse_graph("g.ndjson", &box_graph()).unwrap();
-        check_precision(&m, interner, &mapping, &exprs, Some(&mt.sources), &g, PrecisionOptions::default(), &mut |_| false).unwrap()
+        check_precision(&m, interner, &mapping, &exprs, Some(&mt.sources), &g, &[], PrecisionOptions::default(), &mut |_| false).unwrap()
     };
     let p = check(BOX);
     assert!(p.skipped_actions.is_empty(), "{:?}", p.skipped_actions);
