@@ -402,9 +402,18 @@ pub struct Plan {
     dir: PathBuf,
     models: Vec<String>,
     known: Vec<(String, String)>,
+    /// Models whose check stage is left out (by `cargo xtask test`: see [`SLOW_SUFFIX`]), with
+    /// the reason.
+    slow: Vec<(String, String)>,
     sysmo: PathBuf,
     commands: Vec<String>,
 }
+
+/// `xtask/NAME-slow.tsv` (`corpus-slow.tsv`, `examples-slow.tsv`) lists the models of a folder
+/// whose check takes minutes of the suite's 25: `cargo xtask test` parses them and reports
+/// their check as skipped, with the reason; `cargo xtask corpus` checks them. Format:
+/// model<TAB>reason, as the known differences.
+pub const SLOW_SUFFIX: &str = "-slow.tsv";
 
 /// The corpus run's verdict: its table (as printed) and its counts.
 pub struct Report {
@@ -414,17 +423,22 @@ pub struct Report {
 }
 
 /// Reads the corpus index and the known differences, and asks `sysmo` what it can do.
-pub fn plan(root: &Path, dir: &Path, sysmo: &Path) -> Result<Plan, String> {
+pub fn plan(root: &Path, dir: &Path, sysmo: &Path, skip_slow: bool) -> Result<Plan, String> {
     let models = read_index(dir)?;
     let known_file = known_file(dir);
     let known = read_known(&std::fs::read_to_string(root.join(&known_file)).unwrap_or_default());
-    for (m, _) in &known {
-        if !models.contains(m) {
-            return Err(format!("{known_file} names `{m}`, which is not in the index of {}", dir.display()));
+    let slow_file = known_file.replace("-known.tsv", SLOW_SUFFIX);
+    let slow = read_known(&std::fs::read_to_string(root.join(&slow_file)).unwrap_or_default());
+    for (file, list) in [(&known_file, &known), (&slow_file, &slow)] {
+        for (m, _) in list {
+            if !models.contains(m) {
+                return Err(format!("{file} names `{m}`, which is not in the index of {}", dir.display()));
+            }
         }
     }
+    let slow = if skip_slow { slow } else { vec![] };
     let suite = if known_file == KNOWN_FILE { "corpus" } else { "examples" };
-    Ok(Plan { suite, known_file, dir: dir.to_path_buf(), models, known, sysmo: sysmo.to_path_buf(), commands: sysmo_commands(sysmo) })
+    Ok(Plan { suite, known_file, dir: dir.to_path_buf(), models, known, slow, sysmo: sysmo.to_path_buf(), commands: sysmo_commands(sysmo) })
 }
 
 impl Plan {
@@ -452,10 +466,13 @@ impl Plan {
             .collect();
         order.sort_by_key(|(_, _, e)| std::cmp::Reverse(e.as_ref().and_then(|e| e.states_generated).unwrap_or(0)));
         for (i, model, expected) in order {
-            let size = expected.as_ref().and_then(|e| e.states_generated).unwrap_or(0);
+            let slow = self.slow.iter().find(|(m, _)| m == model).map(|(_, r)| r.clone());
+            // A model whose check is skipped is only parsed: quick.
+            let size = if slow.is_some() { 0 } else { expected.as_ref().and_then(|e| e.states_generated).unwrap_or(0) };
             let (model, rows) = (model.clone(), rows.clone());
             let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
             let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());
+
             jobs.push((size, Job {
                 suite: self.suite,
                 name: format!("{} {model}", self.suite),
@@ -463,7 +480,9 @@ impl Plan {
                     let files = tla_files(&model_dir);
                     let (parse, first_diagnostic) = parse_stage(&sysmo, &model_dir, &files);
                     let t = Instant::now();
-                    let (check, ours) = if parse == Outcome::Pass {
+                    let (check, ours) = if let (Outcome::Pass, Some(why)) = (&parse, &slow) {
+                        (Outcome::Skipped(format!("not checked by `cargo xtask test` ({why}); `cargo xtask corpus` checks it")), None)
+                    } else if parse == Outcome::Pass {
                         check_stage(&sysmo, &commands, &model_dir, expected.as_ref())
                     } else {
                         (Outcome::NotRun, None)
@@ -513,7 +532,7 @@ impl Plan {
 /// Every model of `dir` with `sysmo` (the one the test build makes), on two workers.
 pub fn run_corpus(root: &Path, dir: &Path) -> Result<(usize, usize), String> {
     let sysmo = build_sysmo(root)?;
-    let plan = plan(root, dir, &sysmo)?;
+    let plan = plan(root, dir, &sysmo, false)?;
     step(&format!("corpus {}: {} models", dir.display(), plan.models.len()));
     let rows = Rows::default();
     run_jobs(plan.jobs(&rows), 2, &|f| step(&format!("{}: {} in {:.1} s", f.name, f.done.line, f.secs)));

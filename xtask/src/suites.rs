@@ -527,7 +527,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
         for (suite, dir) in &model_dirs {
             let rows = corpus::Rows::default();
             let setup = match native.as_ref().and_then(|b| b.sysmo.clone()) {
-                Some(sysmo) => corpus::plan(root, dir, &sysmo).inspect(|plan| model_jobs.extend(plan.sized_jobs(&rows))),
+                Some(sysmo) => corpus::plan(root, dir, &sysmo, true).inspect(|plan| model_jobs.extend(plan.sized_jobs(&rows))),
                 None => Err("not run: `sysmo` was not built".into()),
             };
             corpus_setups.push((suite, setup, rows));
@@ -547,7 +547,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
             say(&format!(
                 "[xtask] ===== jobs: {}{workspace_jobs} tests{} on {WORKERS} workers (logs in target/xtask/logs/)",
                 if wanted("miri") { "Miri, " } else { "" },
-                if run_corpus { format!(", then the models of {}", model_dirs.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(" and ")) } else { String::new() }
+                if run_corpus { format!(" and the models of {}", model_dirs.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(" and ")) } else { String::new() }
             ));
         }
         let done_count = std::sync::atomic::AtomicUsize::new(0);
