@@ -472,7 +472,6 @@ impl Plan {
             let (model, rows) = (model.clone(), rows.clone());
             let (sysmo, commands, model_dir) = (self.sysmo.clone(), self.commands.clone(), self.dir.join(&model));
             let known = self.known.iter().find(|(m, _)| *m == model).map(|(_, r)| r.clone());
-
             jobs.push((size, Job {
                 suite: self.suite,
                 name: format!("{} {model}", self.suite),

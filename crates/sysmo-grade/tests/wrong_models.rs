@@ -141,12 +141,12 @@ fn check_case(id: &str, dir: &Path) -> Vec<String> {
     out
 }
 
-/// Grades every wrong model of one task (all tasks when `task` is None) and fails with every
-/// mismatch. `WRONG_CASE=text` keeps only the folders whose path contains it.
-fn check_task(task: Option<&str>) {
+/// Grades every wrong model of one task and fails with every mismatch. `WRONG_CASE=text` keeps
+/// only the folders whose path contains it.
+fn check_task(task: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let filter = std::env::var("WRONG_CASE").unwrap_or_default();
-    let all: Vec<_> = cases(&root).into_iter().filter(|(id, d)| task.is_none_or(|t| t == id) && d.display().to_string().contains(&filter)).collect();
+    let all: Vec<_> = cases(&root).into_iter().filter(|(id, d)| id == task && d.display().to_string().contains(&filter)).collect();
     let mut failed = 0;
     for (id, dir) in &all {
         let m = check_case(id, dir);
@@ -171,7 +171,7 @@ macro_rules! wrong_models_of {
         $(
             #[test]
             fn $name() {
-                check_task(Some($id));
+                check_task($id);
             }
         )*
         /// Every task with wrong models has its test above.
