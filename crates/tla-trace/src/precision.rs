@@ -3,7 +3,8 @@
 //! Replay checks one direction: every step of the code's traces must be a step of the model. A
 //! model that allows far more passes it. Precision checks the other direction against the
 //! system's own behaviour graph ([`crate::graph`]): the model is explored breadth first (within
-//! a budget of states), each state is projected through the mapping onto the observed fields,
+//! a budget of states, and inside its CONSTRAINT and ACTION_CONSTRAINT as the explorer keeps
+//! to them), each state is projected through the mapping onto the observed fields,
 //! and from every state whose projection the code reaches, each of the code's actions is
 //! taken with each combination of its parameters, drawn from the sets Next binds them to
 //! (evaluated in the state when they read it: `\E m \in network[self] : Receive(self, m)`). Each distinct projected step (from, action
@@ -247,7 +248,9 @@ pub fn check_precision<'a>(
     let mut inits = Vec::new();
     model.initial_states(&mut inits)?;
     for s in inits {
-        if seen.insert(model.fingerprint(&s)) {
+        // The model's CONSTRAINT bounds the search as the explorer's: a state outside it is
+        // neither stored nor expanded.
+        if Spec::in_model(model, &s)? && seen.insert(model.fingerprint(&s)) {
             states.push(s);
             parent.push(usize::MAX);
         }
@@ -388,7 +391,11 @@ pub fn check_precision<'a>(
                     out.complete = false;
                     break;
                 }
-                if seen.insert(model.fingerprint(&t)) {
+                let key = model.fingerprint(&t);
+                if seen.contains(&key) || !(model.in_model_after(&s, &t)? && model.step_in_model(&s, &t)?) {
+                    continue;
+                }
+                if seen.insert(key) {
                     states.push(t);
                     parent.push(i);
                 }

@@ -1,7 +1,8 @@
 //! Precision against small system graphs written here: a faithful model scores 1, a model with
 //! a guard dropped or a variable left free names its over-permissive steps with paths, steps
 //! from states the code does not reach (or whose steps the graph does not all know) are not
-//! judged, and a graph that does not fit the model is an error with its line.
+//! judged, the search keeps inside the model's constraints, and a graph that does not fit the
+//! model is an error with its line.
 
 use tla_check::load::Inputs;
 use tla_sema::Library;
@@ -62,7 +63,11 @@ fn precision(model: &str, graph: &str, opts: PrecisionOptions) -> Result<Precisi
 }
 
 fn precision_of(model: &str, graph: &str, code_actions: &[(String, Vec<String>)], opts: PrecisionOptions) -> Result<Precision, PrecisionError> {
-    let mt = Inputs::read("lock.tla".to_string(), model, &Library::new(), "lock.cfg".to_string(), CFG).unwrap_or_else(|(e, _)| panic!("{e:?}"));
+    precision_with(model, CFG, graph, code_actions, opts)
+}
+
+fn precision_with(model: &str, cfg: &str, graph: &str, code_actions: &[(String, Vec<String>)], opts: PrecisionOptions) -> Result<Precision, PrecisionError> {
+    let mt = Inputs::read("lock.tla".to_string(), model, &Library::new(), "lock.cfg".to_string(), cfg).unwrap_or_else(|(e, _)| panic!("{e:?}"));
     let mut m = mt.model().unwrap_or_else(|e| panic!("{e:?}"));
     let interner = m.interner();
     let mapping = Mapping::identity();
@@ -77,6 +82,38 @@ fn a_faithful_model_takes_only_the_codes_steps() {
     assert_eq!((p.transitions, p.matched, p.over_total), (4, 4, 0));
     assert_eq!(p.score(), 1.0);
     assert!(p.complete && p.unreached.is_empty() && p.unknown_states == 0, "{p:?}");
+}
+
+#[test]
+fn the_models_constraints_bound_the_search() {
+    // A hidden counter that grows without end: only the model's CONSTRAINT makes its space
+    // finite, and the search stays inside it as the explorer does (states outside it are
+    // neither kept nor expanded).
+    let counted = LOCK
+        .replace("CONSTANT Threads\n", "EXTENDS Naturals\nCONSTANT Threads\n")
+        .replace("VARIABLES held, pc", "VARIABLES held, pc, n")
+        .replace("Init == held = FALSE", "Init == n = 0 /\\ held = FALSE")
+        .replace("    /\\ held' = TRUE\n", "    /\\ held' = TRUE\n    /\\ n' = n + 1\n")
+        .replace("    /\\ held' = FALSE\n", "    /\\ held' = FALSE\n    /\\ UNCHANGED n\n")
+        .replace("_<<held, pc>>", "_<<held, pc, n>>");
+    assert_eq!(counted.matches("n' = n + 1").count(), 1, "{counted}");
+    let acts = [("Acquire".to_string(), vec!["t".to_string()]), ("Release".to_string(), vec!["t".to_string()])];
+    let opts = PrecisionOptions { max_states: 1000, ..PrecisionOptions::default() };
+    let unbounded = precision_with(&counted, CFG, &lock_graph(false), &acts, opts).unwrap();
+    assert!(!unbounded.complete, "{unbounded:?}");
+    let cfg = format!("{CFG}CONSTRAINT Bound\n");
+    let bounded_model = counted.replace("Spec ==", "Bound == n <= 3\nSpec ==");
+    let p = precision_with(&bounded_model, &cfg, &lock_graph(false), &acts, opts).unwrap();
+    assert!(p.complete, "{p:?}");
+    // Idle with n in 0..3, and each thread in its section with n in 1..3.
+    assert_eq!(p.states_explored, 4 + 3 + 3, "{p:?}");
+    assert_eq!((p.score(), p.over_total), (1.0, 0), "{p:?}");
+    // An ACTION_CONSTRAINT bounds it too.
+    let acfg = format!("{CFG}ACTION_CONSTRAINT Step\n");
+    let step_model = counted.replace("Spec ==", "Step == n' <= 2\nSpec ==");
+    let q = precision_with(&step_model, &acfg, &lock_graph(false), &acts, opts).unwrap();
+    assert!(q.complete, "{q:?}");
+    assert_eq!(q.states_explored, 3 + 2 + 2, "{q:?}");
 }
 
 #[test]
