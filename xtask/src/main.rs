@@ -14,6 +14,10 @@
 //! - `mutate --task ID|all`: mutants of a task's reference model (guards dropped or negated,
 //!   assigned literals changed), each graded; which stage catches each, and which survivors are
 //!   equivalent (the same state graph as the reference).
+//! - `traces [--check]`: regenerate the task traces and system graphs.
+//!
+//! `mutate` and `traces` live in `xtask/engine` (the binary `xtask-engine`), which this one runs
+//! through cargo: xtask itself depends on no crate of the engine and builds in seconds.
 
 // Unsafe code only to read a child's resource usage (`bench_check::reap`).
 #![deny(unsafe_code)]
@@ -23,17 +27,14 @@ mod bench_check;
 mod bench_grade;
 mod bench_web;
 mod corpus;
-mod equiv;
 mod fuzz_gen;
 mod fuzz_tlc;
-mod mutate;
 mod runner;
 mod sany;
 mod bench_module;
 mod serve;
 mod suites;
 mod tools;
-mod traces;
 mod util;
 
 use std::process::ExitCode;
@@ -78,8 +79,7 @@ fn main() -> ExitCode {
             _ => Err("usage: cargo xtask bench parse [--runs N] [--lines N] | bench check [--models A,B] [--runs N] [--timeout SECS] [--workers N] [--no-tlc] [DIR] | bench grade [--runs N] [--task ID] | bench web [--runs N] [--check-runs N] [--threads N] [--no-build]".to_string()),
         },
         Some("fuzz-tlc") => fuzz_tlc::fuzz_command(&root, &args[1..]),
-        Some("mutate") => mutate::mutate_command(&args[1..]),
-        Some("traces") => traces::traces_command(&root, &args[1..]),
+        Some("mutate" | "traces") => util::run_engine_command(&root, &args),
         Some("sany") => sany::confirm_negative(&root).map(|(agreed, total)| agreed == total),
         Some("setup") => tools::ensure_all(&root, tools::Need::everything()).map(|_| true),
         Some("help" | "-h" | "--help") => {

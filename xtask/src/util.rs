@@ -161,6 +161,15 @@ pub fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
+/// Run one of the commands that live in `xtask/engine` (`mutate`, `traces`) with inherited
+/// stdio, through cargo so that it is built first (in the dev profile, with the workspace's
+/// other crates).
+pub fn run_engine_command(root: &Path, args: &[String]) -> Result<bool, String> {
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root).args(["run", "--quiet", "--package", "xtask-engine", "--"]).args(args);
+    run_status(&mut cmd)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
