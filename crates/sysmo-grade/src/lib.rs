@@ -750,15 +750,28 @@ fn check_all(
         at.phase = if open.len() == 1 { checks[open[0]].ident.name.clone() } else { format!("{} properties", open.len()) };
         hooks.tell(at);
         let config = config_of(&open);
-        let mut run = PropertyRun { row: rows[open[0]].clone(), violated: None };
+        let mut run = PropertyRun::new(rows[open[0]].clone());
         explore_checks(spec, analysis, &config, sources, &mut run, whole_space, hooks, at, stopped);
         let name = run.violated.take();
         let decided = name.as_deref().and_then(|n| open.iter().position(|&k| checks[k].ident.name == n));
         match decided {
-            // One property violated: it is decided; the rest run again.
+            // One property violated: it is decided, and so are the later violations and the
+            // rest when the run went on to them; else the rest run again.
             Some(pos) => {
                 let k = open.remove(pos);
-                rows[k] = InvariantResult { name: rows[k].name.clone(), kind: rows[k].kind.clone(), expect: rows[k].expect.clone(), ..run.row };
+                let fill = |r: &InvariantResult, by: InvariantResult| InvariantResult { name: r.name.clone(), kind: r.kind.clone(), expect: r.expect.clone(), ..by };
+                rows[k] = fill(&rows[k], run.row);
+                for (name, row) in std::mem::take(&mut run.later) {
+                    if let Some(pos) = open.iter().position(|&k| checks[k].ident.name == name) {
+                        let k = open.remove(pos);
+                        rows[k] = fill(&rows[k], row);
+                    }
+                }
+                if let Some(rest) = run.rest.take() {
+                    for k in std::mem::take(&mut open) {
+                        rows[k] = fill(&rows[k], rest.clone());
+                    }
+                }
             }
             // No violation (or the time limit): the run decides every property left.
             None if run.row.result != "error" && name.is_none() => {
@@ -780,7 +793,7 @@ fn check_all(
                         rows[k].message = Some("not checked: the time limit was reached".into());
                         continue;
                     }
-                    let mut one = PropertyRun { row: rows[k].clone(), violated: None };
+                    let mut one = PropertyRun::new(rows[k].clone());
                     explore_checks(spec, analysis, &config_of(&[k]), sources, &mut one, whole_space, hooks, at, stopped);
                     rows[k] = one.row;
                 }
@@ -794,9 +807,30 @@ fn check_all(
 }
 
 /// What one run found: the row it fills in, and the name of the property it found violated.
+/// After a temporal property's violation, the run goes on with the temporal properties after
+/// it on the same graph: `later` holds the further violations, and `rest` the row that every
+/// other property of the run shares (None when the run could not go on).
 struct PropertyRun {
     row: InvariantResult,
     violated: Option<String>,
+    later: Vec<(String, InvariantResult)>,
+    rest: Option<InvariantResult>,
+}
+
+impl PropertyRun {
+    fn new(row: InvariantResult) -> PropertyRun {
+        PropertyRun { row, violated: None, later: vec![], rest: None }
+    }
+
+    /// The row of the run's properties that no violation decided: the run's own row when none
+    /// was found, else `rest`.
+    fn settle(&mut self, row: InvariantResult) {
+        if self.violated.is_some() {
+            self.rest = Some(row);
+        } else {
+            self.row = row;
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -835,9 +869,10 @@ fn explore_checks(
         Progress { states: st.generated as u64, distinct: st.distinct as u64, depth: st.depth as u64, ..at.clone() }
     };
     let mut checking = Run::new(&m, opts, liveness);
-    let finished = loop {
+    // One slice after another until the run ends; None when the time limit stopped it.
+    let mut drive = |checking: &mut Run<'_, '_>, row: &mut InvariantResult| loop {
         let (slice_at, distinct) = match checking.run(SLICE) {
-            RunStatus::Done(f) => break *f,
+            RunStatus::Done(f) => return Some(*f),
             RunStatus::Exploring(st) => (explored(st.clone()), st.distinct),
             RunStatus::CheckingLiveness(st) => (at.clone(), st.distinct),
         };
@@ -846,9 +881,11 @@ fn explore_checks(
             row.distinct_states = distinct;
             row.result = "budget_exhausted".into();
             row.message = Some("stopped by the time limit with no violation found so far".into());
-            return;
+            return None;
         }
     };
+    let Some(mut finished) = drive(&mut checking, &mut run.row) else { return };
+    let row = &mut run.row;
     row.distinct_states = finished.stats.distinct;
     let what = |name: &str| format!("property {name} is violated");
     // An error: its message, and the path to it when there is one.
@@ -882,33 +919,56 @@ fn explore_checks(
         Outcome::BudgetExhausted(_) => exhausted = true,
         Outcome::Success => {}
     }
-    match finished.liveness {
-        LiveVerdict::NotChecked | LiveVerdict::Holds => {}
-        LiveVerdict::Unsupported(why) => {
-            row.distinct_states = 0;
-            row.message = Some(format!("the property cannot be checked: {why}"));
-            return;
+    // The temporal properties. Once one is violated, those after it are checked on the same
+    // graph: the rows of the later violations go to `run.later`, and what holds of the rest
+    // (invariants included: the exploration found none violated) to `run.rest`.
+    let mut row = run.row.clone();
+    loop {
+        match std::mem::replace(&mut finished.liveness, LiveVerdict::NotChecked) {
+            LiveVerdict::NotChecked | LiveVerdict::Holds => {}
+            LiveVerdict::Unsupported(why) => {
+                row.distinct_states = 0;
+                row.message = Some(format!("the property cannot be checked: {why}"));
+                return run.settle(row);
+            }
+            LiveVerdict::BudgetExhausted => exhausted = true,
+            LiveVerdict::Violated(lasso) => {
+                let trace: Vec<TraceStep<tla_eval::State>> = lasso
+                    .steps
+                    .iter()
+                    .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
+                    .collect();
+                let name = m.live_properties().get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
+                let mut itf = itf_of(&m, &source, &what(&name), &trace);
+                itf["loop"] = json!(lasso.cycle_start);
+                let mut violated = row.clone();
+                violated.result = "violated".into();
+                violated.counterexample = Some(itf);
+                if run.violated.is_none() {
+                    run.row = violated;
+                    run.violated = Some(name);
+                } else {
+                    run.later.push((name, violated));
+                }
+                if !checking.check_remaining_properties() {
+                    return;
+                }
+                match drive(&mut checking, &mut row) {
+                    Some(f) => finished = f,
+                    None => return,
+                }
+                continue;
+            }
+            LiveVerdict::Error { error, trace } => {
+                failed(&mut row, &error, &trace);
+                return run.settle(row);
+            }
+            LiveVerdict::ReplayFailed => {
+                row.message = Some("the liveness counterexample could not be rebuilt".into());
+                return run.settle(row);
+            }
         }
-        LiveVerdict::BudgetExhausted => exhausted = true,
-        LiveVerdict::Violated(lasso) => {
-            let trace: Vec<TraceStep<tla_eval::State>> = lasso
-                .steps
-                .iter()
-                .map(|s| TraceStep { action: if let Step::Action(a) = s.step { Some(a) } else { None }, state: s.state.clone() })
-                .collect();
-            let name = m.live_properties().get(lasso.property).map(|p| p.name.clone()).unwrap_or_default();
-            let mut itf = itf_of(&m, &source, &what(&name), &trace);
-            itf["loop"] = json!(lasso.cycle_start);
-            row.result = "violated".into();
-            row.counterexample = Some(itf);
-            run.violated = Some(name);
-            return;
-        }
-        LiveVerdict::Error { error, trace } => return failed(row, &error, &trace),
-        LiveVerdict::ReplayFailed => {
-            row.message = Some("the liveness counterexample could not be rebuilt".into());
-            return;
-        }
+        break;
     }
     if exhausted {
         row.result = "budget_exhausted".into();
@@ -916,4 +976,5 @@ fn explore_checks(
     } else {
         row.result = "holds".into();
     }
+    run.settle(row);
 }

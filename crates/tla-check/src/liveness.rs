@@ -231,6 +231,12 @@ pub struct LivenessChecker<'a, P: LiveSpec> {
     next_state: Vec<bool>,
     /// Per action bit: the same for action atoms.
     next_action: Vec<bool>,
+    /// Per action bit: a state bit that is false wherever the action atom is false on every
+    /// step: a fairness condition's `<<A>>_v` is taken only from a state where its
+    /// `ENABLED <<A>>_v` holds. The state bit is known when the row's edges are built, so
+    /// the action is evaluated on the steps of the states where it is enabled only (a spec
+    /// with many fairness conditions has most of them disabled in most states).
+    action_guard: Vec<Option<usize>>,
     /// While a state is expanded: which of its successor-derived state bits are true so far.
     enabled_now: Vec<bool>,
     /// The first edge of the row being built.
@@ -240,6 +246,9 @@ pub struct LivenessChecker<'a, P: LiveSpec> {
     g: StateGraph,
     queue: VecDeque<(u32, P::State)>,
     phase: Phase,
+    /// After a property is found violated: the first disjunct of the properties after it,
+    /// where [`LivenessChecker::check_rest`] goes on.
+    rest_from: Option<usize>,
     stats: LiveStats,
     succ_buf: Vec<(ActionId, P::State)>,
 }
@@ -277,7 +286,14 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         let state_atoms = atoms.state_list();
         let action_atoms = atoms.action_list();
         let next_state: Vec<bool> = state_atoms.iter().map(|&a| spec.next_atom(a, false)).collect();
-        let next_action = action_atoms.iter().map(|&a| spec.next_atom(a, true)).collect();
+        let next_action: Vec<bool> = action_atoms.iter().map(|&a| spec.next_atom(a, true)).collect();
+        let mut action_guard = vec![None; action_atoms.len()];
+        for &(enabled, taken) in &fair_bits {
+            let (enabled, taken) = (enabled as usize, taken as usize);
+            if !next_state[enabled] && !next_action[taken] {
+                action_guard[taken] = Some(enabled);
+            }
+        }
         Ok(LivenessChecker {
             spec,
             opts,
@@ -286,6 +302,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             enabled_now: vec![false; next_state.len()],
             next_state,
             next_action,
+            action_guard,
             row_start: 0,
             state_atoms,
             action_atoms,
@@ -304,6 +321,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             },
             queue: VecDeque::new(),
             phase: Phase::Start,
+            rest_from: None,
             stats: LiveStats { disjuncts: 0, ..LiveStats::default() },
             succ_buf: Vec::new(),
         })
@@ -353,7 +371,13 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                 }
                 self.phase = Phase::Analyse(d + 1);
                 match self.analyse(d) {
-                    Some(o) => self.finish(o),
+                    Some(o) => {
+                        if let LiveOutcome::Violated(lasso) = &o {
+                            let next = self.disjuncts.iter().position(|(p, _)| *p > lasso.property);
+                            self.rest_from = Some(next.unwrap_or(self.disjuncts.len()));
+                        }
+                        self.finish(o)
+                    }
                     None => LiveStatus::Running,
                 }
             }
@@ -365,6 +389,19 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             if let LiveStatus::Done(o) = self.run(usize::MAX) {
                 return o;
             }
+        }
+    }
+
+    /// After a run that ended with a property violated: go on with the properties after it,
+    /// on the same graph (the run then ends as a run of those properties alone would). False,
+    /// and nothing changes, after any other end.
+    pub fn check_rest(&mut self) -> bool {
+        match self.rest_from.take() {
+            Some(d) => {
+                self.phase = Phase::Analyse(d);
+                true
+            }
+            None => false,
         }
     }
 
@@ -441,7 +478,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         self.row_start = self.g.targets.len();
         self.g.offsets.push(self.row_start as u32);
         self.enabled_now.iter_mut().for_each(|b| *b = false);
-        self.push_edge(state, state, index, true)
+        self.push_edge(index, state, state, index, true)
     }
 
     /// A successor of the state whose row is open: the successor-derived state atoms, and the
@@ -458,7 +495,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         if target == index || (row.len() <= 16 && row.contains(&target)) {
             return Ok(());
         }
-        self.push_edge(from, succ, target, false)
+        self.push_edge(index, from, succ, target, false)
     }
 
     /// Close the row of state `index`: set the state atoms read off its successors.
@@ -509,15 +546,20 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
         }
     }
 
-    /// Append an edge `from → to` and the action atoms on it (`stutter`: `to` is `from`).
-    fn push_edge(&mut self, from: &P::State, to: &P::State, target: u32, stutter: bool) -> Result<(), P::Error> {
+    /// Append an edge `from → to` (`from` is stored state `index`) and the action atoms on it
+    /// (`stutter`: `to` is `from`).
+    fn push_edge(&mut self, index: u32, from: &P::State, to: &P::State, target: u32, stutter: bool) -> Result<(), P::Error> {
         self.g.targets.push(target);
         self.stats.edges += 1;
         let base = self.g.abits.len();
         self.g.abits.resize(base + self.g.aw, 0);
+        let sw = self.g.sw;
         for (b, &atom) in self.action_atoms.iter().enumerate() {
             let on = if self.next_action[b] {
                 !stutter && self.spec.changes_subscript(atom, from, to)?
+            } else if let Some(g) = self.action_guard[b] {
+                let from_bits = &self.g.sbits[index as usize * sw..(index as usize + 1) * sw];
+                !stutter && has(from_bits, g) && self.spec.action_atom(from, to, atom)?
             } else {
                 self.spec.action_atom(from, to, atom)?
             };

@@ -84,13 +84,16 @@ pub struct Run<'m, 'a> {
     /// Why the properties cannot be checked, once a liveness checker could not be built.
     unsupported: Option<String>,
     phase: Phase<'m, 'a>,
+    /// After a temporal property was found violated: the checker, with its graph, and the
+    /// safety run's end, for [`Run::check_remaining_properties`].
+    paused: Option<(Box<LiveChecker<'m, 'a>>, Box<Finished>)>,
 }
 
 impl<'m, 'a> Run<'m, 'a> {
     pub fn new(model: &'m Model<'a>, opts: Options, liveness: Liveness) -> Run<'m, 'a> {
         let liveness = if model.live_properties().is_empty() { Liveness::Off } else { liveness };
         let from_start = matches!(liveness, Liveness::OnGraph { from_start: true, .. });
-        let mut run = Run { model, opts, liveness, unsupported: None, phase: Phase::Ended };
+        let mut run = Run { model, opts, liveness, unsupported: None, phase: Phase::Ended, paused: None };
         run.phase = run.explore(from_start);
         run
     }
@@ -157,6 +160,15 @@ impl<'m, 'a> Run<'m, 'a> {
                     RunStatus::CheckingLiveness(stats)
                 }
                 LiveStatus::Done(out) => {
+                    if matches!(out, LiveOutcome::Violated(_)) {
+                        let kept = Finished {
+                            outcome: safety.outcome.clone(),
+                            stats: safety.stats.clone(),
+                            coverage: safety.coverage.clone(),
+                            liveness: LiveVerdict::NotChecked,
+                        };
+                        self.paused = Some((checker, Box::new(kept)));
+                    }
                     safety.liveness = verdict(out);
                     RunStatus::Done(safety)
                 }
@@ -211,6 +223,19 @@ impl<'m, 'a> Run<'m, 'a> {
         let safety = Box::new(Finished { outcome, stats: stats.clone(), coverage, liveness: LiveVerdict::NotChecked });
         self.phase = Phase::Live { checker: Box::new(checker), safety };
         RunStatus::CheckingLiveness(stats)
+    }
+
+    /// After a run that ended with a temporal property violated ([`LiveVerdict::Violated`]):
+    /// go on checking the temporal properties after it in [`Model::live_properties`], on the
+    /// graph already built. `run` then ends as a run without the violated property would
+    /// (each further violation can be passed over the same way). False after any other end.
+    pub fn check_remaining_properties(&mut self) -> bool {
+        let Some((mut checker, safety)) = self.paused.take() else { return false };
+        if !checker.check_rest() {
+            return false;
+        }
+        self.phase = Phase::Live { checker, safety };
+        true
     }
 
     /// Run to the end.

@@ -694,3 +694,63 @@ fn own_exploration_checks_every_step_and_earlier_actions_first() {
     let l = Ladder { bad_target: Some(3), no_descent: false, inside: 3, fails_at: Some(2) };
     assert_eq!(error_of(&l), ("step 2 -> 3".to_string(), vec![0, 1, 2, 3]));
 }
+
+#[test]
+fn after_a_violation_the_properties_after_it_are_checked_on_the_same_graph() {
+    let mut sys = mutex();
+    let starves = no_starvation(&mut sys);
+    let locked = sys.pred(|s| s.1);
+    let never_locked = always(Temporal::Not(Box::new(locked.clone())));
+    let eventually_locked = eventually(locked);
+    let wf = mutex_fairness(&mut sys, FairnessKind::Weak);
+    // Under weak fairness: a process may starve (violated), the lock is eventually taken
+    // (holds), it is never taken (violated).
+    let props = [starves.clone(), eventually_locked.clone(), never_locked.clone()];
+    let mut checker = LivenessChecker::new_many(&sys, &wf, &props, LiveOptions::default()).unwrap();
+    let LiveOutcome::Violated(first) = checker.run_to_end() else { panic!("a process may starve") };
+    assert_eq!(first.property, 0);
+    validate(&sys, &wf, &starves, &first);
+    assert!(checker.check_rest());
+    let LiveOutcome::Violated(second) = checker.run_to_end() else { panic!("the lock is taken") };
+    assert_eq!(second.property, 2);
+    validate(&sys, &wf, &never_locked, &second);
+    // The same lasso as a check of the properties after the first one alone.
+    let mut alone = LivenessChecker::new_many(&sys, &wf, &props[1..], LiveOptions::default()).unwrap();
+    let LiveOutcome::Violated(expected) = alone.run_to_end() else { panic!("the lock is taken") };
+    assert_eq!(second.steps.iter().map(|s| s.state).collect::<Vec<_>>(), expected.steps.iter().map(|s| s.state).collect::<Vec<_>>());
+    assert_eq!(second.cycle_start, expected.cycle_start);
+    assert!(checker.check_rest());
+    assert!(matches!(checker.run_to_end(), LiveOutcome::Holds));
+    assert!(!checker.check_rest(), "nothing is left after a run that ends holding");
+}
+
+#[test]
+fn a_fairness_action_is_evaluated_only_from_states_where_it_is_enabled() {
+    use std::cell::RefCell;
+    let mut sys = mutex();
+    let prop = no_starvation(&mut sys);
+    let wf = mutex_fairness(&mut sys, FairnessKind::Weak);
+    // Each taken atom records the states it is evaluated from.
+    let from: Rc<RefCell<Vec<(u32, ([u8; 2], bool))>>> = Rc::default();
+    for f in &wf {
+        let inner = std::mem::replace(&mut sys.acts[f.taken as usize], Box::new(|_, _| false));
+        let log = from.clone();
+        let atom = f.taken;
+        sys.acts[f.taken as usize] = Box::new(move |s, t| {
+            log.borrow_mut().push((atom, *s));
+            inner(s, t)
+        });
+    }
+    // The checker's own exploration, and the graph built as the safety explorer's sink.
+    let own = check(&sys, &wf, &prop, LiveOptions::default()).unwrap();
+    assert!(matches!(own, LiveOutcome::Violated(_)), "WF on Acquire lets a process wait forever");
+    let checker = LivenessChecker::new(&sys, &wf, &prop, LiveOptions::default()).unwrap();
+    let mut ex = Explorer::with_graph(&sys, Options { check_deadlock: false, max_states: None, max_depth: None }, checker);
+    assert!(matches!(ex.run_to_end(), Outcome::Success));
+    let log = from.borrow();
+    assert!(!log.is_empty());
+    for (atom, s) in log.iter() {
+        let f = wf.iter().find(|f| f.taken == *atom).unwrap();
+        assert!((sys.preds[f.enabled as usize])(s).unwrap(), "{} evaluated from {s:?}, where it is disabled", f.label);
+    }
+}
