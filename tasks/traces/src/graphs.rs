@@ -144,10 +144,10 @@ pub fn search_etcd(max_term: u64, bounds: &str) -> String {
     b.text(true, bounds)
 }
 
-/// The reader-writer mutex's search: machine states at most (it needs about 58,000).
+/// The reader-writer mutex's search: machine states at most (it needs 150,552).
 const RWMUTEX_MAX_STATES: usize = 2_000_000;
 
-const RWMUTEX_BOUNDS: &str = "3 threads, each making calls without end (with no guard or read guards only, any call that takes a guard, at most 2 read guards a thread; an upgrade or a try_upgrade from the upgradeable guard, a downgrade from the write guard; dropping the guard taken last), every schedule with a scheduling point after every step, between calls and wherever a thread blocks, searched as a state machine (the observed state and each thread's call, guards and place in the call) up to renaming the threads; frontier: a count of 2 or more, or a thread holding 2 read guards";
+const RWMUTEX_BOUNDS: &str = "3 threads, each making calls without end (with no guard or read guards only, any call that takes a guard, at most 3 read guards a thread; an upgrade or a try_upgrade from the upgradeable guard, a downgrade from the write guard; dropping the guard taken last), every schedule with a scheduling point after every step, between calls and wherever a thread blocks, searched as a state machine (the observed state and each thread's call, guards and place in the call) up to renaming the threads; frontier: a count of 3 or more, or a thread holding 3 read guards";
 
 /// The reader-writer mutex's graph, from its search (`task_rwmutex::workload::graph`).
 pub fn rwmutex(constants: serde_json::Value, bounds: &str) -> String {

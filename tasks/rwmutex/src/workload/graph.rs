@@ -63,7 +63,7 @@ enum Call {
 use Call::*;
 
 /// Read guards a thread holds at most.
-const MAX_READ_GUARDS: usize = 2;
+const MAX_READ_GUARDS: usize = 3;
 
 /// The calls a thread may make next, by the guards it holds (kinds, oldest first): with none,
 /// or with read guards only, any call that takes a guard (read guards nest; a thread that
