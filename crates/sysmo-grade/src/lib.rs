@@ -708,7 +708,10 @@ fn invariants_stage(
 
 /// Checks every property with as few explorations as it takes: one run checks all the
 /// properties not yet decided; a violation decides the property it names (with its
-/// counterexample), and the others are checked again without it. A model that violates
+/// counterexample), and the others are checked again without it, but after a temporal
+/// property's violation, which comes once the whole graph is built: the same run then goes on
+/// with the temporal properties after it on that graph, and decides them all, and every
+/// invariant with them (see `explore_checks`). A model that violates
 /// nothing is explored once, whatever the number of properties. Exploration does not depend on
 /// which properties are checked, so each property gets the verdict, the shortest
 /// counterexample and the state count that a run of its own gives. An outcome that names no
