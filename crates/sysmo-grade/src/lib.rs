@@ -764,13 +764,19 @@ fn check_all(
                 let k = open.remove(pos);
                 let fill = |r: &InvariantResult, by: InvariantResult| InvariantResult { name: r.name.clone(), kind: r.kind.clone(), expect: r.expect.clone(), ..by };
                 rows[k] = fill(&rows[k], run.row);
+                // A later violation that names no property left means the run's names are not
+                // the checks' (a property split in parts): then the rest run again.
+                let mut named = true;
                 for (name, row) in std::mem::take(&mut run.later) {
-                    if let Some(pos) = open.iter().position(|&k| checks[k].ident.name == name) {
-                        let k = open.remove(pos);
-                        rows[k] = fill(&rows[k], row);
+                    match open.iter().position(|&k| checks[k].ident.name == name) {
+                        Some(pos) => {
+                            let k = open.remove(pos);
+                            rows[k] = fill(&rows[k], row);
+                        }
+                        None => named = false,
                     }
                 }
-                if let Some(rest) = run.rest.take() {
+                if let Some(rest) = run.rest.take().filter(|_| named) {
                     for k in std::mem::take(&mut open) {
                         rows[k] = fill(&rows[k], rest.clone());
                     }
