@@ -45,6 +45,8 @@ use tla_syntax::{SourceMap, Span};
 use tla_trace::{parse_trace, Mapping, MappingExprs, Mode, Replayer, Summary};
 
 pub use feedback::feedback;
+pub use precision::projected_steps;
+pub use tla_trace::precision::StepClass;
 pub use progress::{Progress, StageState};
 pub use report::Report;
 use progress::Hooks;

@@ -7,7 +7,7 @@ use crate::report::{GraphInfo, OverPermissiveStep, PrecisionStage, Status};
 use crate::{itf_of, mapping_of, ModelInput, TaskInput, TaskSpec};
 use tla_check::load::Inputs;
 use tla_check::TraceStep;
-use tla_trace::precision::{check_precision, observation, PrecisionError, PrecisionOptions};
+use tla_trace::precision::{check_precision, observation, PrecisionError, PrecisionOptions, StepClass};
 use tla_trace::parse_graph;
 
 /// Over-permissive steps reported with their paths.
@@ -108,5 +108,38 @@ pub(crate) fn stage(
         system_states: p.system_states,
         unreached_examples: p.unreached.iter().take(UNREACHED_SHOWN).map(|&id| observation(&graph, id)).collect(),
         skipped_actions: p.skipped_actions.iter().map(|(a, why)| format!("{a}: {why}")).collect(),
+    }
+}
+
+/// Every distinct projected step of the code's actions that the model allows within the task's
+/// budget, from every state it reaches, each with where it departs from
+/// ([`tla_trace::precision::PrecisionOptions::all_steps`]). For comparing the observable steps
+/// of two models of a task (`cargo xtask mutate`), not for grading: it judges nothing.
+pub fn projected_steps(task: &TaskInput<'_>, input: &ModelInput<'_>) -> Result<std::collections::BTreeMap<String, StepClass>, String> {
+    let spec = TaskSpec::parse(task.task_toml).map_err(|e| format!("task.toml: {e}"))?;
+    let graph_text = task.system_graph.ok_or("the task has no system graph")?;
+    let graph = parse_graph("system-graph.ndjson", graph_text).map_err(|e| format!("the system graph cannot be read: {e}"))?;
+    let name = crate::module_name(input.text).unwrap_or_else(|| spec.module.clone());
+    let analyzed = tla_check::load::Analyzed::new(format!("{name}.tla"), input.text, &tla_sema::Library::new());
+    let has_spec = analyzed.analysis.symbol("Spec").is_some_and(|s| s.arity == 0);
+    let cfg_text = input.cfg.map(str::to_string).unwrap_or_else(|| spec.default_cfg(has_spec));
+    let inputs = analyzed.configure(format!("{name}.cfg"), &cfg_text).map_err(|_| "the configuration has errors".to_string())?;
+    let (mapping, exprs) = mapping_of(task, input)?;
+    let mut m = inputs.model().map_err(|e| e.first_line(&inputs.sources))?;
+    let opts = PrecisionOptions {
+        max_states: usize::try_from(spec.max_states).unwrap_or(usize::MAX),
+        max_depth: spec.max_depth as usize,
+        max_examples: 0,
+        all_steps: true,
+        ..PrecisionOptions::default()
+    };
+    let interner = m.interner();
+    match check_precision(&m, interner, &mapping, &exprs, Some(&inputs.sources), &graph, &spec.action_params, opts, &mut |_| false) {
+        Ok(p) => Ok(p.projected),
+        Err(PrecisionError::Input(e)) => Err(format!("the system graph does not fit the model: {e}")),
+        Err(PrecisionError::Model(e)) => {
+            let d = e.to_diagnostic(tla_syntax::Span::default());
+            Err(format!("evaluating the model failed: {}", tla_syntax::diag::one_line(&inputs.sources, &d)))
+        }
     }
 }

@@ -21,6 +21,8 @@ pub struct TaskSpec {
     pub max_states: u64,
     pub max_depth: u32,
     pub simulation: Simulation,
+    /// `[check].bounds`: the constants that only bound the search.
+    pub bounds: Vec<String>,
 }
 
 impl From<TaskToml> for TaskSpec {
@@ -35,6 +37,7 @@ impl From<TaskToml> for TaskSpec {
             max_states: t.check.max_states,
             max_depth: t.check.max_depth,
             simulation: t.check.simulation,
+            bounds: t.check.bounds,
         }
     }
 }

@@ -124,6 +124,10 @@ pub struct Check {
     pub max_depth: u32,
     #[serde(default)]
     pub simulation: SimulationSettings,
+    /// The constants that only bound the search (`MaxTerm`): the system has no such limit, so
+    /// a guard on one is a checking bound written into an action, not a guard of the system.
+    #[serde(default)]
+    pub bounds: Vec<String>,
 }
 
 fn default_max_states() -> u64 {
@@ -141,6 +145,7 @@ impl Default for Check {
             max_states: default_max_states(),
             max_depth: default_max_depth(),
             simulation: SimulationSettings::default(),
+            bounds: Vec::new(),
         }
     }
 }

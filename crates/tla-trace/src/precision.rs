@@ -52,11 +52,15 @@ pub struct PrecisionOptions {
     /// visited fewer times than this is not judged: a step of the code from it may not have
     /// been sampled yet.
     pub min_visits: u64,
+    /// Also list every distinct projected step of the code's actions, from every state
+    /// explored, judged or not ([`Precision::projected`]): for comparing two models'
+    /// observable steps (mutation analysis), not for grading.
+    pub all_steps: bool,
 }
 
 impl Default for PrecisionOptions {
     fn default() -> Self {
-        PrecisionOptions { max_states: 100_000, max_depth: usize::MAX, max_examples: 10, min_visits: 30 }
+        PrecisionOptions { max_states: 100_000, max_depth: usize::MAX, max_examples: 10, min_visits: 30, all_steps: false }
     }
 }
 
@@ -135,6 +139,22 @@ pub struct Precision {
     pub unreached: Vec<usize>,
     /// Actions of the code that could not be judged, with the reason.
     pub skipped_actions: Vec<(String, String)>,
+    /// With [`PrecisionOptions::all_steps`]: every distinct projected step, as
+    /// `Action(arg=value): [field |-> value, ...] -> [...]`, and where it departs from.
+    pub projected: BTreeMap<String, StepClass>,
+}
+
+/// Where a projected step departs from, and what the graph says of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StepClass {
+    /// From a settled state of the graph: a step of the code.
+    Code,
+    /// From a settled state of the graph: a step the code never takes.
+    Over,
+    /// From a state of the graph whose steps are not all known.
+    Unsettled,
+    /// From a state the code never reaches (or the graph does not hold).
+    Unknown,
 }
 
 impl Precision {
@@ -162,6 +182,12 @@ impl From<ModelError> for PrecisionError {
     fn from(e: ModelError) -> Self {
         PrecisionError::Model(e)
     }
+}
+
+/// `Action(a=1): [x |-> 0, ...] -> [x |-> 1, ...]`, the observed fields in the graph's order.
+fn projected_key(fields: &[(String, Obs<'_>)], action: &str, args: &[(String, Value)], from: &[Value], to: &[Value]) -> String {
+    let rec = |vals: &[Value]| fields.iter().zip(vals).map(|((f, _), v)| format!("{f} |-> {v}")).collect::<Vec<_>>().join(", ");
+    format!("{action}({}): [{}] -> [{}]", args_key(args), rec(from), rec(to))
 }
 
 fn args_key(args: &[(String, Value)]) -> String {
@@ -272,17 +298,27 @@ pub fn check_precision<'a>(
         }
         let s = states[i].clone();
         let o = r.project(&fields, &s)?;
-        match lookup(&o) {
-            None => out.unknown_states += 1,
+        // The state's graph id, and whether its steps are judged.
+        let (from, settled) = match lookup(&o) {
+            None => {
+                out.unknown_states += 1;
+                (usize::MAX, false)
+            }
             Some(from)
                 if graph.frontier.get(from) == Some(&true)
                     || (!graph.exploration.exhaustive && graph.visits.get(from).is_some_and(|&v| v < opts.min_visits)) =>
             {
                 reached[from] = true;
                 out.unsettled_states += 1;
+                (from, false)
             }
             Some(from) => {
                 reached[from] = true;
+                (from, true)
+            }
+        };
+        {
+            if settled || opts.all_steps {
                 model.set_level(level);
                 for (action, params, constant_domains) in &judged {
                     let given = &code.given[action];
@@ -314,7 +350,16 @@ pub fn check_precision<'a>(
                         for t in steps.successors_by_action(&s, action, &args)? {
                             let to = r.project(&fields, &t)?;
                             let key = (from, action.clone(), args_key(&shown), fp(&to));
-                            if !judged_steps.insert(key.clone()) {
+                            if opts.all_steps {
+                                let class = match (from == usize::MAX, settled) {
+                                    (true, _) => StepClass::Unknown,
+                                    (false, false) => StepClass::Unsettled,
+                                    (false, true) if code.steps.contains(&key) => StepClass::Code,
+                                    (false, true) => StepClass::Over,
+                                };
+                                out.projected.entry(projected_key(&fields, action, &shown, &o, &to)).or_insert(class);
+                            }
+                            if !settled || !judged_steps.insert(key.clone()) {
                                 continue;
                             }
                             out.transitions += 1;

@@ -147,6 +147,26 @@ fn a_free_variable_is_over_permissive() {
 }
 
 #[test]
+fn every_projected_step_is_listed_with_where_it_departs_from() {
+    // The free-variable model again, listing all its steps: from the graph's settled states
+    // they are the code's or not; from the states the code never reaches (the lock free with
+    // a thread in its section) they are unknown. Without the option nothing is listed.
+    let wrong = LOCK.replacen("    /\\ held' = TRUE\n", "    /\\ held' \\in BOOLEAN\n", 1);
+    let plain = precision(&wrong, &lock_graph(false), PrecisionOptions::default()).unwrap();
+    assert!(plain.projected.is_empty());
+    let p = precision(&wrong, &lock_graph(false), PrecisionOptions { all_steps: true, ..PrecisionOptions::default() }).unwrap();
+    let listed: Vec<String> = p.projected.iter().map(|(k, c)| format!("{c:?} {k}")).collect();
+    let shown = listed.join("\n");
+    let has = |class: &str, step: &str| listed.iter().any(|l| l.starts_with(class) && l.contains(step));
+    assert!(has("Code", r#"Acquire(t=0): [held |-> FALSE, pc |-> (0 :> "idle" @@ 1 :> "idle")] -> [held |-> TRUE, pc |-> (0 :> "cs" @@ 1 :> "idle")]"#), "{shown}");
+    assert!(has("Over", r#"Acquire(t=0): [held |-> FALSE, pc |-> (0 :> "idle" @@ 1 :> "idle")] -> [held |-> FALSE, pc |-> (0 :> "cs" @@ 1 :> "idle")]"#), "{shown}");
+    assert!(has("Unknown", r#"Release(t=0): [held |-> FALSE, pc |-> (0 :> "cs" @@ 1 :> "idle")]"#), "{shown}");
+    // The listing does not change what is judged.
+    assert_eq!((p.transitions, p.matched, p.over_total), (plain.transitions, plain.matched, plain.over_total));
+    assert_eq!(p.projected.values().filter(|c| matches!(c, tla_trace::precision::StepClass::Code | tla_trace::precision::StepClass::Over)).count(), p.transitions);
+}
+
+#[test]
 fn steps_the_graph_does_not_all_know_are_not_judged() {
     // cs0 (state 1) is on the search's frontier: the dropped guard's steps from there are not
     // judged; those from cs1 (state 2) still are.

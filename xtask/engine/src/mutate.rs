@@ -30,15 +30,31 @@
 //! - different: `none`, a real survivor, shown with the first transition (in BFS order) that the
 //!   mutant has and the reference lacks, or the other way round, with its action.
 //!
-//! The summary line counts the non-equivalent guard-drop mutants that the four SysMoBench stages
-//! leave at 1.0 and how many of them precision catches; the equivalent ones are set aside.
+//! A survivor that is not equivalent is then compared with the reference by what an observer
+//! of the code can see: every step of the code's actions that each model allows within the
+//! budget, from every state it reaches, projected onto the observed fields
+//! ([`sysmo_grade::projected_steps`]). The mutant is
+//! - `same steps` when each of its projected steps is one the reference allows: it differs only
+//!   in hidden variables, or past the budget;
+//! - `code's steps` when those beyond the reference's all depart from settled states of the
+//!   system graph and are the code's own (the reference is stricter than the code there);
+//! - `bound only` when it is a guard-drop of a guard that reads a constant the task lists in
+//!   `[check].bounds` (`MaxTerm`): its extra steps go past the checking bounds, where the system
+//!   has no limit;
+//! - else `none`, named with its first projected step that neither the reference allows nor a
+//!   settled state of the graph vouches for, and where that step departs from.
+//!
+//! The summary line counts the guard-drop mutants that the four SysMoBench stages leave at 1.0
+//! and that allow a projected step neither the reference nor the code takes (caught by
+//! precision, or `none`), and how many of them precision catches; the others are set aside,
+//! each kind counted.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use crate::equiv::{self, Budget, Verdict};
-use sysmo_grade::{grade, ModelInput, TaskInput, TaskSpec};
+use sysmo_grade::{grade, ModelInput, StepClass, TaskInput, TaskSpec};
 use tla_syntax::ast::{walk, Expr, ExprKind, JunctionKind, QuantKind, Unit};
 use tla_syntax::{parse_file, FileId, Span};
 
@@ -75,6 +91,15 @@ pub struct Mutant {
     pub at: usize,
     pub line: usize,
     pub text: String,
+    /// The reference's text that the mutant replaces.
+    pub old: String,
+}
+
+impl Mutant {
+    /// Whether the replaced text names one of `constants` (as a whole identifier).
+    fn reads_any(&self, constants: &[String]) -> bool {
+        self.old.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| constants.iter().any(|k| k == w))
+    }
 }
 
 /// The stage that catches a mutant.
@@ -86,13 +111,36 @@ pub enum Caught {
     Precision,
     /// Left at 1.0 by every stage, and its state graph is the reference's.
     Equivalent,
+    /// Left at 1.0 by every stage: its state graph differs from the reference's, but every
+    /// step it allows, projected onto the observed fields, is one the reference allows (the
+    /// difference is in hidden variables, or past the budget).
+    SameSteps,
+    /// Left at 1.0 by every stage: the projected steps it allows beyond the reference's are
+    /// all steps the system graph holds from settled states (the reference is stricter than
+    /// the code there).
+    CodeSteps,
+    /// Left at 1.0 by every stage, allowing steps beyond the reference's: a dropped guard that
+    /// reads a constant that only bounds the search (`[check].bounds`), so its extra steps go
+    /// past the checking bounds, where the system itself has no limit.
+    Bound,
     None,
     /// Its grade was stopped at the time limit before a stage caught it.
     TimedOut,
 }
 
 impl Caught {
-    const ALL: [Caught; 7] = [Caught::Gate, Caught::Conformance, Caught::Invariants, Caught::Precision, Caught::Equivalent, Caught::None, Caught::TimedOut];
+    const ALL: [Caught; 10] = [
+        Caught::Gate,
+        Caught::Conformance,
+        Caught::Invariants,
+        Caught::Precision,
+        Caught::Equivalent,
+        Caught::SameSteps,
+        Caught::CodeSteps,
+        Caught::Bound,
+        Caught::None,
+        Caught::TimedOut,
+    ];
     fn as_str(self) -> &'static str {
         match self {
             Caught::Gate => "syntax/runtime",
@@ -100,6 +148,9 @@ impl Caught {
             Caught::Invariants => "invariants",
             Caught::Precision => "precision",
             Caught::Equivalent => "equivalent",
+            Caught::SameSteps => "same steps",
+            Caught::CodeSteps => "code's steps",
+            Caught::Bound => "bound only",
             Caught::None => "none",
             Caught::TimedOut => "timed out",
         }
@@ -322,7 +373,7 @@ pub fn mutants(text: &str, actions: &[String]) -> Result<Vec<Mutant>, String> {
             }
             let what = format!("{ctx}{} → {}", one_line(&text[start..end]), one_line(&new));
             let line = text[..start].matches('\n').count() + 1;
-            result.push(Mutant { action: a.clone(), kind, what, at: start, line, text: mutant });
+            result.push(Mutant { action: a.clone(), kind, what, at: start, line, text: mutant, old: text[start..end].to_string() });
         }
     }
     Ok(result)
@@ -367,6 +418,8 @@ fn run_task(id: &str, limit: Duration) -> Result<TaskRun, String> {
     let ref_inputs = equiv::load(&spec.module, tla, &cfg_text).map_err(|e| format!("{id}: the reference: {e}"))?;
     let ref_model = ref_inputs.model().map_err(|e| format!("{id}: the reference: {}", e.first_line(&ref_inputs.sources)))?;
     let mut ref_graph: Option<equiv::Graph> = None;
+    // The reference's projected steps, found when a first mutant survives and is not equivalent.
+    let mut ref_steps: Option<BTreeMap<String, StepClass>> = None;
     let mut graded = vec![];
     for m in mutants(tla, &spec.actions).map_err(|e| format!("{id}: {e}"))? {
         let deadline = Instant::now() + limit;
@@ -414,15 +467,51 @@ fn run_task(id: &str, limit: Duration) -> Result<TaskRun, String> {
                 Ok(Verdict::Different(d)) => d,
                 Err(e) => format!("not compared: {e}"),
             });
+            // Not equivalent: do its observable steps differ from the reference's?
+            if caught == Caught::None && input.system_graph.is_some() {
+                if ref_steps.is_none() {
+                    let model = ModelInput { name: &name, text: tla, cfg, mapping: None };
+                    ref_steps = Some(sysmo_grade::projected_steps(&input, &model).map_err(|e| format!("{id}: the reference's projected steps: {e}"))?);
+                }
+                let model = ModelInput { name: &name, text: &m.text, cfg, mapping: None };
+                let (c, why) = match sysmo_grade::projected_steps(&input, &model) {
+                    Ok(steps) => compare_steps(ref_steps.as_ref().unwrap(), &steps),
+                    Err(e) => (Caught::None, format!("projected steps not compared: {e}")),
+                };
+                caught = if c == Caught::None && m.kind == Kind::GuardDrop && m.reads_any(&spec.bounds) { Caught::Bound } else { c };
+                reason = Some(format!("{}; {why}", reason.unwrap_or_default()));
+            }
         }
         graded.push(Graded { mutant: m, caught, scores, first_step, reason });
     }
     Ok(TaskRun { id: id.to_string(), model: path, graded, seconds: started.elapsed().as_secs_f64() })
 }
 
+/// A surviving mutant's projected steps (`steps`) against the reference's: the same (or
+/// fewer), more but only the code's, or some that neither the reference nor a settled state of
+/// the graph vouches for (the first of those, in sorted order, is named).
+fn compare_steps(reference: &BTreeMap<String, StepClass>, steps: &BTreeMap<String, StepClass>) -> (Caught, String) {
+    let extra: Vec<(&String, &StepClass)> = steps.iter().filter(|(k, _)| !reference.contains_key(*k)).collect();
+    if extra.is_empty() {
+        return (Caught::SameSteps, format!("each of its {} projected steps is one the reference allows", steps.len()));
+    }
+    let code = extra.iter().filter(|(_, c)| **c == StepClass::Code).count();
+    match extra.iter().find(|(_, c)| **c != StepClass::Code) {
+        None => (Caught::CodeSteps, format!("{code} projected steps beyond the reference's, all of them the code's, from settled states of the graph")),
+        Some((k, c)) => {
+            let whence = match c {
+                StepClass::Unknown => "from a state the graph does not hold",
+                StepClass::Unsettled => "from a state of the graph whose steps are not all known",
+                _ => "that the graph does not hold",
+            };
+            (Caught::None, format!("{} projected steps beyond the reference's ({code} of them the code's); the first other is {whence}: {k}", extra.len()))
+        }
+    }
+}
+
 /// Per kind, the count caught by each stage.
-fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 7]; 3] {
-    let mut t = [[0usize; 7]; 3];
+fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 10]; 3] {
+    let mut t = [[0usize; 10]; 3];
     for g in graded {
         let k = Kind::ALL.iter().position(|k| *k == g.mutant.kind).unwrap();
         let c = Caught::ALL.iter().position(|c| *c == g.caught).unwrap();
@@ -431,14 +520,14 @@ fn tally<'a>(graded: impl Iterator<Item = &'a Graded>) -> [[usize; 7]; 3] {
     t
 }
 
-fn table(t: &[[usize; 7]; 3]) -> String {
+fn table(t: &[[usize; 10]; 3]) -> String {
     let mut s = format!("  {:<11} {:>7}", "kind", "mutants");
     for c in Caught::ALL {
         let _ = write!(s, " {:>14}", c.as_str());
     }
     s.push('\n');
-    let mut total = [0usize; 7];
-    let mut rows: Vec<(&str, [usize; 7])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
+    let mut total = [0usize; 10];
+    let mut rows: Vec<(&str, [usize; 10])> = Kind::ALL.iter().enumerate().map(|(i, k)| (k.as_str(), t[i])).collect();
     for (_, r) in &rows {
         for (i, n) in r.iter().enumerate() {
             total[i] += n;
@@ -455,22 +544,50 @@ fn table(t: &[[usize; 7]; 3]) -> String {
     s
 }
 
-/// Among guard-drop mutants that the four other stages leave at 1.0: (caught by precision,
-/// not equivalent, equivalent).
-fn precision_share<'a>(graded: impl Iterator<Item = &'a Graded>) -> (usize, usize, usize) {
-    let drops: Vec<&Graded> =
-        graded.filter(|g| g.mutant.kind == Kind::GuardDrop && matches!(g.caught, Caught::Precision | Caught::Equivalent | Caught::None)).collect();
-    let count = |c: Caught| drops.iter().filter(|g| g.caught == c).count();
-    let equivalent = count(Caught::Equivalent);
-    (count(Caught::Precision), drops.len() - equivalent, equivalent)
+/// Among guard-drop mutants that the four other stages leave at 1.0: how many precision
+/// catches, of how many that allow a projected step the reference does not (and that is not
+/// the code's); and the ones set aside: equivalent, with the reference's projected steps only,
+/// with only more of the code's steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Share {
+    caught: usize,
+    of: usize,
+    equivalent: usize,
+    same_steps: usize,
+    code_steps: usize,
+    bound: usize,
 }
 
-fn precision_line(x: usize, y: usize, e: usize) -> String {
-    let pct = if y == 0 { 0.0 } else { 100.0 * x as f64 / y as f64 };
+fn precision_share<'a>(graded: impl Iterator<Item = &'a Graded>) -> Share {
+    let drops: Vec<&Graded> = graded
+        .filter(|g| {
+            g.mutant.kind == Kind::GuardDrop
+                && matches!(g.caught, Caught::Precision | Caught::Equivalent | Caught::SameSteps | Caught::CodeSteps | Caught::Bound | Caught::None)
+        })
+        .collect();
+    let count = |c: Caught| drops.iter().filter(|g| g.caught == c).count();
+    Share {
+        caught: count(Caught::Precision),
+        of: count(Caught::Precision) + count(Caught::None),
+        equivalent: count(Caught::Equivalent),
+        same_steps: count(Caught::SameSteps),
+        code_steps: count(Caught::CodeSteps),
+        bound: count(Caught::Bound),
+    }
+}
+
+fn precision_line(s: Share) -> String {
+    let pct = if s.of == 0 { 0.0 } else { 100.0 * s.caught as f64 / s.of as f64 };
     format!(
-        "precision catches {x} of {y} non-equivalent guard-drop mutants that the four other stages leave at 1.0 ({pct:.0}%); {e} equivalent mutant{} set aside",
-        if e == 1 { "" } else { "s" }
+        "precision catches {} of {} guard-drop mutants that the four other stages leave at 1.0 and that allow a projected step neither the reference nor the code takes ({pct:.0}%); set aside: {} equivalent, {} with the reference's projected steps only, {} adding only the code's steps, {} dropping a checking bound",
+        s.caught, s.of, s.equivalent, s.same_steps, s.code_steps, s.bound
     )
+}
+
+impl Share {
+    fn json(self) -> serde_json::Value {
+        serde_json::json!({ "caught": self.caught, "of": self.of, "equivalent": self.equivalent, "same_steps": self.same_steps, "code_steps": self.code_steps, "bound": self.bound })
+    }
 }
 
 const USAGE: &str = "cargo xtask mutate --task ID|all [--json] [--limit SECONDS]";
@@ -507,13 +624,12 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
         runs.push(run_task(id, limit)?);
     }
     let all = || runs.iter().flat_map(|r| r.graded.iter());
-    let (x, y, e) = precision_share(all());
+    let share = precision_share(all());
     if json {
         let tasks: Vec<serde_json::Value> = runs
             .iter()
             .map(|r| {
                 let t = tally(r.graded.iter());
-                let (px, py, pe) = precision_share(r.graded.iter());
                 serde_json::json!({
                     "task": r.id,
                     "model": r.model,
@@ -533,15 +649,15 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
                         "reason": g.reason,
                     })).collect::<Vec<_>>(),
                     "kills": kills_json(&t),
-                    "precision_only_guard_drops": { "caught": px, "of": py, "equivalent": pe },
+                    "precision_only_guard_drops": precision_share(r.graded.iter()).json(),
                 })
             })
             .collect();
         let v = serde_json::json!({
             "tasks": tasks,
             "kills": kills_json(&tally(all())),
-            "precision_only_guard_drops": { "caught": x, "of": y, "equivalent": e },
-            "summary": precision_line(x, y, e),
+            "precision_only_guard_drops": share.json(),
+            "summary": precision_line(share),
         });
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
         return Ok(true);
@@ -576,13 +692,13 @@ pub fn mutate_command(args: &[String]) -> Result<bool, String> {
         s += &table(&tally(all()));
         s.push('\n');
     }
-    let _ = writeln!(s, "{}", precision_line(x, y, e));
+    let _ = writeln!(s, "{}", precision_line(share));
     print!("{s}");
     eprintln!("[xtask] mutate: {:.1} s", started.elapsed().as_secs_f64());
     Ok(true)
 }
 
-fn kills_json(t: &[[usize; 7]; 3]) -> serde_json::Value {
+fn kills_json(t: &[[usize; 10]; 3]) -> serde_json::Value {
     let mut o = serde_json::Map::new();
     for (i, k) in Kind::ALL.iter().enumerate() {
         let mut row = serde_json::Map::new();
@@ -669,5 +785,33 @@ E == UNCHANGED x
             D body-flip line 18: pc': "wait" → "cs"
                      \/ \E v \in {1, 2} : v > 1 /\ pc' = [pc EXCEPT ![v] = "cs"]
         "#]].assert_eq(&show(&ms));
+    }
+
+    /// A survivor's projected steps against the reference's: none beyond, only the code's
+    /// beyond, or one the graph does not vouch for (named, with where it departs from).
+    #[test]
+    fn a_survivors_steps_are_compared_with_the_references() {
+        let map = |xs: &[(&str, StepClass)]| xs.iter().map(|(k, c)| (k.to_string(), *c)).collect::<BTreeMap<_, _>>();
+        let reference = map(&[("A(t=0): [x |-> 0] -> [x |-> 1]", StepClass::Code), ("B: [x |-> 1] -> [x |-> 0]", StepClass::Unknown)]);
+        let fewer = map(&[("A(t=0): [x |-> 0] -> [x |-> 1]", StepClass::Code)]);
+        assert_eq!(compare_steps(&reference, &fewer).0, Caught::SameSteps);
+        let more_code = map(&[("A(t=0): [x |-> 0] -> [x |-> 1]", StepClass::Code), ("A(t=1): [x |-> 0] -> [x |-> 1]", StepClass::Code)]);
+        assert_eq!(compare_steps(&reference, &more_code).0, Caught::CodeSteps);
+        let beyond = map(&[("A(t=1): [x |-> 0] -> [x |-> 1]", StepClass::Code), ("B: [x |-> 2] -> [x |-> 3]", StepClass::Unknown), ("C: [x |-> 1] -> [x |-> 1]", StepClass::Unsettled)]);
+        let (c, why) = compare_steps(&reference, &beyond);
+        assert_eq!(c, Caught::None);
+        assert_eq!(why, "3 projected steps beyond the reference's (1 of them the code's); the first other is from a state the graph does not hold: B: [x |-> 2] -> [x |-> 3]");
+    }
+
+    /// A guard reads a checking bound when it names the constant as a whole identifier.
+    #[test]
+    fn a_guard_on_a_checking_bound_is_told_apart() {
+        let actions = ["A".to_string()];
+        let ms = mutants(MODULE.replace("x < 3", "x < MaxX").as_str(), &actions).unwrap();
+        let drop = |old: &str| ms.iter().find(|m| m.kind == Kind::GuardDrop && m.old == old).unwrap();
+        let bounds = ["MaxX".to_string()];
+        assert!(drop("x < MaxX").reads_any(&bounds));
+        assert!(!drop("pc[t] = \"idle\"").reads_any(&bounds));
+        assert!(!drop("x < MaxX").reads_any(&["Max".to_string()]));
     }
 }
