@@ -22,9 +22,14 @@ pub fn check_constant(name: &str) -> u64 {
     task_probe::check_constant(TASK_TOML, name)
 }
 
-/// The constants of every run: those of task.toml's `[check]`.
+/// The constants of every run: those of task.toml's `[check]` (read once).
 pub fn constants() -> Constants {
-    Constants { num_servers: check_constant("NumServers"), num_clients: check_constant("NumClients"), max_node_fail: check_constant("MaxNodeFail") }
+    static K: std::sync::OnceLock<Constants> = std::sync::OnceLock::new();
+    *K.get_or_init(|| Constants {
+        num_servers: check_constant("NumServers"),
+        num_clients: check_constant("NumClients"),
+        max_node_fail: check_constant("MaxNodeFail"),
+    })
 }
 
 /// The keys and the values the client's requests use (the model's `Keys` and `Values`).
@@ -161,6 +166,10 @@ fn server(sim: &Sim<Node>, id: NodeId) -> Option<&crate::raftkvs::Server> {
     sim.process(id).and_then(Node::as_server)
 }
 
+fn k_quorum(sim: &Sim<Node>, votes: usize) -> bool {
+    votes * 2 > sim.ids().into_iter().filter(|&id| server(sim, id).is_some()).count()
+}
+
 /// The weight of one enabled step under `scenario`.
 fn weight(scenario: Scenario, slow: NodeId, max_term: u64, sim: &Sim<Node>, node: NodeId, a: &Action) -> u64 {
     let leads = |id: NodeId| sim.net.is_up(id) && server(sim, id).is_some_and(|s| s.res.state == Role::Leader);
@@ -186,8 +195,22 @@ fn weight(scenario: Scenario, slow: NodeId, max_term: u64, sim: &Sim<Node>, node
                 _ => 1,
             }
         }
-        // A leader's periodic work: a round of AppendEntries, a commit check.
-        Label::ServerAppendEntriesLoop | Label::ServerAdvanceCommitIndexLoop => base / 2,
+        // A leader's periodic work (a round of AppendEntries, a commit check) when it has
+        // something to do: entries or a commit index a live follower lacks, entries a quorum
+        // holds beyond its commit index.
+        Label::ServerAppendEntriesLoop => {
+            let Some(s) = server(sim, node) else { return 0 };
+            let behind = sim.ids().into_iter().filter(|&j| j != node && sim.net.is_up(j)).any(|j| {
+                let lags = server(sim, j).is_some_and(|f| f.res.commit_index < s.res.commit_index || f.res.current_term < s.res.current_term);
+                s.res.match_index.get(j as usize - 1).is_some_and(|&m| m < s.res.log.len() as u64) || lags
+            });
+            if behind { 3 } else { 0 }
+        }
+        Label::ServerAdvanceCommitIndexLoop => {
+            let Some(s) = server(sim, node) else { return 0 };
+            let stored = |k: u64| s.res.match_index.iter().enumerate().filter(|(j, m)| *j as u64 + 1 == node || **m >= k).count();
+            if k_quorum(sim, stored(s.res.commit_index + 1)) { 3 } else { 0 }
+        }
         Label::ServerCrash => {
             let s1 = server(sim, 1).map(|s| s.res.state);
             let other_leads = sim.ids().into_iter().any(|id| id != 1 && leads(id));
