@@ -172,7 +172,7 @@ fn reference_verdicts(task: &str) {
 }
 
 /// One test per task (they run in parallel); `every_task_has_a_reference_test` keeps the list whole.
-const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_has_a_reference_test() {
@@ -207,6 +207,11 @@ fn reference_locksvc() {
 #[test]
 fn reference_mutex() {
     reference_verdicts("mutex");
+}
+
+#[test]
+fn reference_raftkvs() {
+    reference_verdicts("raftkvs");
 }
 
 #[test]

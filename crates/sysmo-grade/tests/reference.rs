@@ -57,7 +57,7 @@ fn tasks_with_a_system_graph() {
 
 /// One test per task, so that they run side by side; `every_task_is_graded_here` keeps the
 /// list whole.
-const GRADED: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const GRADED: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_is_graded_here() {
@@ -95,6 +95,11 @@ fn reference_locksvc() {
 #[test]
 fn reference_mutex() {
     reference_scores_one("mutex");
+}
+
+#[test]
+fn reference_raftkvs() {
+    reference_scores_one("raftkvs");
 }
 
 #[test]

@@ -129,7 +129,7 @@ mod tests {
         // A distributed system's code includes how its messages travel; a thread-based one's
         // does not.
         let network = |id: &str| task(id).expect(id).code.iter().any(|(p, _)| *p == "tasks/simnet/src/network.rs");
-        assert!(network("dqueue") && network("etcd") && network("locksvc") && !network("spin"));
+        assert!(network("dqueue") && network("etcd") && network("locksvc") && network("raftkvs") && !network("spin"));
         let spin = task("spin").expect("the spin task");
         assert!(spin.traces.iter().all(|(p, _)| p.starts_with("traces/spin/")));
     }

@@ -125,18 +125,40 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Body {
     /// `rvq`.
-    RequestVoteRequest { term: u64, last_log_term: u64, last_log_index: u64 },
+    RequestVoteRequest {
+        term: u64,
+        last_log_term: u64,
+        last_log_index: u64,
+    },
     /// `rvp`.
     RequestVoteResponse { term: u64, granted: bool },
     /// `apq`.
-    AppendEntriesRequest { term: u64, prev_log_index: u64, prev_log_term: u64, entries: Vec<Entry>, commit_index: u64 },
+    AppendEntriesRequest {
+        term: u64,
+        prev_log_index: u64,
+        prev_log_term: u64,
+        entries: Vec<Entry>,
+        commit_index: u64,
+    },
     /// `app`.
-    AppendEntriesResponse { term: u64, success: bool, match_index: u64 },
+    AppendEntriesResponse {
+        term: u64,
+        success: bool,
+        match_index: u64,
+    },
     /// `cpq` / `cgq`.
     ClientRequest { cmd: Cmd },
     /// `cpp` / `cgp`: `mresponse` is `[idx, key, value, ok]` on success, `[idx, key]` on a
     /// failure (the server is not the leader), with the leader hint.
-    ClientResponse { put: bool, success: bool, idx: u64, key: String, value: Option<String>, ok: bool, leader_hint: u64 },
+    ClientResponse {
+        put: bool,
+        success: bool,
+        idx: u64,
+        key: String,
+        value: Option<String>,
+        ok: bool,
+        leader_hint: u64,
+    },
 }
 
 /// A message: `msource`, `mdest` and the rest.
@@ -227,7 +249,13 @@ pub enum Part {
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [Part::Server, Part::RequestVote, Part::AppendEntries, Part::AdvanceCommitIndex, Part::BecomeLeader];
+    pub const ALL: [Part; 5] = [
+        Part::Server,
+        Part::RequestVote,
+        Part::AppendEntries,
+        Part::AdvanceCommitIndex,
+        Part::BecomeLeader,
+    ];
 
     /// The process id of this archetype of server `srv`.
     pub fn process(self, k: &Constants, srv: NodeId) -> NodeId {
@@ -259,7 +287,13 @@ pub struct Action {
 
 impl Action {
     fn at(part: Option<Part>, label: Label) -> Action {
-        Action { part, label, take: None, srv: None, timeout: false }
+        Action {
+            part,
+            label,
+            take: None,
+            srv: None,
+            timeout: false,
+        }
     }
 }
 
@@ -352,7 +386,8 @@ impl Resources {
     fn apply(&mut self, k: u64) {
         let cmd = &self.log[k as usize - 1].cmd;
         if cmd.put {
-            self.sm.insert(cmd.key.clone(), cmd.value.clone().unwrap_or_default());
+            self.sm
+                .insert(cmd.key.clone(), cmd.value.clone().unwrap_or_default());
             self.sm_domain.insert(cmd.key.clone());
         }
     }
@@ -431,8 +466,16 @@ impl Server {
             let l = self.pc(p);
             let at = Action::at(Some(p), l);
             match l {
-                Label::ServerLoop => out.extend(Mailbox::readable(net, id).into_iter().map(|m| Action { take: Some(m), ..at.clone() })),
-                Label::HandleMsg | Label::RequestVoteLoop | Label::AppendEntriesLoop | Label::ApplyLoop => out.push(at),
+                Label::ServerLoop => {
+                    out.extend(Mailbox::readable(net, id).into_iter().map(|m| Action {
+                        take: Some(m),
+                        ..at.clone()
+                    }))
+                }
+                Label::HandleMsg
+                | Label::RequestVoteLoop
+                | Label::AppendEntriesLoop
+                | Label::ApplyLoop => out.push(at),
                 Label::ServerRequestVoteLoop => {
                     if r.state != Role::Leader && Mailbox::is_empty(net, id) {
                         out.push(at)
@@ -487,7 +530,11 @@ impl Server {
                 if self.idx_rv <= n {
                     if self.idx_rv != id {
                         let r = &self.res;
-                        let body = Body::RequestVoteRequest { term: r.current_term, last_log_term: r.last_term(), last_log_index: r.log.len() as u64 };
+                        let body = Body::RequestVoteRequest {
+                            term: r.current_term,
+                            last_log_term: r.last_term(),
+                            last_log_index: r.log.len() as u64,
+                        };
                         Mailbox::write(net, id, self.idx_rv, body);
                     }
                     self.idx_rv += 1;
@@ -506,9 +553,23 @@ impl Server {
                     if j != id {
                         let next = r.next_index[j as usize - 1];
                         let prev_log_index = next - 1;
-                        let prev_log_term = if prev_log_index > 0 { r.log[prev_log_index as usize - 1].term } else { 0 };
-                        let entries = r.log.get(next as usize - 1..).map(<[Entry]>::to_vec).unwrap_or_default();
-                        let body = Body::AppendEntriesRequest { term: r.current_term, prev_log_index, prev_log_term, entries, commit_index: r.commit_index };
+                        let prev_log_term = if prev_log_index > 0 {
+                            r.log[prev_log_index as usize - 1].term
+                        } else {
+                            0
+                        };
+                        let entries = r
+                            .log
+                            .get(next as usize - 1..)
+                            .map(<[Entry]>::to_vec)
+                            .unwrap_or_default();
+                        let body = Body::AppendEntriesRequest {
+                            term: r.current_term,
+                            prev_log_index,
+                            prev_log_term,
+                            entries,
+                            commit_index: r.commit_index,
+                        };
                         Mailbox::write(net, id, j, body);
                     }
                     self.idx_ae += 1;
@@ -521,11 +582,20 @@ impl Server {
                 // FindMaxAgreeIndex: the highest index held by a quorum (the leader and the
                 // servers whose matchIndex reaches it).
                 let agree = (1..=r.log.len() as u64).rev().find(|&index| {
-                    let holders = self.k.servers().filter(|&k| k == id || r.match_index[k as usize - 1] >= index).count();
+                    let holders = self
+                        .k
+                        .servers()
+                        .filter(|&k| k == id || r.match_index[k as usize - 1] >= index)
+                        .count();
                     self.k.is_quorum(holders)
                 });
                 self.new_commit_index = match agree {
-                    Some(index) if self.bug == Bug::CommitEarlierTerm || r.log[index as usize - 1].term == r.current_term => index.max(r.commit_index),
+                    Some(index)
+                        if self.bug == Bug::CommitEarlierTerm
+                            || r.log[index as usize - 1].term == r.current_term =>
+                    {
+                        index.max(r.commit_index)
+                    }
                     _ => r.commit_index,
                 };
                 self.set_pc(part, Label::ApplyLoop);
@@ -538,8 +608,20 @@ impl Server {
                     let entry = r.log[r.commit_index as usize - 1].clone();
                     let cmd = entry.cmd;
                     let ok = r.sm_domain.contains(&cmd.key);
-                    let value = if ok { r.sm.get(&cmd.key).cloned() } else { None };
-                    let body = Body::ClientResponse { put: cmd.put, success: true, idx: cmd.idx, key: cmd.key, value, ok, leader_hint: id };
+                    let value = if ok {
+                        r.sm.get(&cmd.key).cloned()
+                    } else {
+                        None
+                    };
+                    let body = Body::ClientResponse {
+                        put: cmd.put,
+                        success: true,
+                        idx: cmd.idx,
+                        key: cmd.key,
+                        value,
+                        ok,
+                        leader_hint: id,
+                    };
                     Mailbox::write(net, id, entry.client, body);
                 } else {
                     self.set_pc(part, Label::ServerAdvanceCommitIndexLoop);
@@ -561,14 +643,28 @@ impl Server {
         let j = m.from;
         let r = &mut self.res;
         match m.body {
-            Body::RequestVoteRequest { term, last_log_term, last_log_index } => {
+            Body::RequestVoteRequest {
+                term,
+                last_log_term,
+                last_log_index,
+            } => {
                 r.update_term(term);
-                let log_ok = last_log_term > r.last_term() || (last_log_term == r.last_term() && last_log_index >= r.log.len() as u64);
-                let grant = term == r.current_term && log_ok && (r.voted_for == NIL || r.voted_for == j);
+                let log_ok = last_log_term > r.last_term()
+                    || (last_log_term == r.last_term() && last_log_index >= r.log.len() as u64);
+                let grant =
+                    term == r.current_term && log_ok && (r.voted_for == NIL || r.voted_for == j);
                 if grant {
                     r.voted_for = j;
                 }
-                Mailbox::write(net, i, j, Body::RequestVoteResponse { term: r.current_term, granted: grant });
+                Mailbox::write(
+                    net,
+                    i,
+                    j,
+                    Body::RequestVoteResponse {
+                        term: r.current_term,
+                        granted: grant,
+                    },
+                );
             }
             Body::RequestVoteResponse { term, granted } => {
                 r.update_term(term);
@@ -579,9 +675,17 @@ impl Server {
                     }
                 }
             }
-            Body::AppendEntriesRequest { term, prev_log_index, prev_log_term, entries, commit_index } => {
+            Body::AppendEntriesRequest {
+                term,
+                prev_log_index,
+                prev_log_term,
+                entries,
+                commit_index,
+            } => {
                 r.update_term(term);
-                let log_ok = prev_log_index == 0 || (prev_log_index <= r.log.len() as u64 && r.log[prev_log_index as usize - 1].term == prev_log_term);
+                let log_ok = prev_log_index == 0
+                    || (prev_log_index <= r.log.len() as u64
+                        && r.log[prev_log_index as usize - 1].term == prev_log_term);
                 if term == r.current_term {
                     r.leader = j;
                     if r.state == Role::Candidate {
@@ -589,12 +693,24 @@ impl Server {
                     }
                 }
                 if term < r.current_term || (r.state == Role::Follower && !log_ok) {
-                    Mailbox::write(net, i, j, Body::AppendEntriesResponse { term: r.current_term, success: false, match_index: 0 });
+                    Mailbox::write(
+                        net,
+                        i,
+                        j,
+                        Body::AppendEntriesResponse {
+                            term: r.current_term,
+                            success: false,
+                            match_index: 0,
+                        },
+                    );
                 } else {
                     // Append the entries, truncating the log only where an entry's term
                     // differs from the leader's.
                     let p = prev_log_index as usize;
-                    let conflict = entries.iter().enumerate().any(|(k, e)| r.log.get(p + k).is_some_and(|x| x.term != e.term));
+                    let conflict = entries
+                        .iter()
+                        .enumerate()
+                        .any(|(k, e)| r.log.get(p + k).is_some_and(|x| x.term != e.term));
                     if conflict || p + entries.len() > r.log.len() {
                         r.log.truncate(p);
                         r.log.extend(entries.iter().cloned());
@@ -604,10 +720,23 @@ impl Server {
                         r.apply(r.commit_index);
                     }
                     let match_index = prev_log_index + entries.len() as u64;
-                    Mailbox::write(net, i, j, Body::AppendEntriesResponse { term: r.current_term, success: true, match_index });
+                    Mailbox::write(
+                        net,
+                        i,
+                        j,
+                        Body::AppendEntriesResponse {
+                            term: r.current_term,
+                            success: true,
+                            match_index,
+                        },
+                    );
                 }
             }
-            Body::AppendEntriesResponse { term, success, match_index } => {
+            Body::AppendEntriesResponse {
+                term,
+                success,
+                match_index,
+            } => {
                 r.update_term(term);
                 if term == r.current_term {
                     let k = j as usize - 1;
@@ -621,9 +750,21 @@ impl Server {
             }
             Body::ClientRequest { cmd } => {
                 if r.state == Role::Leader {
-                    r.log.push(Entry { term: r.current_term, cmd, client: j });
+                    r.log.push(Entry {
+                        term: r.current_term,
+                        cmd,
+                        client: j,
+                    });
                 } else {
-                    let body = Body::ClientResponse { put: cmd.put, success: false, idx: cmd.idx, key: cmd.key, value: None, ok: false, leader_hint: r.leader };
+                    let body = Body::ClientResponse {
+                        put: cmd.put,
+                        success: false,
+                        idx: cmd.idx,
+                        key: cmd.key,
+                        value: None,
+                        ok: false,
+                        leader_hint: r.leader,
+                    };
                     Mailbox::write(net, i, j, body);
                 }
             }
@@ -637,12 +778,28 @@ impl Client {
         let at = Action::at(None, self.pc);
         match self.pc {
             Label::ClientLoop if !self.requests.is_empty() => vec![at],
-            Label::SndReq if self.leader == NIL => self.k.servers().map(|s| Action { srv: Some(s), ..at.clone() }).collect(),
+            Label::SndReq if self.leader == NIL => self
+                .k
+                .servers()
+                .map(|s| Action {
+                    srv: Some(s),
+                    ..at.clone()
+                })
+                .collect(),
             Label::SndReq => vec![at],
             Label::RcvResp => {
-                let mut v: Vec<Action> = Mailbox::readable(net, id).into_iter().map(|m| Action { take: Some(m), ..at.clone() }).collect();
+                let mut v: Vec<Action> = Mailbox::readable(net, id)
+                    .into_iter()
+                    .map(|m| Action {
+                        take: Some(m),
+                        ..at.clone()
+                    })
+                    .collect();
                 if v.is_empty() {
-                    v.push(Action { timeout: true, ..at });
+                    v.push(Action {
+                        timeout: true,
+                        ..at
+                    });
                 }
                 v
             }
@@ -664,7 +821,12 @@ impl Client {
                     self.leader = a.srv.unwrap_or(1);
                 }
                 if let Some(req) = &self.req {
-                    let cmd = Cmd { idx: self.req_idx, put: req.value.is_some(), key: req.key.clone(), value: req.value.clone() };
+                    let cmd = Cmd {
+                        idx: self.req_idx,
+                        put: req.value.is_some(),
+                        key: req.key.clone(),
+                        value: req.value.clone(),
+                    };
                     Mailbox::write(net, id, self.leader, Body::ClientRequest { cmd });
                 }
                 self.pc = Label::RcvResp;
@@ -674,7 +836,16 @@ impl Client {
                 self.pc = Label::SndReq;
             }
             Label::RcvResp => {
-                let Some(Msg { body: Body::ClientResponse { success, idx, leader_hint, .. }, .. }) = a.take.as_ref().and_then(|m| Mailbox::read(net, m))
+                let Some(Msg {
+                    body:
+                        Body::ClientResponse {
+                            success,
+                            idx,
+                            leader_hint,
+                            ..
+                        },
+                    ..
+                }) = a.take.as_ref().and_then(|m| Mailbox::read(net, m))
                 else {
                     return;
                 };
@@ -682,7 +853,11 @@ impl Client {
                     // A response to an older request: wait again.
                 } else {
                     self.leader = leader_hint;
-                    self.pc = if success { Label::ClientLoop } else { Label::SndReq };
+                    self.pc = if success {
+                        Label::ClientLoop
+                    } else {
+                        Label::SndReq
+                    };
                 }
             }
             _ => {}
@@ -742,11 +917,29 @@ impl Node {
 /// `requests[c]` is the workload of client `c` (0-based).
 pub fn system(k: Constants, bug: Bug, requests: Vec<Vec<Req>>) -> simnet::Sim<Node> {
     let n = k.num_servers;
-    let mut procs: Vec<(NodeId, Node)> = k.servers().map(|s| (s, Node::Server(Box::new(Server::new(k, bug))))).collect();
-    procs.extend((1..=k.max_node_fail).map(|c| (5 * n + c, Node::Crasher(Crasher { pc: Label::ServerCrash, srv: c }))));
+    let mut procs: Vec<(NodeId, Node)> = k
+        .servers()
+        .map(|s| (s, Node::Server(Box::new(Server::new(k, bug)))))
+        .collect();
+    procs.extend((1..=k.max_node_fail).map(|c| {
+        (
+            5 * n + c,
+            Node::Crasher(Crasher {
+                pc: Label::ServerCrash,
+                srv: c,
+            }),
+        )
+    }));
     let mut requests = requests.into_iter();
     procs.extend((1..=k.num_clients).map(|c| {
-        let client = Client { k, pc: Label::ClientLoop, leader: NIL, req: None, req_idx: 0, requests: requests.next().unwrap_or_default() };
+        let client = Client {
+            k,
+            pc: Label::ClientLoop,
+            leader: NIL,
+            req: None,
+            req_idx: 0,
+            requests: requests.next().unwrap_or_default(),
+        };
         (6 * n + c, Node::Client(client))
     }));
     simnet::Sim::new(procs, Network::new(Order::Any), simnet::Faults::NONE)

@@ -59,7 +59,13 @@ pub enum Scenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 5] = [Scenario::Steady, Scenario::Competing, Scenario::LeaderCrash, Scenario::FollowerCrash, Scenario::SlowServer];
+    pub const ALL: [Scenario; 5] = [
+        Scenario::Steady,
+        Scenario::Competing,
+        Scenario::LeaderCrash,
+        Scenario::FollowerCrash,
+        Scenario::SlowServer,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -75,9 +81,18 @@ impl Scenario {
 /// The client's requests in every run: a Put, a Get of the same key, a Put that overwrites.
 pub fn requests() -> Vec<Req> {
     vec![
-        Req { key: "k1".into(), value: Some("v1".into()) },
-        Req { key: "k1".into(), value: None },
-        Req { key: "k1".into(), value: Some("v2".into()) },
+        Req {
+            key: "k1".into(),
+            value: Some("v1".into()),
+        },
+        Req {
+            key: "k1".into(),
+            value: None,
+        },
+        Req {
+            key: "k1".into(),
+            value: Some("v2".into()),
+        },
     ]
 }
 
@@ -85,7 +100,11 @@ pub fn requests() -> Vec<Req> {
 pub struct Raftkvs;
 
 fn map<T: Into<Value>>(v: impl IntoIterator<Item = (NodeId, T)>) -> Value {
-    Value::Object(v.into_iter().map(|(id, x)| (id.to_string(), x.into())).collect::<Map<_, _>>())
+    Value::Object(
+        v.into_iter()
+            .map(|(id, x)| (id.to_string(), x.into()))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 /// The observed state: every process's label, each server's resources (`smDomain`, the
@@ -93,20 +112,38 @@ fn map<T: Into<Value>>(v: impl IntoIterator<Item = (NodeId, T)>) -> Value {
 /// failure detector, and the client's `leader` and `reqIdx`.
 pub fn observe(sim: &Sim<Node>) -> Value {
     let k = constants();
-    let servers: Vec<(NodeId, &crate::raftkvs::Server)> = sim.processes().filter_map(|(id, n)| n.as_server().map(|s| (id, s))).collect();
+    let servers: Vec<(NodeId, &crate::raftkvs::Server)> = sim
+        .processes()
+        .filter_map(|(id, n)| n.as_server().map(|s| (id, s)))
+        .collect();
     let mut pc = vec![];
     for (id, node) in sim.processes() {
         match node {
-            Node::Server(s) => pc.extend(Part::ALL.map(|p| (p.process(&k, id), s.pc[p as usize].name()))),
+            Node::Server(s) => {
+                pc.extend(Part::ALL.map(|p| (p.process(&k, id), s.pc[p as usize].name())))
+            }
             Node::Crasher(c) => pc.push((id, c.pc.name())),
             Node::Client(c) => pc.push((id, c.pc.name())),
         }
     }
     pc.sort();
-    let res = |f: &dyn Fn(&crate::raftkvs::Resources) -> Value| map(servers.iter().map(|(id, s)| (*id, f(&s.res))));
+    let res = |f: &dyn Fn(&crate::raftkvs::Resources) -> Value| {
+        map(servers.iter().map(|(id, s)| (*id, f(&s.res))))
+    };
     let per_server = |v: &[u64]| map((1..).zip(v.iter().copied()));
-    let fd = |srv: NodeId| sim.processes().any(|(_, n)| matches!(n, Node::Crasher(c) if c.srv == srv && c.pc == Label::Done));
-    let clients = || sim.processes().filter_map(|(id, n)| if let Node::Client(c) = n { Some((id, c)) } else { None });
+    let fd = |srv: NodeId| {
+        sim.processes()
+            .any(|(_, n)| matches!(n, Node::Crasher(c) if c.srv == srv && c.pc == Label::Done))
+    };
+    let clients = || {
+        sim.processes().filter_map(|(id, n)| {
+            if let Node::Client(c) = n {
+                Some((id, c))
+            } else {
+                None
+            }
+        })
+    };
     json!({
         "pc": map(pc),
         "state": res(&|r| r.state.name().into()),
@@ -167,12 +204,26 @@ fn server(sim: &Sim<Node>, id: NodeId) -> Option<&crate::raftkvs::Server> {
 }
 
 fn k_quorum(sim: &Sim<Node>, votes: usize) -> bool {
-    votes * 2 > sim.ids().into_iter().filter(|&id| server(sim, id).is_some()).count()
+    votes * 2
+        > sim
+            .ids()
+            .into_iter()
+            .filter(|&id| server(sim, id).is_some())
+            .count()
 }
 
 /// The weight of one enabled step under `scenario`.
-fn weight(scenario: Scenario, slow: NodeId, max_term: u64, sim: &Sim<Node>, node: NodeId, a: &Action) -> u64 {
-    let leads = |id: NodeId| sim.net.is_up(id) && server(sim, id).is_some_and(|s| s.res.state == Role::Leader);
+fn weight(
+    scenario: Scenario,
+    slow: NodeId,
+    max_term: u64,
+    sim: &Sim<Node>,
+    node: NodeId,
+    a: &Action,
+) -> u64 {
+    let leads = |id: NodeId| {
+        sim.net.is_up(id) && server(sim, id).is_some_and(|s| s.res.state == Role::Leader)
+    };
     let live_leader = sim.ids().into_iter().any(leads);
     let crashed = |id: NodeId| !sim.net.is_up(id);
     let base = match scenario {
@@ -200,22 +251,49 @@ fn weight(scenario: Scenario, slow: NodeId, max_term: u64, sim: &Sim<Node>, node
         // holds beyond its commit index.
         Label::ServerAppendEntriesLoop => {
             let Some(s) = server(sim, node) else { return 0 };
-            let behind = sim.ids().into_iter().filter(|&j| j != node && sim.net.is_up(j)).any(|j| {
-                let lags = server(sim, j).is_some_and(|f| f.res.commit_index < s.res.commit_index || f.res.current_term < s.res.current_term);
-                s.res.match_index.get(j as usize - 1).is_some_and(|&m| m < s.res.log.len() as u64) || lags
-            });
+            let behind = sim
+                .ids()
+                .into_iter()
+                .filter(|&j| j != node && sim.net.is_up(j))
+                .any(|j| {
+                    let lags = server(sim, j).is_some_and(|f| {
+                        f.res.commit_index < s.res.commit_index
+                            || f.res.current_term < s.res.current_term
+                    });
+                    s.res
+                        .match_index
+                        .get(j as usize - 1)
+                        .is_some_and(|&m| m < s.res.log.len() as u64)
+                        || lags
+                });
             if behind { 3 } else { 0 }
         }
         Label::ServerAdvanceCommitIndexLoop => {
             let Some(s) = server(sim, node) else { return 0 };
-            let stored = |k: u64| s.res.match_index.iter().enumerate().filter(|(j, m)| *j as u64 + 1 == node || **m >= k).count();
-            if k_quorum(sim, stored(s.res.commit_index + 1)) { 3 } else { 0 }
+            let stored = |k: u64| {
+                s.res
+                    .match_index
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, m)| *j as u64 + 1 == node || **m >= k)
+                    .count()
+            };
+            if k_quorum(sim, stored(s.res.commit_index + 1)) {
+                3
+            } else {
+                0
+            }
         }
         Label::ServerCrash => {
             let s1 = server(sim, 1).map(|s| s.res.state);
             let other_leads = sim.ids().into_iter().any(|id| id != 1 && leads(id));
             match scenario {
-                Scenario::LeaderCrash if s1 == Some(Role::Leader) && server(sim, 1).is_some_and(|s| s.res.commit_index >= 1) => 6,
+                Scenario::LeaderCrash
+                    if s1 == Some(Role::Leader)
+                        && server(sim, 1).is_some_and(|s| s.res.commit_index >= 1) =>
+                {
+                    6
+                }
                 Scenario::FollowerCrash if s1 == Some(Role::Follower) && other_leads => 3,
                 _ => 0,
             }
@@ -223,7 +301,13 @@ fn weight(scenario: Scenario, slow: NodeId, max_term: u64, sim: &Sim<Node>, node
         Label::FdUpdate => 4,
         // The client times out only when the server it waits on does not lead (or crashed).
         Label::RcvResp if a.timeout => {
-            let waits_on = sim.process(node).and_then(|n| if let Node::Client(c) = n { Some(c.leader) } else { None });
+            let waits_on = sim.process(node).and_then(|n| {
+                if let Node::Client(c) = n {
+                    Some(c.leader)
+                } else {
+                    None
+                }
+            });
             if waits_on.is_some_and(leads) { 0 } else { 1 }
         }
         // The client asks less often while no server leads.
@@ -248,7 +332,9 @@ pub fn run_system(scenario: Scenario, seed: u64, bug: Bug) -> Run {
             .into_iter()
             .map(|s| {
                 let w = match &s {
-                    Step::Local { node, label } => weight(scenario, slow, max_term, &sim, *node, label),
+                    Step::Local { node, label } => {
+                        weight(scenario, slow, max_term, &sim, *node, label)
+                    }
                     _ => 0,
                 };
                 (s, w)
@@ -270,10 +356,20 @@ pub fn run_system(scenario: Scenario, seed: u64, bug: Bug) -> Run {
             })
             .expect("a step of the weighted total");
         sim.apply(&step);
-        let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
-        steps.push(Recorded { actor: actor(&k, node, &label), after: observe(&sim), label });
+        let Step::Local { node, label } = step else {
+            unreachable!("no faults are enabled")
+        };
+        steps.push(Recorded {
+            actor: actor(&k, node, &label),
+            after: observe(&sim),
+            label,
+        });
     }
-    Run { initial, steps, sim }
+    Run {
+        initial,
+        steps,
+        sim,
+    }
 }
 
 pub const SOURCE_PATH: &str = "tasks/raftkvs/src/raftkvs.rs";
@@ -316,7 +412,11 @@ pub fn run(scenario: Scenario, seed: u64, bug: Bug) -> String {
 pub fn traces() -> Vec<TraceFile> {
     named_runs(&Scenario::ALL, SEEDS)
         .into_iter()
-        .map(|(sc, seed)| TraceFile { dir: "raftkvs".into(), name: run_name(sc.name(), seed), text: run(sc, seed, Bug::None) })
+        .map(|(sc, seed)| TraceFile {
+            dir: "raftkvs".into(),
+            name: run_name(sc.name(), seed),
+            text: run(sc, seed, Bug::None),
+        })
         .collect()
 }
 

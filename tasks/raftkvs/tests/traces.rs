@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use task_probe::testing::{assert_check_constant, assert_pinned_with_self, assert_traces_match_files, trace};
+use task_probe::testing::{
+    assert_check_constant, assert_pinned_with_self, assert_traces_match_files, trace,
+};
 use task_raftkvs::raftkvs::{Label, Part};
 use task_raftkvs::workload::{constants, traces};
 
@@ -35,8 +37,16 @@ fn pinned_names_and_constants_match_task_toml() {
     assert_check_constant(toml, "NumServers", k.num_servers);
     assert_check_constant(toml, "NumClients", k.num_clients);
     assert_check_constant(toml, "MaxNodeFail", k.max_node_fail);
-    assert_eq!((k.num_servers, k.num_clients, k.max_node_fail), (3, 1, 1), "three servers, a client, a crasher");
-    assert_eq!(Part::AdvanceCommitIndex.process(&k, 2), 11, "PGo's process ids");
+    assert_eq!(
+        (k.num_servers, k.num_clients, k.max_node_fail),
+        (3, 1, 1),
+        "three servers, a client, a crasher"
+    );
+    assert_eq!(
+        Part::AdvanceCommitIndex.process(&k, 2),
+        11,
+        "PGo's process ids"
+    );
 }
 
 #[test]
@@ -73,18 +83,33 @@ fn next_labels(a: &str) -> &'static [&'static str] {
 /// Raft's safety rules on one state: one leader per term, committed prefixes agree, commit
 /// indexes within the logs, servers with the same commit index applied the same state machine.
 fn check_state(name: &str, st: &Value) {
-    let servers: Vec<String> = (1..=constants().num_servers).map(|i| i.to_string()).collect();
+    let servers: Vec<String> = (1..=constants().num_servers)
+        .map(|i| i.to_string())
+        .collect();
     let log = |i: &str| st["log"][i].as_array().expect("a log").clone();
     for i in &servers {
-        assert!(u(&st["commitIndex"][i]) as usize <= log(i).len(), "{name}: commitIndex past the log of {i}");
+        assert!(
+            u(&st["commitIndex"][i]) as usize <= log(i).len(),
+            "{name}: commitIndex past the log of {i}"
+        );
         for j in &servers {
             if i < j && st["state"][i] == "leader" && st["state"][j] == "leader" {
-                assert_ne!(st["currentTerm"][i], st["currentTerm"][j], "{name}: two leaders in one term");
+                assert_ne!(
+                    st["currentTerm"][i], st["currentTerm"][j],
+                    "{name}: two leaders in one term"
+                );
             }
             let c = u(&st["commitIndex"][i]).min(u(&st["commitIndex"][j])) as usize;
-            assert_eq!(log(i)[..c], log(j)[..c], "{name}: committed prefixes of {i} and {j} differ");
+            assert_eq!(
+                log(i)[..c],
+                log(j)[..c],
+                "{name}: committed prefixes of {i} and {j} differ"
+            );
             if st["commitIndex"][i] == st["commitIndex"][j] {
-                assert_eq!(st["sm"][i], st["sm"][j], "{name}: state machines of {i} and {j}");
+                assert_eq!(
+                    st["sm"][i], st["sm"][j],
+                    "{name}: state machines of {i} and {j}"
+                );
             }
         }
     }
@@ -119,8 +144,16 @@ fn every_line_keeps_the_labels_and_raft_safety_and_the_traces_cover_the_failures
             let st = &s["state"];
             assert_eq!(s["args"]["self"], me, "{name}");
             let key = me.to_string();
-            assert_eq!(prev["pc"][&key], a, "{name}: {a} taken at label {}", prev["pc"][&key]);
-            assert!(next_labels(a).contains(&st["pc"][&key].as_str().unwrap()), "{name}: {a} leaves {}", st["pc"][&key]);
+            assert_eq!(
+                prev["pc"][&key], a,
+                "{name}: {a} taken at label {}",
+                prev["pc"][&key]
+            );
+            assert!(
+                next_labels(a).contains(&st["pc"][&key].as_str().unwrap()),
+                "{name}: {a} leaves {}",
+                st["pc"][&key]
+            );
             for (p, l) in st["pc"].as_object().unwrap() {
                 if *p != key {
                     assert_eq!(&prev["pc"][p], l, "{name}: {a} by {me} moved process {p}");
@@ -130,36 +163,79 @@ fn every_line_keeps_the_labels_and_raft_safety_and_the_traces_cover_the_failures
             // variables never change again.
             if me <= 5 * n {
                 let srv = ((me - 1) % n + 1).to_string();
-                assert_eq!(prev["netEnabled"][&srv], true, "{name}: {a} by {me} on a crashed server");
+                assert_eq!(
+                    prev["netEnabled"][&srv], true,
+                    "{name}: {a} by {me} on a crashed server"
+                );
             }
             for i in 1..=n {
                 let i = i.to_string();
                 if prev["netEnabled"][&i] == false {
-                    for v in ["state", "currentTerm", "log", "commitIndex", "votedFor", "sm"] {
+                    for v in [
+                        "state",
+                        "currentTerm",
+                        "log",
+                        "commitIndex",
+                        "votedFor",
+                        "sm",
+                    ] {
                         assert_eq!(prev[v][&i], st[v][&i], "{name}: {v} of crashed server {i}");
                     }
                 }
-                assert!(u(&st["currentTerm"][&i]) >= u(&prev["currentTerm"][&i]), "{name}: a term went back");
+                assert!(
+                    u(&st["currentTerm"][&i]) >= u(&prev["currentTerm"][&i]),
+                    "{name}: a term went back"
+                );
                 if prev["state"][&i] == "leader" && st["state"][&i] == "leader" {
-                    let (before, after) = (prev["log"][&i].as_array().unwrap(), st["log"][&i].as_array().unwrap());
-                    assert_eq!(before[..], after[..before.len()], "{name}: a leader's log lost an entry");
+                    let (before, after) = (
+                        prev["log"][&i].as_array().unwrap(),
+                        st["log"][&i].as_array().unwrap(),
+                    );
+                    assert_eq!(
+                        before[..],
+                        after[..before.len()],
+                        "{name}: a leader's log lost an entry"
+                    );
                 }
                 for j in 1..=n {
                     let j = j.to_string();
-                    seen.next_index_back += usize::from(u(&st["nextIndex"][&i][&j]) < u(&prev["nextIndex"][&i][&j]));
+                    seen.next_index_back +=
+                        usize::from(u(&st["nextIndex"][&i][&j]) < u(&prev["nextIndex"][&i][&j]));
                 }
             }
             check_state(name, st);
-            committed |= st["commitIndex"].as_object().unwrap().values().any(|c| u(c) > 0);
-            seen.highest_term = seen.highest_term.max(st["currentTerm"].as_object().unwrap().values().map(u).max().unwrap());
+            committed |= st["commitIndex"]
+                .as_object()
+                .unwrap()
+                .values()
+                .any(|c| u(c) > 0);
+            seen.highest_term = seen.highest_term.max(
+                st["currentTerm"]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .map(u)
+                    .max()
+                    .unwrap(),
+            );
             let c = key.as_str();
             match a {
                 "serverCrash" => seen.crashes += 1,
-                "rcvResp" if st["pc"][c] == "sndReq" && st["clientLeader"][c] == 0 && prev["clientLeader"][c] != 0 => seen.timeouts += 1,
+                "rcvResp"
+                    if st["pc"][c] == "sndReq"
+                        && st["clientLeader"][c] == 0
+                        && prev["clientLeader"][c] != 0 =>
+                {
+                    seen.timeouts += 1
+                }
                 "rcvResp" if st["pc"][c] == "sndReq" => seen.failures_retried += 1,
-                "rcvResp" if st["pc"][c] == "clientLoop" && u(&st["reqIdx"][c]) == 2 => seen.gets_answered += 1,
+                "rcvResp" if st["pc"][c] == "clientLoop" && u(&st["reqIdx"][c]) == 2 => {
+                    seen.gets_answered += 1
+                }
                 // A request sent to a crashed server is lost.
-                "sndReq" if prev["netEnabled"][&st["clientLeader"][c].to_string()] == false => seen.lost += 1,
+                "sndReq" if prev["netEnabled"][&st["clientLeader"][c].to_string()] == false => {
+                    seen.lost += 1
+                }
                 _ => {}
             }
             *seen.actions.entry(a.to_string()).or_default() += 1;
@@ -169,11 +245,21 @@ fn every_line_keeps_the_labels_and_raft_safety_and_the_traces_cover_the_failures
     }
     println!("{seen:?}");
     for a in PINNED {
-        assert!(seen.actions.get(a).copied().unwrap_or(0) > 0, "action {a} never traced: {:?}", seen.actions);
+        assert!(
+            seen.actions.get(a).copied().unwrap_or(0) > 0,
+            "action {a} never traced: {:?}",
+            seen.actions
+        );
     }
     assert!(seen.crashes >= 4, "{seen:?}");
     assert!(seen.traces_with_a_commit >= 10, "{seen:?}");
-    assert!(seen.highest_term >= 4, "competing candidates reach term 4: {seen:?}");
-    assert!(seen.failures_retried >= 5 && seen.timeouts >= 10, "{seen:?}");
+    assert!(
+        seen.highest_term >= 4,
+        "competing candidates reach term 4: {seen:?}"
+    );
+    assert!(
+        seen.failures_retried >= 5 && seen.timeouts >= 10,
+        "{seen:?}"
+    );
     assert!(seen.gets_answered >= 3, "{seen:?}");
 }

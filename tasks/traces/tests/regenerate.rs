@@ -41,7 +41,7 @@ fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
 fn counts_per_task() {
     let traces = task_traces::all();
     let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
-    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue", "locksvc"] {
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue", "locksvc", "raftkvs"] {
         assert!(count(d) >= 20, "{d}: {}", count(d));
     }
     for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug", "locksvc-bug"] {
@@ -77,7 +77,7 @@ fn every_trace_follows_the_documented_line_shapes() {
                 // `self`, MPCal's name.
                 let who = match t.dir.as_str() {
                     "etcd" => "i",
-                    "dqueue" | "dqueue-bug" | "locksvc" | "locksvc-bug" => "self",
+                    "dqueue" | "dqueue-bug" | "locksvc" | "locksvc-bug" | "raftkvs" => "self",
                     _ => "t",
                 };
                 assert_eq!(s["args"][who], s["actor"], "{}/{}", t.dir, t.name);
