@@ -408,16 +408,185 @@ pub fn run(scenario: Scenario, seed: u64, bug: Bug) -> String {
     render(seed, bug, &run_system(scenario, seed, bug))
 }
 
-/// All traces of the task (`traces/raftkvs`).
+/// A run driven step by step by a script rather than by weights: each step is the first
+/// enabled one that the script's predicate accepts.
+struct Script {
+    k: Constants,
+    sim: Sim<Node>,
+    steps: Vec<Recorded<Raftkvs>>,
+}
+
+impl Script {
+    /// Takes the first enabled step of `node` that `want` accepts; returns whether there was one.
+    fn try_take(&mut self, node: NodeId, want: impl Fn(&Action) -> bool) -> bool {
+        let step = self.sim.enabled().into_iter().find(|s| matches!(s, Step::Local { node: n, label } if *n == node && want(label)));
+        let Some(step) = step else { return false };
+        self.sim.apply(&step);
+        let Step::Local { node, label } = step else { unreachable!("a process's step") };
+        self.steps.push(Recorded { actor: actor(&self.k, node, &label), after: observe(&self.sim), label });
+        true
+    }
+
+    fn take(&mut self, node: NodeId, what: &str, want: impl Fn(&Action) -> bool) {
+        assert!(self.try_take(node, want), "the script's step `{what}` of node {node} is not enabled");
+    }
+
+    fn at(&self, node: NodeId, part: Part) -> Label {
+        server(&self.sim, node).map_or(Label::Done, |s| s.pc[part as usize])
+    }
+
+    /// Server `s` times out and sends its RequestVotes.
+    fn election(&mut self, s: NodeId) {
+        self.take(s, "election timeout", |a| a.label == Label::ServerRequestVoteLoop);
+        while self.at(s, Part::RequestVote) == Label::RequestVoteLoop {
+            self.take(s, "requestVoteLoop", |a| a.label == Label::RequestVoteLoop);
+        }
+    }
+
+    /// Server `s` takes and handles every message in its mailbox, oldest first.
+    fn handle_all(&mut self, s: NodeId) {
+        loop {
+            let next = self.sim.net.addressed_to(s).next().cloned();
+            let Some(m) = next else { return };
+            self.take(s, "serverLoop", |a| a.label == Label::ServerLoop && a.take.as_ref() == Some(&m));
+            self.take(s, "handleMsg", |a| a.label == Label::HandleMsg);
+        }
+    }
+
+    /// Leader `s` runs its AppendEntries loop up to the turn of server `upto` (a later turn is
+    /// not taken; `upto` = NumServers + 1 ends the round).
+    fn append_entries(&mut self, s: NodeId, upto: NodeId) {
+        if self.at(s, Part::AppendEntries) == Label::ServerAppendEntriesLoop {
+            self.take(s, "serverAppendEntriesLoop", |a| a.label == Label::ServerAppendEntriesLoop);
+        }
+        let idx = |sc: &Script| server(&sc.sim, s).map_or(0, |x| x.idx_ae);
+        while self.at(s, Part::AppendEntries) == Label::AppendEntriesLoop && idx(self) <= upto {
+            self.take(s, "appendEntriesLoop", |a| a.label == Label::AppendEntriesLoop);
+        }
+    }
+
+    /// Leader `s` checks its commit index and commits what it may.
+    fn advance_commit(&mut self, s: NodeId) {
+        self.take(s, "serverAdvanceCommitIndexLoop", |a| a.label == Label::ServerAdvanceCommitIndexLoop);
+        while self.at(s, Part::AdvanceCommitIndex) == Label::ApplyLoop {
+            self.take(s, "applyLoop", |a| a.label == Label::ApplyLoop);
+        }
+    }
+
+    fn client(&self, c: NodeId) -> Label {
+        match self.sim.process(c) {
+            Some(Node::Client(x)) => x.pc,
+            _ => Label::Done,
+        }
+    }
+}
+
+/// The Raft paper's Figure 8 on three servers, as one scripted schedule. Server 1 leads term 2
+/// and appends the client's Put (entry a) without replicating it; server 3 leads term 3 and
+/// appends the client's retry (entry b); server 1 leads term 4 and replicates a to server 2, so
+/// that a quorum stores it. With `Bug::CommitEarlierTerm` server 1 commits a, applies it and
+/// answers the client; the correct code does not, since a is not of term 4. Then server 3,
+/// whose last entry is of term 3, wins term 5 with server 1's vote, takes the client's next
+/// request or retry (entry c), stores b and c on a quorum with server 2 and commits both: under
+/// the bug, servers 1 and 3 have committed different entries at index 1.
+pub fn figure8(bug: Bug) -> Run {
+    let k = constants();
+    let client = 6 * k.num_servers + 1;
+    let mut sc = Script { k, sim: system(k, bug, vec![requests(); k.num_clients as usize]), steps: vec![] };
+    let initial = observe(&sc.sim);
+    // Term 2: server 1 leads with every vote; the client's Put reaches it (entry a).
+    sc.election(1);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.handle_all(1);
+    sc.take(1, "serverBecomeLeaderLoop", |a| a.label == Label::ServerBecomeLeaderLoop);
+    sc.take(client, "clientLoop", |a| a.label == Label::ClientLoop);
+    sc.take(client, "sndReq to 1", |a| a.label == Label::SndReq && a.srv == Some(1));
+    sc.handle_all(1);
+    // Term 3: server 3 leads with server 2's vote (server 1's log is more up to date); the
+    // client times out and retries at server 3 (entry b).
+    sc.election(3);
+    sc.handle_all(2);
+    sc.handle_all(1);
+    sc.handle_all(3);
+    sc.take(3, "serverBecomeLeaderLoop", |a| a.label == Label::ServerBecomeLeaderLoop);
+    sc.take(client, "client timeout", |a| a.label == Label::RcvResp && a.timeout);
+    sc.take(client, "sndReq to 3", |a| a.label == Label::SndReq && a.srv == Some(3));
+    sc.handle_all(3);
+    // Term 4: server 1 leads with server 2's vote. Its first round finds both followers
+    // behind (server 3's entry at index 1 is of term 3: rejected, b stays); its second round
+    // replicates a to server 2 and stops before server 3's turn.
+    let end = k.num_servers + 1;
+    sc.election(1);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.handle_all(1);
+    sc.take(1, "serverBecomeLeaderLoop", |a| a.label == Label::ServerBecomeLeaderLoop);
+    sc.append_entries(1, end);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.handle_all(1);
+    sc.append_entries(1, 2);
+    sc.handle_all(2);
+    sc.handle_all(1);
+    // Server 1 checks its commit index: a is on a quorum (servers 1 and 2) but of term 2.
+    sc.advance_commit(1);
+    if sc.sim.net.addressed_to(client).next().is_some() {
+        // Under the bug, a was committed and answered: the client takes the answer and its
+        // next request.
+        sc.take(client, "rcvResp", |a| a.label == Label::RcvResp && a.take.is_some());
+        sc.take(client, "clientLoop", |a| a.label == Label::ClientLoop);
+    }
+    // Term 5: server 3 (last entry of term 3) wins with server 1's vote; server 1's
+    // AppendEntries loop ends as it no longer leads.
+    sc.election(3);
+    sc.handle_all(1);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.take(3, "serverBecomeLeaderLoop", |a| a.label == Label::ServerBecomeLeaderLoop);
+    sc.append_entries(1, 3);
+    // The client's request (or its retry) reaches server 3 (entry c).
+    for _ in 0..8 {
+        if server(&sc.sim, 3).is_some_and(|s| s.res.log.len() >= 2) {
+            break;
+        }
+        match sc.client(client) {
+            Label::SndReq => sc.take(client, "sndReq", |a| a.label == Label::SndReq && a.srv.is_none_or(|s| s == 3)),
+            Label::RcvResp if sc.sim.net.addressed_to(client).next().is_some() => {
+                sc.take(client, "rcvResp", |a| a.label == Label::RcvResp && a.take.is_some())
+            }
+            Label::RcvResp if sc.sim.net.addressed_to(1).next().is_none() && sc.sim.net.addressed_to(3).next().is_none() => {
+                sc.take(client, "client timeout", |a| a.label == Label::RcvResp && a.timeout)
+            }
+            _ => {
+                sc.handle_all(1);
+                sc.handle_all(3);
+            }
+        }
+    }
+    // Server 3's first round finds both behind; its second sends b and c to both, of which
+    // server 2 takes them at once: b and c are on a quorum, and server 3 commits both.
+    sc.append_entries(3, end);
+    sc.handle_all(1);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.append_entries(3, end);
+    sc.handle_all(2);
+    sc.handle_all(3);
+    sc.advance_commit(3);
+    Run { initial, steps: sc.steps, sim: sc.sim }
+}
+
+/// All traces of the task (`traces/raftkvs`) and of the bug switch (`traces/raftkvs-bug`: the
+/// Figure 8 script, with the switch on; seed 101 names it, though no choice is random).
 pub fn traces() -> Vec<TraceFile> {
-    named_runs(&Scenario::ALL, SEEDS)
+    let mut v: Vec<TraceFile> = named_runs(&Scenario::ALL, SEEDS)
         .into_iter()
-        .map(|(sc, seed)| TraceFile {
-            dir: "raftkvs".into(),
-            name: run_name(sc.name(), seed),
-            text: run(sc, seed, Bug::None),
-        })
-        .collect()
+        .map(|(sc, seed)| TraceFile { dir: "raftkvs".into(), name: run_name(sc.name(), seed), text: run(sc, seed, Bug::None) })
+        .collect();
+    let bug = Bug::CommitEarlierTerm;
+    v.push(TraceFile { dir: "raftkvs-bug".into(), name: run_name("figure8", 101), text: render(101, bug, &figure8(bug)) });
+    v
 }
 
 /// The client ids.

@@ -9,7 +9,8 @@ use task_probe::testing::{
     assert_check_constant, assert_pinned_with_self, assert_traces_match_files, trace,
 };
 use task_raftkvs::raftkvs::{Label, Part};
-use task_raftkvs::workload::{constants, traces};
+use task_raftkvs::raftkvs::Bug;
+use task_raftkvs::workload::{constants, figure8, observe, traces};
 
 const PINNED: [&str; 14] = [
     "serverLoop",
@@ -51,8 +52,8 @@ fn pinned_names_and_constants_match_task_toml() {
 
 #[test]
 fn traces_regenerate_identically_and_match_the_files() {
-    assert_traces_match_files(traces, &["raftkvs"]);
-    assert!(traces().len() >= 20);
+    assert_traces_match_files(traces, &["raftkvs", "raftkvs-bug"]);
+    assert!(traces().iter().filter(|t| t.dir == "raftkvs").count() >= 20);
 }
 
 fn u(v: &Value) -> u64 {
@@ -133,8 +134,9 @@ fn every_line_keeps_the_labels_and_raft_safety_and_the_traces_cover_the_failures
     let k = constants();
     let n = k.num_servers;
     let mut seen = Seen::default();
-    for t in traces() {
+    for t in traces().into_iter().filter(|t| t.dir == "raftkvs") {
         let tr = trace(&t.name, "raftkvs", &t.text);
+        assert!(tr.header.get("bug").is_none(), "{}", t.name);
         let name = t.name.as_str();
         let mut prev = tr.init.clone();
         check_state(name, &prev);
@@ -251,15 +253,52 @@ fn every_line_keeps_the_labels_and_raft_safety_and_the_traces_cover_the_failures
             seen.actions
         );
     }
-    assert!(seen.crashes >= 4, "{seen:?}");
+    assert!(seen.crashes >= 4 && seen.lost >= 3, "{seen:?}");
     assert!(seen.traces_with_a_commit >= 10, "{seen:?}");
     assert!(
-        seen.highest_term >= 4,
-        "competing candidates reach term 4: {seen:?}"
+        seen.highest_term >= 5,
+        "competing candidates reach term 5: {seen:?}"
     );
     assert!(
         seen.failures_retried >= 5 && seen.timeouts >= 10,
         "{seen:?}"
     );
     assert!(seen.gets_answered >= 3, "{seen:?}");
+}
+
+/// Whether two servers have committed different entries at the same index (StateMachineSafety
+/// broken), in a state of a trace line.
+fn committed_entries_differ(st: &Value) -> bool {
+    let n = constants().num_servers;
+    (1..=n).any(|i| {
+        (1..=n).any(|j| {
+            let (i, j) = (i.to_string(), j.to_string());
+            let c = u(&st["commitIndex"][&i]).min(u(&st["commitIndex"][&j])) as usize;
+            st["log"][&i].as_array().unwrap()[..c] != st["log"][&j].as_array().unwrap()[..c]
+        })
+    })
+}
+
+#[test]
+fn the_bug_switch_commits_an_earlier_terms_entry_that_a_later_leader_overwrites() {
+    let bug: Vec<_> = traces().into_iter().filter(|t| t.dir == "raftkvs-bug").collect();
+    assert_eq!(bug.len(), 1);
+    let tr = trace(&bug[0].name, "raftkvs", &bug[0].text);
+    assert_eq!(tr.header["bug"], "commit-earlier-term");
+    // Server 1 commits index 1 while leading term 4, though that entry is of term 2.
+    let early = tr.steps.iter().find(|s| s["action"] == "applyLoop" && s["state"]["commitIndex"]["1"] == 1).expect("server 1 commits");
+    assert_eq!(early["state"]["currentTerm"]["1"], 4);
+    assert_eq!(early["state"]["log"]["1"][0]["term"], 2);
+    // At the end, server 3 (term 5) has committed another entry at index 1.
+    let last = &tr.steps.last().unwrap()["state"];
+    assert_eq!(last["log"]["3"][0]["term"], 3);
+    assert!(u(&last["commitIndex"]["3"]) >= 1);
+    assert!(committed_entries_differ(last), "{last}");
+    // The same schedule without the switch: server 1 never commits the entry of term 2, and
+    // no two servers ever commit different entries.
+    let run = figure8(Bug::None);
+    for st in run.steps.iter().map(|s| &s.after).chain([&observe(&run.sim)]) {
+        assert!(!committed_entries_differ(st), "{st}");
+        assert_eq!(st["commitIndex"]["1"], 0, "server 1 commits nothing of term 2");
+    }
 }

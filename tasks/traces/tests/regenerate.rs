@@ -47,6 +47,8 @@ fn counts_per_task() {
     for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug", "locksvc-bug"] {
         assert!(count(d) >= 5, "{d}: {}", count(d));
     }
+    // raftkvs's bug trace is one scripted schedule (the Raft paper's Figure 8).
+    assert_eq!(count("raftkvs-bug"), 1);
 }
 
 #[test]
@@ -77,7 +79,7 @@ fn every_trace_follows_the_documented_line_shapes() {
                 // `self`, MPCal's name.
                 let who = match t.dir.as_str() {
                     "etcd" => "i",
-                    "dqueue" | "dqueue-bug" | "locksvc" | "locksvc-bug" | "raftkvs" => "self",
+                    "dqueue" | "dqueue-bug" | "locksvc" | "locksvc-bug" | "raftkvs" | "raftkvs-bug" => "self",
                     _ => "t",
                 };
                 assert_eq!(s["args"][who], s["actor"], "{}/{}", t.dir, t.name);
