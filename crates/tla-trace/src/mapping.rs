@@ -44,6 +44,8 @@ pub struct Mapping {
     pub values: BTreeMap<String, BTreeMap<String, Target>>,
     pub internal: Vec<String>,
     pub max_silent: usize,
+    /// Constant of the trace's header → the model's name for it, or `None`: not compared.
+    pub constants: BTreeMap<String, Option<String>>,
 }
 
 fn bad(file: &str, msg: impl Into<String>) -> InputError {
@@ -133,6 +135,17 @@ impl Mapping {
                         m.fields.insert(name.clone(), ft);
                     }
                 }
+                "constants" => {
+                    let c = v.as_object().ok_or_else(|| bad(file, "\"constants\" must be an object"))?;
+                    for (name, t) in c {
+                        let target = match t {
+                            Json::String(s) if !s.is_empty() => Some(s.clone()),
+                            Json::Null => None,
+                            _ => return Err(bad(file, format!("constants.{} must be the model's name for it, or null", name))),
+                        };
+                        m.constants.insert(name.clone(), target);
+                    }
+                }
                 "hidden" => m.hidden = string_list(v, file, "hidden")?,
                 "internal" => m.internal = string_list(v, file, "internal")?,
                 "max_silent" => {
@@ -154,7 +167,7 @@ impl Mapping {
                         m.values.insert(scope.clone(), out);
                     }
                 }
-                other => return Err(bad(file, format!("unknown key \"{}\" (expected task, actions, variables, hidden, values, internal, max_silent)", other))),
+                other => return Err(bad(file, format!("unknown key \"{}\" (expected task, actions, variables, constants, hidden, values, internal, max_silent)", other))),
             }
         }
         if !m.internal.is_empty() && m.max_silent == 0 {
@@ -181,5 +194,5 @@ fn string_list(v: &Json, file: &str, what: &str) -> Result<Vec<String>, InputErr
 
 /// Whether the mapping is the identity (no entries).
 pub fn is_identity(m: &Mapping) -> bool {
-    m.actions.is_empty() && m.fields.is_empty() && m.values.is_empty() && m.hidden.is_empty() && m.internal.is_empty()
+    m.actions.is_empty() && m.fields.is_empty() && m.values.is_empty() && m.hidden.is_empty() && m.internal.is_empty() && m.constants.is_empty()
 }

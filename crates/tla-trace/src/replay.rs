@@ -386,8 +386,21 @@ impl<'m, 'a> Replayer<'m, 'a> {
                 return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace is of the task \"{}\", the mapping is for \"{}\"", task, mine)));
             }
         for (name, v) in constants {
-            let Ok(model_v) = self.model.evaluator().eval_def(name) else {
-                return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace's constant {} is not a constant of the model (a trace of another task?)", name)));
+            let model_name = match self.mapping.constants.get(name) {
+                Some(None) => continue,
+                Some(Some(n)) => n.as_str(),
+                None => name.as_str(),
+            };
+            let Ok(model_v) = self.model.evaluator().eval_def(model_name) else {
+                if model_name != name {
+                    let msg = format!("constants.{}: {} is not a constant or definition of the model", name, model_name);
+                    return Err(InputError::new(codes::BAD_MAPPING, file, 0, msg));
+                }
+                let msg = format!(
+                    "the trace's constant {} is not a constant or definition of the model; give the model's name for it, or null to leave it unchecked, under \"constants\" in the mapping",
+                    name
+                );
+                return Err(InputError::new(codes::UNKNOWN_CONSTANT, file, 1, msg));
             };
             let mine = match (v, model_v.is_set()) {
                 (Json::Array(items), true) => {
@@ -399,7 +412,7 @@ impl<'m, 'a> Replayer<'m, 'a> {
             match mine {
                 Ok(m) if eq(&m, &model_v) => {}
                 Ok(m) => {
-                    return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace ran with {} = {}, the model has {} = {}", name, m, name, model_v)));
+                    return Err(InputError::new(codes::OTHER_TASK, file, 1, format!("the trace ran with {} = {}, the model has {} = {}", name, m, model_name, model_v)));
                 }
                 Err(e) => return Err(InputError::new(codes::BAD_VALUE, file, 1, format!("constant {}: {}", name, e))),
             }

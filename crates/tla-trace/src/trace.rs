@@ -21,6 +21,9 @@ pub mod codes {
     pub const BAD_VALUE: &str = "E0507";
     /// An observed field is neither mapped nor a variable of the model.
     pub const UNKNOWN_FIELD: &str = "E0508";
+    /// A constant of the trace's header is neither mapped nor a constant (or definition) of
+    /// the model.
+    pub const UNKNOWN_CONSTANT: &str = "E0509";
     /// The mapping file is not valid (JSON, shape, names it refers to).
     pub const BAD_MAPPING: &str = "E0510";
     /// A system graph file is not valid (its lines, its state ids).

@@ -296,11 +296,25 @@ fn malformed_inputs_are_line_numbered_errors() {
             assert_eq!((e.code, e.line), (code, line), "{e}");
         }
     }
+    // A header constant the model names otherwise: an error that says how to map it; mapped
+    // to the model's name it is compared, mapped to null it is not.
+    let renamed = with(0, &lines[0].replace("\"Threads\"", "\"THREADS\""));
+    let e = run(LOCK_OK, LOCK_CFG, &renamed, None, Mode::Windows).expect_err("unknown constant");
+    assert_eq!((e.code, e.line), ("E0509", 1), "{e}");
+    assert!(e.message.contains("under \"constants\" in the mapping"), "{e}");
+    for m in [r#"{"constants": {"THREADS": "Threads"}}"#, r#"{"constants": {"THREADS": null}}"#] {
+        run(LOCK_OK, LOCK_CFG, &renamed, Some(m), Mode::Windows).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let other = with(0, &lines[0].replace("\"Threads\":[0,1,2]", "\"THREADS\":[0,1]"));
+    let e = run(LOCK_OK, LOCK_CFG, &other, Some(r#"{"constants": {"THREADS": "Threads"}}"#), Mode::Windows).expect_err("other value");
+    assert_eq!(e.code, "E0504", "{e}");
+    let e = run(LOCK_OK, LOCK_CFG, &renamed, Some(r#"{"constants": {"THREADS": "Thread"}}"#), Mode::Windows).expect_err("bad target");
+    assert_eq!(e.code, "E0510", "{e}");
     // The mapping of another task.
     let e = run(LOCK_OK, LOCK_CFG, &good, Some(r#"{"task": "queue"}"#), Mode::Windows).expect_err("other task");
     assert_eq!((e.code, e.line), ("E0504", 1));
     // A malformed mapping.
-    for bad in ["{", "[]", r#"{"actions": 3}"#, r#"{"colour": 1}"#, r#"{"variables": {"x": {"expr": "1 +"}}}"#] {
+    for bad in ["{", "[]", r#"{"actions": 3}"#, r#"{"colour": 1}"#, r#"{"variables": {"x": {"expr": "1 +"}}}"#, r#"{"constants": {"N": 3}}"#] {
         let e = run(LOCK_OK, LOCK_CFG, &good, Some(bad), Mode::Windows).expect_err("bad mapping");
         assert_eq!(e.code, "E0510", "{bad}: {e}");
     }
