@@ -194,6 +194,7 @@ wrong_models_of! {
     wrong_models_of_hourclock => "hourclock",
     wrong_models_of_locksvc => "locksvc",
     wrong_models_of_mutex => "mutex",
+    wrong_models_of_raftkvs => "raftkvs",
     wrong_models_of_ringbuffer => "ringbuffer",
     wrong_models_of_rwmutex => "rwmutex",
     wrong_models_of_spin => "spin",
