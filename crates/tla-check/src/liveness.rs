@@ -249,6 +249,11 @@ pub struct LivenessChecker<'a, P: LiveSpec> {
     /// After a property is found violated: the first disjunct of the properties after it,
     /// where [`LivenessChecker::check_rest`] goes on.
     rest_from: Option<usize>,
+    /// The state budget stopped the graph phase: the graph holds the rows of the states
+    /// expanded so far, and the others have none. A lasso found in it is a behaviour of the
+    /// spec (its states and steps are real, and fairness is judged on expanded states only), so
+    /// a violation stands; finding none proves nothing, and the run ends over budget.
+    partial: bool,
     stats: LiveStats,
     succ_buf: Vec<(ActionId, P::State)>,
 }
@@ -322,6 +327,7 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             queue: VecDeque::new(),
             phase: Phase::Start,
             rest_from: None,
+            partial: false,
             stats: LiveStats { disjuncts: 0, ..LiveStats::default() },
             succ_buf: Vec::new(),
         })
@@ -353,6 +359,10 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             Phase::Graph => {
                 let mut expanded = 0;
                 while expanded < max_expansions {
+                    if self.over_budget().is_some() {
+                        self.close_partial();
+                        return LiveStatus::Running;
+                    }
                     let Some((index, state)) = self.queue.pop_front() else {
                         self.g.offsets.push(self.g.targets.len() as u32);
                         self.phase = Phase::Analyse(0);
@@ -367,6 +377,10 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             }
             Phase::Analyse(d) => {
                 if d >= self.disjuncts.len() {
+                    if self.partial {
+                        let max = self.opts.max_states.unwrap_or(self.stats.states);
+                        return self.finish(LiveOutcome::BudgetExhausted(LiveBudget::States(max)));
+                    }
                     return self.finish(LiveOutcome::Holds);
                 }
                 self.phase = Phase::Analyse(d + 1);
@@ -403,6 +417,19 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
             }
             None => false,
         }
+    }
+
+    /// The state budget is spent: the states stored but not expanded get empty rows (no edge,
+    /// not even stuttering: no cycle goes through them), and the analysis looks for lassos
+    /// among the expanded ones.
+    fn close_partial(&mut self) {
+        self.partial = true;
+        self.queue.clear();
+        while self.g.offsets.len() < self.g.parent.len() {
+            self.g.offsets.push(self.g.targets.len() as u32);
+        }
+        self.g.offsets.push(self.g.targets.len() as u32);
+        self.phase = Phase::Analyse(0);
     }
 
     fn finish(&mut self, o: LiveOutcome<P::State, P::Error>) -> LiveStatus<P::State, P::Error> {
@@ -615,11 +642,8 @@ impl<'a, P: LiveSpec> LivenessChecker<'a, P> {
                 break;
             }
             if let Some((t, true)) = target {
+                // The state budget is looked at between rows (`run`): a row is whole or absent.
                 self.queue.push_back((t, succ));
-                if let Some(o) = self.over_budget() {
-                    result = Some(o);
-                    break;
-                }
             }
         }
         succs.clear();

@@ -24,9 +24,10 @@ pub enum Liveness {
     OnGraph {
         /// Keep the graph from the first exploration (the caller expects it to reach the end).
         from_start: bool,
-        /// When a depth budget cut the exploration short, check the properties on an
-        /// exploration of the liveness checker's own, under its state budget alone. Otherwise
-        /// they are left unchecked.
+        /// When a depth or state budget cut the exploration short, check the properties on an
+        /// exploration of the liveness checker's own, under its state budget alone (a violation
+        /// found in that graph stands even when the budget stops it; see
+        /// [`LivenessChecker`]). Otherwise they are left unchecked.
         after_depth_cut: bool,
         opts: LiveOptions,
     },
@@ -189,7 +190,7 @@ impl<'m, 'a> Run<'m, 'a> {
         let Liveness::OnGraph { after_depth_cut, opts, .. } = self.liveness.clone() else {
             return done(outcome, stats, coverage, LiveVerdict::NotChecked);
         };
-        let depth_cut = matches!(outcome, Outcome::BudgetExhausted(Budget::Depth(_)));
+        let depth_cut = matches!(outcome, Outcome::BudgetExhausted(Budget::Depth(_) | Budget::States(_)));
         let success = matches!(outcome, Outcome::Success);
         if !(success || depth_cut && after_depth_cut) || self.model.exit_requested() {
             return done(outcome, stats, coverage, LiveVerdict::NotChecked);
@@ -211,7 +212,7 @@ impl<'m, 'a> Run<'m, 'a> {
             self.phase = self.explore(true);
             return RunStatus::Exploring(Stats::default());
         } else {
-            // The depth budget left the graph unfinished: the checker explores on its own.
+            // A budget left the graph unfinished: the checker explores on its own.
             match self.checker(opts) {
                 Some(c) => c,
                 None => {

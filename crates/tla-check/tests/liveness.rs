@@ -423,6 +423,34 @@ fn box_action_and_diamond_angle_action() {
     run(&sys, &[wf_next, wf_reset], &eventually(reset)).expect("Reset is enabled only at 2");
 }
 
+/// `x' = x + 1` for ever (action 0): no state space is complete.
+fn counter() -> Sys<u32> {
+    Sys::new(vec![0], |&x| vec![(0, x + 1)])
+}
+
+#[test]
+fn a_violation_in_a_graph_cut_by_the_budget_stands_and_no_violation_proves_nothing() {
+    let mut sys = counter();
+    let far = sys.pred(|&x| x == 1000);
+    let zero = sys.pred(|&x| x == 0);
+    let opts = LiveOptions { max_states: Some(10), ..LiveOptions::default() };
+    // Without fairness the counter may stop anywhere: a lasso within the first ten states.
+    match check(&sys, &[], &eventually(far.clone()), opts.clone()).unwrap() {
+        LiveOutcome::Violated(lasso) => {
+            validate(&sys, &[], &eventually(far.clone()), &lasso);
+            assert_eq!(lasso.back, Step::Stutter, "{lasso:?}");
+            assert!(lasso.steps.len() <= 10, "{lasso:?}");
+        }
+        o => panic!("{o:?}"),
+    }
+    // Under weak fairness it reaches 1000, beyond the budget: not "holds", over budget.
+    let wf = sys.fair(FairnessKind::Weak, 0, "WF_x(Next)");
+    let fair = [wf];
+    assert!(matches!(check(&sys, &fair, &eventually(far), opts.clone()).unwrap(), LiveOutcome::BudgetExhausted(_)));
+    // []<>(x = 0) is violated, but only by an infinite path: no lasso in a finite graph.
+    assert!(matches!(check(&sys, &fair, &always(eventually(zero)), opts).unwrap(), LiveOutcome::BudgetExhausted(_)));
+}
+
 #[test]
 fn evaluation_errors_and_budgets_are_outcomes() {
     let mut sys = resettable();
@@ -528,6 +556,7 @@ fn brute_force(sys: &Sys<u8>, fairness: &[Fairness], prop: &Temporal, len: usize
 fn random_systems_agree_with_brute_force() {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
     let (mut holds_n, mut violated_n) = (0, 0);
+    let (mut cut_violations, mut cut_unknown) = (0, 0);
     for round in 0..300 {
         let n = 2 + r.below(3) as u8;
         let mut edges: Vec<Vec<(ActionId, u8)>> = vec![vec![]; n as usize];
@@ -572,8 +601,23 @@ fn random_systems_agree_with_brute_force() {
             holds_n += 1;
         }
         assert_eq!(got.is_some(), expected, "round {round}: {prop:?} with {fairness:?} on {edges:?} {labels:?}");
+        // With a state budget that stops the graph early: a violation found in the partial
+        // graph is a real one (its lasso is checked on the system), and "holds" is said only
+        // of a graph the budget did not cut.
+        let opts = LiveOptions { max_states: Some(1 + u64::from(round as u8 % n)), ..LiveOptions::default() };
+        match check(&sys, &fairness, &prop, opts).expect("formula accepted") {
+            LiveOutcome::Violated(lasso) => {
+                validate(&sys, &fairness, &prop, &lasso);
+                assert!(expected, "round {round}: a violation in the partial graph that brute force does not find");
+                cut_violations += 1;
+            }
+            LiveOutcome::Holds => assert!(!expected, "round {round}: holds"),
+            LiveOutcome::BudgetExhausted(_) => cut_unknown += 1,
+            other => panic!("round {round}: {other:?}"),
+        }
     }
     assert!(holds_n > 30 && violated_n > 30, "{holds_n} {violated_n}");
+    assert!(cut_violations > 20 && cut_unknown > 20, "{cut_violations} {cut_unknown}");
 }
 
 /// a ⇄ b by Move (action 0); from b, Go (action 1) to the end state c.

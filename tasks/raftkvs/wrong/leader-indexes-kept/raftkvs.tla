@@ -111,11 +111,14 @@ Init ==
     /\ smDomain = [i \in ServerSet |-> {}]
     /\ netEnabled = [i \in ServerSet |-> TRUE]
     /\ fd = [i \in ServerSet |-> FALSE]
-    /\ m = [i \in ServerSet |-> Nil]
+    \* m and req start as records of no message and no request (PGo's
+    \* defaultInitValue): a value of another type (0) could not be compared with
+    \* the records they hold later, which fairness conditions do on every step.
+    /\ m = [i \in ServerSet |-> [mtype |-> "none"]]
     /\ idx = [p \in ServerRequestVoteSet \cup ServerAppendEntriesSet |-> 1]
     /\ newCommitIndex = [p \in ServerAdvanceCommitIndexSet |-> 0]
     /\ clientLeader = [c \in ClientSet |-> Nil]
-    /\ req = [c \in ClientSet |-> Nil]
+    /\ req = [c \in ClientSet |-> [type |-> "none"]]
     /\ reqIdx = [c \in ClientSet |-> 0]
 
 Goto(self, l) == pc' = [pc EXCEPT ![self] = l]
