@@ -1001,7 +1001,7 @@ fn explore_with_liveness(tla: &Tla<'_>, source: &str, opts: Options, max_states:
     let props = model.live_properties();
     let from_start = opts.max_states.is_none() && opts.max_depth.is_none();
     let live = LiveOptions { max_states, ..Default::default() };
-    let mut finished = Run::new(model, opts, Liveness::OnGraph { from_start, after_depth_cut: false, opts: live }).run_to_end();
+    let mut finished = Run::new(model, opts, Liveness::OnGraph { from_start, after_budget_cut: false, opts: live }).run_to_end();
     let liveness = std::mem::replace(&mut finished.liveness, LiveVerdict::NotChecked);
     let mut r = report_of(tla, source, Explored::of_run(finished), started, 1);
     match liveness {

@@ -868,12 +868,12 @@ fn explore_checks(
     let invariant_names = m.invariant_names();
     let opts = Options { check_deadlock: false, max_states: Some(spec.max_states), max_depth: Some(spec.max_depth) };
     // Temporal properties are checked on the graph of the run, kept from the start only when
-    // the runtime gate explored the whole state space (see `tla_check::run`). A depth limit
-    // leaves the graph unfinished; liveness then explores on its own, under the state budget
-    // alone.
+    // the runtime gate explored the whole state space (see `tla_check::run`). A depth or
+    // state limit leaves the graph unfinished; liveness then explores on its own, under the
+    // state budget alone, and a violation it finds in that graph stands.
     let liveness = Liveness::OnGraph {
         from_start: whole_space,
-        after_depth_cut: true,
+        after_budget_cut: true,
         opts: LiveOptions { max_states: Some(spec.max_states), ..Default::default() },
     };
     let explored = |st: tla_check::Stats| {

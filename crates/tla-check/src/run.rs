@@ -28,7 +28,7 @@ pub enum Liveness {
         /// exploration of the liveness checker's own, under its state budget alone (a violation
         /// found in that graph stands even when the budget stops it; see
         /// [`LivenessChecker`]). Otherwise they are left unchecked.
-        after_depth_cut: bool,
+        after_budget_cut: bool,
         opts: LiveOptions,
     },
 }
@@ -187,12 +187,12 @@ impl<'m, 'a> Run<'m, 'a> {
     ) -> RunStatus {
         let stats = explorer.stats();
         let coverage = explorer.coverage().to_vec();
-        let Liveness::OnGraph { after_depth_cut, opts, .. } = self.liveness.clone() else {
+        let Liveness::OnGraph { after_budget_cut, opts, .. } = self.liveness.clone() else {
             return done(outcome, stats, coverage, LiveVerdict::NotChecked);
         };
-        let depth_cut = matches!(outcome, Outcome::BudgetExhausted(Budget::Depth(_) | Budget::States(_)));
+        let budget_cut = matches!(outcome, Outcome::BudgetExhausted(Budget::Depth(_) | Budget::States(_)));
         let success = matches!(outcome, Outcome::Success);
-        if !(success || depth_cut && after_depth_cut) || self.model.exit_requested() {
+        if !(success || budget_cut && after_budget_cut) || self.model.exit_requested() {
             return done(outcome, stats, coverage, LiveVerdict::NotChecked);
         }
         if let Some(why) = &self.unsupported {
