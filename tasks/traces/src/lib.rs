@@ -24,6 +24,7 @@ pub fn all() -> Vec<TraceFile> {
     v.extend(task_dqueue::workload::traces());
     v.extend(task_locksvc::workload::traces());
     v.extend(task_raftkvs::workload::traces());
+    v.extend(task_curp::workload::traces());
     v
 }
 
