@@ -319,7 +319,30 @@ fn description_tab(info: &TaskInfo) -> Html {
                 </tbody>
             </table>
             <p class="check">{ format!("Checked with {}.", info.check_constants.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")) }</p>
+            { info.bug.as_ref().map(bug_section).unwrap_or_default() }
         </div>
+    }
+}
+
+/// The task's historical bug: what the bug switch turns on and, when the task walks through
+/// it, the bug found: the code path, the checker's counterexample and the fix.
+fn bug_section(bug: &sysmo_task_format::Bug) -> Html {
+    html! {
+        <section class="bug">
+            <h3>{ format!("The bug switch: {}", bug.name) }</h3>
+            <p class="bug-summary">{ &bug.summary }</p>
+            { bug.found.as_ref().map(|f| html! {
+                <div class="bug-found">
+                    <h3>{ "The bug, found" }</h3>
+                    <h4>{ "The code path" }</h4>
+                    <p class="code-path">{ &f.code_path }</p>
+                    <h4>{ "The counterexample" }</h4>
+                    <p class="counterexample">{ &f.counterexample }</p>
+                    <h4>{ "The fix" }</h4>
+                    <p class="fix">{ &f.fix }</p>
+                </div>
+            }).unwrap_or_default() }
+        </section>
     }
 }
 

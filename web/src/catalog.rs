@@ -36,6 +36,8 @@ pub struct TaskInfo {
     pub actions: Vec<PinnedAction>,
     /// The constants the task is checked with, as .cfg values.
     pub check_constants: Vec<(String, String)>,
+    /// The historical bug the task's bug switch turns on, when it has one.
+    pub bug: Option<sysmo_task_format::Bug>,
 }
 
 /// Read a task's `task.toml` (its one schema, [`TaskToml`]) and count its embedded code and
@@ -63,6 +65,7 @@ pub fn task_info(t: &TaskFiles) -> Result<TaskInfo, String> {
         constants: v.pinned.constants.into_iter().collect(),
         variables: v.pinned.variables.into_iter().collect(),
         actions: v.pinned.actions,
+        bug: v.bug,
     })
 }
 

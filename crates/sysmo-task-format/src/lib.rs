@@ -201,6 +201,19 @@ pub struct Bug {
     pub switch: String,
     #[serde(default)]
     pub summary: String,
+    /// "The bug, found", when the task walks through it: where the code goes wrong, the
+    /// counterexample the checker finds in the bug model, and the one-line fix.
+    #[serde(default)]
+    pub found: Option<BugFound>,
+}
+
+/// A walkthrough of a task's bug (`[bug.found]`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BugFound {
+    pub code_path: String,
+    pub counterexample: String,
+    pub fix: String,
 }
 
 /// A constant's value: an integer, a boolean, a string, or a set (a TOML array) of them.

@@ -41,7 +41,7 @@ fn regenerating_into_a_temp_dir_matches_and_detects_changes() {
 fn counts_per_task() {
     let traces = task_traces::all();
     let count = |d: &str| traces.iter().filter(|t| t.dir == d).count();
-    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue", "locksvc", "raftkvs"] {
+    for d in ["spin", "mutex", "rwmutex", "ringbuffer", "etcd", "dqueue", "locksvc", "raftkvs", "curp"] {
         assert!(count(d) >= 20, "{d}: {}", count(d));
     }
     for d in ["counter", "hourclock", "spin-split", "mutex-bug", "dqueue-bug", "locksvc-bug"] {
@@ -49,6 +49,8 @@ fn counts_per_task() {
     }
     // raftkvs's bug trace is one scripted schedule (the Raft paper's Figure 8).
     assert_eq!(count("raftkvs-bug"), 1);
+    // curp's bug traces are the first two seeds whose run shows the bug.
+    assert_eq!(count("curp-bug"), 2);
 }
 
 #[test]

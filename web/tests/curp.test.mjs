@@ -1,0 +1,34 @@
+// Browser test of the curp task: its page shows the system's code, traces and invariants, and
+// its reference model, pasted into the editor, grades 1.0 in all four stages in the worker (the
+// task has no system graph, so precision is skipped).
+// Environment as app.test.mjs (set by `cargo xtask test`). Prints "N passed, M failed" and the
+// time the grade took.
+import { expectTaskPage, openTaskTest, taskFile } from './lib/task-page.mjs';
+import { expectReferenceGrade } from './lib/grading.mjs';
+
+const REFERENCE = taskFile('curp', 'reference', 'curp.tla');
+const ACTIONS = [
+  'Propose', 'ProcessProposeLeader', 'ProcessProposeNonLeader', 'Commit', 'ProcessCommitMsg', 'LeaderChange',
+  'AppendEntries', 'FastRound', 'SlowRound',
+];
+
+const { url, page, check, screenshot, end } = await openTaskTest('curp');
+
+await check('the curp task page shows its actions, code, traces and invariants', async () => {
+  await expectTaskPage(page, url, {
+    id: 'curp', module: 'curp', actions: ACTIONS, codeFile: 'tasks/curp/src/client.rs', invariant: 'NoLowerTermResult', invariants: 10,
+  });
+});
+
+await check('the description walks through the bug: code path, counterexample, fix', async () => {
+  const found = await page.$eval('#description .bug-found', (e) => e.textContent);
+  for (const part of ['The code path', 'The counterexample', 'The fix', 'NoLowerTermResult', 'self.er = None']) {
+    if (!found.includes(part)) throw new Error(`the bug walkthrough lacks ${part}: ${found.slice(0, 200)}`);
+  }
+});
+
+await check('the curp reference model grades 1.0 in all four stages in the worker', async () => {
+  await expectReferenceGrade(page, 'curp', REFERENCE, ACTIONS, screenshot('curp-scorecard.png'), false);
+});
+
+await end();
