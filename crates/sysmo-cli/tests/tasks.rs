@@ -183,7 +183,7 @@ fn reference_verdicts(task: &str) {
 }
 
 /// One test per task (they run in parallel); `every_task_has_a_reference_test` keeps the list whole.
-const REFERENCE_TESTS: &[&str] = &["counter", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const REFERENCE_TESTS: &[&str] = &["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "ringbuffer", "rwmutex", "spin", "spin-split"];
 
 #[test]
 fn every_task_has_a_reference_test() {
@@ -193,6 +193,11 @@ fn every_task_has_a_reference_test() {
 #[test]
 fn reference_counter() {
     reference_verdicts("counter");
+}
+
+#[test]
+fn reference_curp() {
+    reference_verdicts("curp");
 }
 
 #[test]
