@@ -21,7 +21,9 @@ await check('the curp task page shows its actions, code, traces and invariants',
 });
 
 await check('the description walks through the bug: code path, counterexample, fix', async () => {
-  const found = await page.$eval('#description .bug-found', (e) => e.textContent);
+  await page.click('.tab[data-tab="description"]');
+  await page.waitForSelector('#description .bug-found');
+  const found = await page.textContent('#description .bug-found');
   for (const part of ['The code path', 'The counterexample', 'The fix', 'NoLowerTermResult', 'self.er = None']) {
     if (!found.includes(part)) throw new Error(`the bug walkthrough lacks ${part}: ${found.slice(0, 200)}`);
   }

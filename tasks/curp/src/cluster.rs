@@ -115,7 +115,8 @@ impl Step {
     pub fn args(&self) -> Map<String, Value> {
         let v = match self {
             Step::Propose { c } | Step::FastRound { c, .. } | Step::SlowRound { c, .. } => json!({ "c": c }),
-            Step::ProcessProposeLeader { r, cmd } | Step::ProcessProposeNonLeader { r, cmd } => json!({ "r": r, "cmd": cmd }),
+            // `k`: the command (the pinned variable `cmd` is a client's current command).
+            Step::ProcessProposeLeader { r, cmd } | Step::ProcessProposeNonLeader { r, cmd } => json!({ "r": r, "k": cmd }),
             Step::ProcessCommitMsg { r } | Step::AppendEntries { r } => json!({ "r": r }),
             Step::Commit => json!({}),
             Step::LeaderChange { l, .. } => json!({ "l": l }),

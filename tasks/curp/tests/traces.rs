@@ -118,7 +118,7 @@ fn every_action_occurs_and_every_line_keeps_curps_rules() {
                 }
                 "ProcessProposeLeader" | "ProcessProposeNonLeader" => {
                     let r = s["args"]["r"].to_string();
-                    let cmd = u(&s["args"]["cmd"]);
+                    let cmd = u(&s["args"]["k"]);
                     let c = ((cmd - 1) % constants().clients + 1).to_string();
                     let m = st["mail"][&c].as_array().unwrap().iter().find(|m| m["cmd"] == cmd && m["from"].to_string() == r && m["type"] == "answer").expect("the answer is sent");
                     if m["conflict"] == true {
