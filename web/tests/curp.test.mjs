@@ -1,6 +1,6 @@
 // Browser test of the curp task: its page shows the system's code, traces and invariants, and
-// its reference model, pasted into the editor, grades 1.0 in all four stages in the worker (the
-// task has no system graph, so precision is skipped).
+// its reference model, pasted into the editor, grades 1.0 in all five stages in the worker
+// (precision against the system graph, six steps deep), and the description walks through the bug.
 // Environment as app.test.mjs (set by `cargo xtask test`). Prints "N passed, M failed" and the
 // time the grade took.
 import { expectTaskPage, openTaskTest, taskFile } from './lib/task-page.mjs';
@@ -29,8 +29,8 @@ await check('the description walks through the bug: code path, counterexample, f
   }
 });
 
-await check('the curp reference model grades 1.0 in all four stages in the worker', async () => {
-  await expectReferenceGrade(page, 'curp', REFERENCE, ACTIONS, screenshot('curp-scorecard.png'), false);
+await check('the curp reference model grades 1.0 in all five stages in the worker', async () => {
+  await expectReferenceGrade(page, 'curp', REFERENCE, ACTIONS, screenshot('curp-scorecard.png'));
 });
 
 await end();

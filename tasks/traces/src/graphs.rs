@@ -75,6 +75,11 @@ pub fn search<M: Machine>(init: M, task: &str, constants: serde_json::Value, max
     b.text(true, bounds)
 }
 
+/// The steps the curp graph's search takes from the start: the system's states grow about
+/// fourfold a step (1, 8, 34, 124, 643, 2,780, 11,200 machine states at depths 0 to 6).
+pub const CURP_DEPTH: usize = 6;
+const CURP_BOUNDS: &str = "every schedule of the traces' system and constants, breadth first to 6 steps from the start (the states at depth 6 are frontier); the cluster's whole state is a function of what the traces observe";
+
 /// The largest term the etcd graph's search expands (see [`search_etcd`]).
 pub const ETCD_TERM: u64 = 0;
 const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 3, MaxLogLen 3); the network the set of every message sent (any message delivered any number of times, or never); a timer may fire at any moment; crash and restart of any node at any moment; every state in which every node's term is 0 expanded (the pre-vote phase of the first election); states with a term of 1 or more are frontier";
@@ -185,6 +190,15 @@ pub fn specs() -> Vec<GraphSpec> {
             dir: "counter",
             bounds: "2 threads, one increment each, a scheduling point after every step, under random and PCT schedules",
             how: How::Scheduled(task_counter::workload::graph_run, true),
+        },
+        GraphSpec {
+            dir: "curp",
+            bounds: CURP_BOUNDS,
+            how: How::Search(|bounds| {
+                let k = task_curp::workload::constants();
+                let c = serde_json::json!({ "NumReplicas": k.replicas, "NumClients": k.clients, "NumRounds": k.rounds, "MaxTerm": k.max_term });
+                search(task_curp::workload::graph_state(), "curp", c, CURP_DEPTH, 2_000_000, bounds)
+            }),
         },
         GraphSpec {
             dir: "dqueue",

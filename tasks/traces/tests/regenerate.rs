@@ -116,6 +116,11 @@ fn check_graph(dir: &str) {
                 if dir == "etcd" && !etcd_phase.contains(&a) {
                     continue;
                 }
+                // curp's graph holds six steps from the start; a slow round comes later (three
+                // answers, a commit and an apply after the proposal).
+                if dir == "curp" && a == "SlowRound" {
+                    continue;
+                }
                 assert!(in_graph.contains(a), "{path}: the traces' action {a} is not in the graph");
             }
         }
@@ -144,6 +149,7 @@ macro_rules! committed_graph_of {
 
 committed_graph_of! {
     committed_graph_of_counter => "counter",
+    committed_graph_of_curp => "curp",
     committed_graph_of_dqueue => "dqueue",
     committed_graph_of_etcd => "etcd",
     committed_graph_of_hourclock => "hourclock",
