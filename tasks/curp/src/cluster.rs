@@ -13,7 +13,7 @@
 use std::hash::{Hash, Hasher};
 
 use serde_json::{Map, Value, json};
-use simnet::{Delivery, Envelope, Network, NodeId, Order};
+use simnet::{Delivery, Message, Network, NodeId, Order};
 
 use crate::backend::Backend;
 use crate::client::{Answer, Bug, Client, Outcome, Pc};
@@ -47,21 +47,7 @@ pub enum Body {
     Synced { cmd: Cmd, term: u64 },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Msg {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub body: Body,
-}
-
-impl Envelope for Msg {
-    fn src(&self) -> NodeId {
-        self.from
-    }
-    fn dst(&self) -> NodeId {
-        self.to
-    }
-}
+pub type Msg = Message<Body>;
 
 /// A step: an action and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -151,16 +137,13 @@ impl Cluster {
         }
     }
 
-    /// The messages in a node's mailbox, sorted.
+    /// The messages in a node's mailbox, sorted (every message is distinct).
     pub fn mailbox(&self, node: NodeId) -> Vec<Msg> {
-        let mut v: Vec<Msg> = self.net.addressed_to(node).copied().collect();
-        v.sort();
-        v
+        self.net.bag_of(node)
     }
 
     fn take(&mut self, m: &Msg) -> Option<Msg> {
-        let k = self.net.in_flight().iter().position(|x| x == m)?;
-        match self.net.take(k) {
+        match self.net.take_copy(m) {
             Delivery::Delivered(m) => Some(m),
             Delivery::Lost | Delivery::Blocked => None,
         }

@@ -21,7 +21,7 @@
 //! to it in the order they were sent, whoever sent them ([`Order::FifoPerReceiver`]). The network
 //! is reliable (PGo's TCP mailboxes neither lose nor reorder).
 
-use simnet::{Delivery, Envelope, Network, NodeId, Order, Process};
+use simnet::{Delivery, Message, Network, NodeId, Order, Process};
 
 /// The producer's id (the MPCal constant `PRODUCER`); consumers are `1..=NUM_CONSUMERS`.
 pub const PRODUCER: NodeId = 0;
@@ -46,21 +46,7 @@ pub enum Bug {
 }
 
 /// A value written to `network[to]` by `from`: a request (the consumer's id) or an item.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Msg {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub value: u64,
-}
-
-impl Envelope for Msg {
-    fn src(&self) -> NodeId {
-        self.from
-    }
-    fn dst(&self) -> NodeId {
-        self.to
-    }
-}
+pub type Msg = Message<u64>;
 
 /// The MPCal labels: an archetype's program counter, and the name of the step that leaves it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +86,7 @@ impl TcpChannel {
 
     pub fn read(net: &mut Network<Msg>, id: NodeId) -> Option<u64> {
         match net.take(net.next_for(id)?) {
-            Delivery::Delivered(m) => Some(m.value),
+            Delivery::Delivered(m) => Some(m.body),
             Delivery::Lost | Delivery::Blocked => None,
         }
     }
@@ -110,7 +96,7 @@ impl TcpChannel {
     }
 
     pub fn write(net: &mut Network<Msg>, from: NodeId, to: NodeId, value: u64) {
-        net.send(Msg { from, to, value });
+        net.send(Msg { from, to, body: value });
     }
 }
 

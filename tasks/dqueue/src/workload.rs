@@ -76,7 +76,7 @@ impl Observed {
         let (mut stream, mut requester) = (0, 0);
         for (id, a) in sim.processes() {
             pc.push((id, a.pc()));
-            network.push((id, sim.net.addressed_to(id).map(|m| m.value).collect()));
+            network.push((id, sim.net.addressed_to(id).map(|m| m.body).collect()));
             if let Role::Producer(p) = &a.role {
                 stream = p.s.value;
                 requester = p.requester;

@@ -29,7 +29,7 @@
 //! any one of the messages addressed to the node ([`Order::Any`]), and a write never waits. The
 //! network is reliable: nothing is lost or duplicated.
 
-use simnet::{Delivery, Envelope, Network, NodeId, Order, Process};
+use simnet::{Delivery, Message, Network, NodeId, Order, Process};
 
 /// The server's id (MPCal's `ServerID`); clients are `1..=NUM_CLIENTS`.
 pub const SERVER_ID: NodeId = 0;
@@ -73,21 +73,7 @@ impl Body {
 }
 
 /// A value written to `network[to]` by `from`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Msg {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub body: Body,
-}
-
-impl Envelope for Msg {
-    fn src(&self) -> NodeId {
-        self.from
-    }
-    fn dst(&self) -> NodeId {
-        self.to
-    }
-}
+pub type Msg = Message<Body>;
 
 /// The MPCal labels: an archetype's program counter, and the name of the step that leaves it
 /// (`Done` is where a client stops; no step leaves it).
@@ -135,16 +121,12 @@ pub struct ReliableLink;
 impl ReliableLink {
     /// The distinct messages a read of `network[id]` may take, in a fixed order.
     pub fn readable(net: &Network<Msg>, id: NodeId) -> Vec<Msg> {
-        let mut v: Vec<Msg> = net.addressed_to(id).copied().collect();
-        v.sort();
-        v.dedup();
-        v
+        net.bag_of(id)
     }
 
     /// Takes one copy of `m` from its receiver's bag.
     pub fn read(net: &mut Network<Msg>, m: &Msg) -> Option<Msg> {
-        let k = net.in_flight().iter().position(|x| x == m)?;
-        match net.take(k) {
+        match net.take_copy(m) {
             Delivery::Delivered(m) => Some(m),
             Delivery::Lost | Delivery::Blocked => None,
         }

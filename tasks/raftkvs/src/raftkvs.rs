@@ -45,7 +45,7 @@
 //! The processes run on [`simnet`]: each node's mailbox is a bag (`Order::Any`); a Raft server
 //! is one simulated node, so all five of its archetypes stop when it crashes.
 
-use simnet::{Delivery, Envelope, Network, NodeId, Order, Process};
+use simnet::{Delivery, Message, Network, NodeId, Order, Process};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `Nil`: no server (no vote, no known leader).
@@ -162,21 +162,7 @@ pub enum Body {
 }
 
 /// A message: `msource`, `mdest` and the rest.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Msg {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub body: Body,
-}
-
-impl Envelope for Msg {
-    fn src(&self) -> NodeId {
-        self.from
-    }
-    fn dst(&self) -> NodeId {
-        self.to
-    }
-}
+pub type Msg = Message<Body>;
 
 /// The MPCal labels (`Done` is where a crasher stops; no step leaves it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -304,16 +290,12 @@ pub struct Mailbox;
 impl Mailbox {
     /// The distinct messages a read of node `id`'s mailbox may take, in a fixed order.
     pub fn readable(net: &Network<Msg>, id: NodeId) -> Vec<Msg> {
-        let mut v: Vec<Msg> = net.addressed_to(id).cloned().collect();
-        v.sort();
-        v.dedup();
-        v
+        net.bag_of(id)
     }
 
     /// Takes one copy of `m` from its receiver's bag.
     pub fn read(net: &mut Network<Msg>, m: &Msg) -> Option<Msg> {
-        let k = net.in_flight().iter().position(|x| x == m)?;
-        match net.take(k) {
+        match net.take_copy(m) {
             Delivery::Delivered(m) => Some(m),
             Delivery::Lost | Delivery::Blocked => None,
         }

@@ -16,7 +16,10 @@
 //!   ([`Network::drop`]), duplicated ([`Network::duplicate`]) or, under [`Order::Any`],
 //!   reordered by delivering a later one first; links are cut and healed
 //!   ([`Network::partition`], [`Network::heal`]); nodes crash and restart ([`Network::crash`],
-//!   [`Network::restart`]): a crashed node's messages are lost when delivered.
+//!   [`Network::restart`]): a crashed node's messages are lost when delivered. A task's messages
+//!   are [`Message`]s (sender, receiver, a body of its own); a mailbox read as a bag offers its
+//!   distinct messages ([`Network::bag_of`]) and gives up one copy of the one taken
+//!   ([`Network::take_copy`]).
 //! - [`Timer`]: a countdown in ticks, armed and disarmed by a process, that fires once.
 //! - [`Sim`]: the whole system as a state machine. A [`Process`] lists the labelled steps it can
 //!   take given the network ([`Process::enabled`]) and takes one ([`Process::step`]); the
@@ -36,7 +39,7 @@ mod rng;
 mod sim;
 mod timer;
 
-pub use network::{Delivery, Envelope, Network, NodeId, Order};
+pub use network::{Delivery, Envelope, Message, Network, NodeId, Order};
 pub use rng::Rng;
 pub use sim::{Applied, Faults, Process, Sim, Step};
 pub use timer::Timer;

@@ -14,6 +14,25 @@ pub trait Envelope {
     fn dst(&self) -> NodeId;
 }
 
+/// A message from one node to another with a body of the task's own: the shape every
+/// distributed task's messages have (its ordering is the sender's, then the receiver's, then the
+/// body's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Message<B> {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub body: B,
+}
+
+impl<B> Envelope for Message<B> {
+    fn src(&self) -> NodeId {
+        self.from
+    }
+    fn dst(&self) -> NodeId {
+        self.to
+    }
+}
+
 /// Which message in flight may be delivered next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Order {
@@ -65,6 +84,26 @@ impl<M: Hash> Hash for Network<M> {
         self.in_flight.hash(h);
         self.cut.hash(h);
         self.down.hash(h);
+    }
+}
+
+impl<M: Envelope + Clone + Ord> Network<M> {
+    /// A node's mailbox read as a bag: the distinct messages in flight to `dst`, sorted. A read
+    /// of a bag may take any one of them.
+    pub fn bag_of(&self, dst: NodeId) -> Vec<M> {
+        let mut v: Vec<M> = self.addressed_to(dst).cloned().collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Takes one copy of `m` from its receiver's bag (the oldest in flight): delivered, lost
+    /// (its receiver is down or its link cut), or blocked when no such message is in flight.
+    pub fn take_copy(&mut self, m: &M) -> Delivery<M> {
+        match self.in_flight.iter().position(|x| x == m) {
+            Some(k) => self.take(k),
+            None => Delivery::Blocked,
+        }
     }
 }
 

@@ -431,3 +431,21 @@ fn a_seed_fixes_a_random_run() {
     let faults: usize = (0..20).map(|seed| run(seed).0.iter().filter(|s| !s.is_local()).count()).sum();
     assert!(faults > 10, "{faults} faults in 20 runs");
 }
+
+#[test]
+fn a_bag_offers_each_distinct_message_and_gives_up_one_copy() {
+    use simnet::Message;
+    let mut net: Network<Message<char>> = Network::new(Order::Any);
+    for body in ['b', 'a', 'b'] {
+        net.send(Message { from: 1, to: 2, body });
+    }
+    net.send(Message { from: 1, to: 3, body: 'c' });
+    let bag = net.bag_of(2);
+    assert_eq!(bag.iter().map(|m| m.body).collect::<String>(), "ab", "distinct and sorted");
+    assert!(matches!(net.take_copy(&Message { from: 1, to: 2, body: 'b' }), Delivery::Delivered(m) if m.body == 'b'));
+    assert_eq!(net.bag_of(2).len(), 2, "one copy of b is left, beside a");
+    assert_eq!(net.len(), 3);
+    assert!(matches!(net.take_copy(&Message { from: 1, to: 2, body: 'z' }), Delivery::Blocked), "no such message");
+    net.crash(3);
+    assert!(matches!(net.take_copy(&Message { from: 1, to: 3, body: 'c' }), Delivery::Lost), "its receiver is down");
+}
