@@ -12,6 +12,7 @@ mod agent;
 mod args;
 mod grade;
 mod tasks;
+mod task_check;
 mod parse;
 mod prompt;
 mod replay;
@@ -143,6 +144,13 @@ Usage:
   sysmo tasks [--json]
       List the tasks built into sysmo (id, pinned module, traces, title).
 
+  sysmo task check DIR [--json]
+      Validate a task folder (a built-in tasks/<id>, or one of your own): task.toml reads, the
+      files a task needs are there, every trace line reads and every pinned action occurs in
+      the traces, the reference model grades 1.0, the bug model (bug/<Module>.tla) violates a
+      property of invariants.cfg (within [check] bug_max_states, with [check] bug_cfg when set). Each
+      problem names its file and line. Exit 0 when there is none, 1 otherwise.
+
   sysmo prompt --task ID [--no-hints]
       Print the text to give an LLM to model a task: the system and its code, what to model
       and what to leave out, the pinned names, the expected module and .cfg. --no-hints: no
@@ -242,6 +250,19 @@ fn main() -> ExitCode {
             Ok(a) => grade::run(&a),
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "task" => match rest.split_first() {
+            Some((sub, more)) if sub == "check" => match task_check::run(more) {
+                Ok(code) => code,
+                Err(msg) => {
+                    eprintln!("error: {msg}\n\n{USAGE}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            },
+            _ => {
+                eprintln!("error: `sysmo task` takes a subcommand: check\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)
             }
         },

@@ -128,6 +128,14 @@ pub struct Check {
     /// a guard on one is a checking bound written into an action, not a guard of the system.
     #[serde(default)]
     pub bounds: Vec<String>,
+    /// The budget in distinct states within which the bug model (`bug/<Module>.tla`) is
+    /// refuted, when its violation lies beyond `max_states`.
+    #[serde(default)]
+    pub bug_max_states: Option<u64>,
+    /// The bug model's `.cfg` in `bug/`, when it is not `<Module>.cfg` (a check that starts
+    /// from a state of the bug trace, say).
+    #[serde(default)]
+    pub bug_cfg: Option<String>,
 }
 
 fn default_max_states() -> u64 {
@@ -146,6 +154,8 @@ impl Default for Check {
             max_depth: default_max_depth(),
             simulation: SimulationSettings::default(),
             bounds: Vec::new(),
+            bug_max_states: None,
+            bug_cfg: None,
         }
     }
 }
