@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Files of a task folder that belong to the task (its system's crate sources do not).
-const TOP_FILES: &[&str] =
-    &["task.toml", "invariants.cfg", "violations.cfg", "mapping.json", "NOTES.md", "PROVENANCE.md"];
-/// The invariants module of a task folder is `<module>Invariants.tla`, named after the module.
-const INVARIANTS_SUFFIX: &str = "Invariants.tla";
+/// Which files of a task folder are the task's (shared with `sysmo task check`).
+#[path = "../sysmo-task-format/src/layout.rs"]
+#[allow(dead_code)]
+mod layout;
+use layout::{GRAPH_FILE, INVARIANTS_SUFFIX, SUB_DIRS, TOP_FILES};
 
 /// The files of the simulated network (`tasks/simnet`) that are part of a distributed system's
 /// behaviour: how messages travel (the delivery orders, loss, crashes) and its timers. Its
@@ -47,11 +47,6 @@ fn code_files(root: &Path, first_trace: &Path) -> Vec<(String, PathBuf)> {
     }
     files
 }
-/// The system graph in a task's (first) traces folder, gzipped.
-const GRAPH_FILE: &str = "system-graph.ndjson.gz";
-
-/// Sub-folders whose files are embedded.
-const SUB_DIRS: &[&str] = &["reference", "bug"];
 
 fn sorted_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = match fs::read_dir(dir) {

@@ -24,10 +24,7 @@ use std::process::ExitCode;
 use sysmo_grade::report::Status;
 use sysmo_grade::{ModelInput, TaskInput, grade};
 
-/// Top-level files of a task folder that belong to the task.
-const TOP_FILES: &[&str] = &["task.toml", "invariants.cfg", "violations.cfg", "mapping.json", "NOTES.md", "PROVENANCE.md"];
-/// Sub-folders whose files belong to the task.
-const SUB_DIRS: &[&str] = &["reference", "bug"];
+use sysmo_task_format::layout::{GRAPH_FILE, INVARIANTS_SUFFIX, SUB_DIRS, TOP_FILES};
 
 /// One problem: the file (relative to the folder checked, or a trace's path), the line (from
 /// 1) when the problem has one, and what is wrong.
@@ -108,7 +105,7 @@ fn task_files(dir: &Path) -> Vec<(String, String)> {
     names.sort();
     for p in names {
         let Some(name) = p.file_name().and_then(|n| n.to_str()).map(str::to_string) else { continue };
-        if p.is_file() && (TOP_FILES.contains(&name.as_str()) || name.ends_with("Invariants.tla")) {
+        if p.is_file() && (TOP_FILES.contains(&name.as_str()) || name.ends_with(INVARIANTS_SUFFIX)) {
             if let Some(t) = read(&p) {
                 files.push((name, t));
             }
@@ -149,7 +146,7 @@ fn traces_of(dir: &Path, names: &[String], toml_text: &str, out: &mut Outcome) -
                     Some(t) => traces.push((format!("{name}/{n}"), t)),
                     None => out.problems.push(Problem::new(format!("{name}/{n}"), None, "cannot be read as UTF-8 text")),
                 }
-            } else if n == "system-graph.ndjson.gz" && graph.is_none() {
+            } else if n == GRAPH_FILE && graph.is_none() {
                 graph = std::fs::read(&f).ok().and_then(|b| gunzip(&b));
                 if graph.is_none() {
                     out.problems.push(Problem::new(format!("{name}/{n}"), None, "the system graph does not unpack (gzip)"));
@@ -201,25 +198,6 @@ fn check_trace(path: &str, text: &str, id: &str, actions: &[String], out: &mut O
         }
     }
     seen
-}
-
-/// `task_toml` with its `[check]` table's `max_states` set to `n`.
-fn with_budget(task_toml: &str, n: u64) -> String {
-    let mut out = String::new();
-    let mut in_check = false;
-    for line in task_toml.lines() {
-        let t = line.trim_start();
-        if t.starts_with('[') {
-            in_check = t.starts_with("[check]");
-        }
-        if in_check && t.starts_with("max_states") {
-            out.push_str(&format!("max_states = {n}\n"));
-        } else {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
 }
 
 /// Checks the task folder `dir` (see the module's docs).
@@ -296,13 +274,7 @@ pub fn check_dir(dir: &Path) -> Outcome {
             out.problems.push(Problem::new(format!("bug/{bug_cfg}"), None, "missing: the bug model's .cfg"));
         }
         let budget = task.check.bug_max_states;
-        let toml_for_bug = budget.map(|n| with_budget(&toml_text, n));
-        let mut bug_files = file_refs.clone();
-        if let Some(t) = &toml_for_bug {
-            bug_files.retain(|(n, _)| *n != "task.toml");
-            bug_files.push(("task.toml", t.as_str()));
-        }
-        let bug_input = TaskInput::from_folder(&bug_files, &trace_refs);
+        let bug_input = TaskInput::from_folder(&file_refs, &trace_refs).with_max_states(budget);
         let name = format!("bug/{module}.tla");
         let r = grade(&bug_input, &ModelInput { name: &name, text: bug, cfg, mapping: None }, &|| false);
         let violated: Vec<&str> = r.stages.invariants.invariants.iter().filter(|i| i.verdict != "pass").map(|i| i.name.as_str()).collect();

@@ -66,6 +66,9 @@ pub struct TaskInput<'a> {
     pub mapping: Option<&'a str>,
     /// The system's behaviour graph (NDJSON, docs/system-graph.md), for the precision stage.
     pub system_graph: Option<&'a str>,
+    /// A budget in distinct states in place of task.toml's `[check] max_states` (a bug model
+    /// refuted beyond the grading budget: `[check] bug_max_states`).
+    pub max_states: Option<u64>,
 }
 
 impl<'a> TaskInput<'a> {
@@ -84,12 +87,19 @@ impl<'a> TaskInput<'a> {
             traces: traces.to_vec(),
             mapping: get("mapping.json"),
             system_graph: None,
+            max_states: None,
         }
     }
 
     /// The same task with its system graph.
     pub fn with_system_graph(self, graph: Option<&'a str>) -> TaskInput<'a> {
         TaskInput { system_graph: graph, ..self }
+    }
+
+    /// The same task explored to `max_states` distinct states (when given) instead of its
+    /// task.toml's budget.
+    pub fn with_max_states(self, max_states: Option<u64>) -> TaskInput<'a> {
+        TaskInput { max_states: max_states.or(self.max_states), ..self }
     }
 }
 
@@ -217,7 +227,12 @@ pub fn grade_with_progress(
 }
 
 fn grade_stages(task: &TaskInput<'_>, model: &ModelInput<'_>, hooks: &Hooks<'_>) -> Report {
-    let spec = TaskSpec::parse(task.task_toml);
+    let spec = TaskSpec::parse(task.task_toml).map(|mut s| {
+        if let Some(n) = task.max_states {
+            s.max_states = n;
+        }
+        s
+    });
     let (task_id, spec) = match spec {
         Ok(s) => (s.id.clone(), Ok(s)),
         Err(e) => (String::new(), Err(e)),

@@ -9,6 +9,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod layout;
+
 use serde::Deserialize;
 use std::collections::BTreeMap;
 

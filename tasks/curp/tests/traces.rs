@@ -106,14 +106,13 @@ fn every_action_occurs_and_every_line_keeps_curps_rules() {
             check_state(&t.name, st);
             match a.as_str() {
                 "FastRound" | "SlowRound" => {
-                    for (c, (before, after)) in per(&prev, "result").into_iter().zip(per(st, "result")).enumerate() {
+                    for (before, after) in per(&prev, "result").into_iter().zip(per(st, "result")) {
                         if before["path"] == "none" && after["path"] == "fast" {
                             fast += 1;
                         }
                         if before["path"] == "none" && after["path"] == "slow" {
                             slow += 1;
                         }
-                        let _ = c;
                     }
                 }
                 "ProcessProposeLeader" | "ProcessProposeNonLeader" => {
