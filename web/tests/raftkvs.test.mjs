@@ -1,6 +1,6 @@
 // Browser test of the raftkvs task: its page shows the system's code, traces and invariants, and
-// its reference model, pasted into the editor, grades 1.0 in all four stages in the worker (the
-// task has no system graph, so precision is skipped).
+// its reference model, pasted into the editor, grades 1.0 in all five stages in the worker
+// (precision against the system graph, ten steps deep).
 // Environment as app.test.mjs (set by `cargo xtask test`). Prints "N passed, M failed" and the
 // time the grade took.
 import { expectTaskPage, openTaskTest, taskFile } from './lib/task-page.mjs';
@@ -20,8 +20,8 @@ await check('the raftkvs task page shows its actions, code, traces and invariant
   });
 });
 
-await check('the raftkvs reference model grades 1.0 in all four stages in the worker', async () => {
-  await expectReferenceGrade(page, 'raftkvs', REFERENCE, ACTIONS, screenshot('raftkvs-scorecard.png'), false);
+await check('the raftkvs reference model grades 1.0 in all five stages in the worker', async () => {
+  await expectReferenceGrade(page, 'raftkvs', REFERENCE, ACTIONS, screenshot('raftkvs-scorecard.png'));
 });
 
 await end();

@@ -35,6 +35,19 @@ pub trait NetTask {
     fn remember(sim: &Sim<Self::Proc>, node: NodeId, label: &Label<Self>, memory: &mut Self::Memory) {
         let _ = (sim, node, label, memory);
     }
+    /// The process a trace names (`actor`, argument `self`) for node `node`'s step `label`:
+    /// the node itself, unless one simulated node runs several processes.
+    fn actor(node: NodeId, label: &Label<Self>) -> NodeId {
+        let _ = label;
+        node
+    }
+    /// Puts `sim` in the form a graph's search takes as its state ([`SimMachine`]), so that
+    /// two simulations that differ in nothing a step can tell apart are one state (a bag
+    /// mailbox's messages in any order: [`simnet::Network::sort_in_flight`]). Unchanged by
+    /// default.
+    fn canonical(sim: &mut Sim<Self::Proc>) {
+        let _ = sim;
+    }
 }
 
 /// One recorded step: process `actor` took the step `label`, then the state was `after`.
@@ -82,7 +95,7 @@ pub fn run<T: NetTask>(mut sim: Sim<T::Proc>, mut memory: T::Memory, rng: &mut R
         sim.apply(&step);
         let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
         T::remember(&sim, node, &label, &mut memory);
-        steps.push(Recorded { after: T::observe(&sim, &memory), label, actor: node });
+        steps.push(Recorded { after: T::observe(&sim, &memory), actor: T::actor(node, &label), label });
     }
     Run { initial, steps, sim }
 }
@@ -99,15 +112,17 @@ pub fn render<T: NetTask>(header: &Header, run: &Run<T>) -> String {
     trace_text(header, &T::json(&run.initial), steps)
 }
 
-/// The system as a state machine for its system graph: the simulation and what the traces keep
-/// besides it. Its steps are the processes' steps, each with its process as `self`.
+/// The system as a state machine for its system graph: the simulation (in its
+/// [`NetTask::canonical`] form) and what the traces keep besides it. Its steps are the
+/// processes' steps, each with its process ([`NetTask::actor`]) as `self`.
 pub struct SimMachine<T: NetTask> {
     pub sim: Sim<T::Proc>,
     pub memory: T::Memory,
 }
 
 impl<T: NetTask> SimMachine<T> {
-    pub fn new(sim: Sim<T::Proc>, memory: T::Memory) -> SimMachine<T> {
+    pub fn new(mut sim: Sim<T::Proc>, memory: T::Memory) -> SimMachine<T> {
+        T::canonical(&mut sim);
         SimMachine { sim, memory }
     }
 }
@@ -157,8 +172,9 @@ where
             let mut next = self.clone();
             next.sim.apply(&step);
             T::remember(&next.sim, *node, label, &mut next.memory);
+            T::canonical(&mut next.sim);
             let mut args = Map::new();
-            args.insert("self".into(), (*node).into());
+            args.insert("self".into(), T::actor(*node, label).into());
             out.push((T::action(label).to_string(), args, next));
         }
         out

@@ -12,7 +12,7 @@
 use crate::raftkvs::{Action, Bug, Constants, Label, Node, Part, Req, Role, system};
 use serde_json::{Map, Value, json};
 use simnet::{NodeId, Rng, Sim, Step};
-use task_probe::net::{self, NetTask, Recorded};
+use task_probe::net::{self, NetTask, Recorded, SimMachine};
 use task_probe::{Header, Scheduler, TraceFile, named_runs, run_name};
 
 const TASK_TOML: &str = include_str!("../task.toml");
@@ -189,6 +189,26 @@ impl NetTask for Raftkvs {
     fn action(a: &Action) -> &'static str {
         a.label.name()
     }
+
+    /// A server's step is taken by one of its five archetypes, each a process of its own.
+    fn actor(node: NodeId, a: &Action) -> NodeId {
+        actor(&constants(), node, a)
+    }
+
+    /// Mailboxes are bags: the order of the messages in flight is no part of the state.
+    fn canonical(sim: &mut Sim<Node>) {
+        sim.net.sort_in_flight();
+    }
+}
+
+/// The system as a state machine, for its system graph (`tasks/traces/src/graphs.rs`).
+pub type GraphState = SimMachine<Raftkvs>;
+
+/// The system of the traces at its start, without the bug: every schedule of it is searched,
+/// the crash included (the traces' scenarios only weigh the steps, see the module's comment).
+pub fn graph_state() -> GraphState {
+    let k = constants();
+    SimMachine::new(system(k, Bug::None, vec![requests(); k.num_clients as usize]), ())
 }
 
 /// A finished run: the initial state, the steps and the simulation at the end.

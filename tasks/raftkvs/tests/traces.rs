@@ -56,6 +56,33 @@ fn traces_regenerate_identically_and_match_the_files() {
     assert!(traces().iter().filter(|t| t.dir == "raftkvs").count() >= 20);
 }
 
+/// The system graph's machine (`graph_state`, searched by `tasks/traces/src/graphs.rs`) takes
+/// every traced step: from the states it may be in, a step with the line's action and `self`
+/// leads to the line's state. So the graph's steps are named, and its states observed, as the
+/// traces' are (a server's step by its archetype's process id).
+#[test]
+fn every_trace_is_a_path_of_the_graph_machine() {
+    use task_probe::Machine;
+    for t in traces().iter().filter(|t| t.dir == "raftkvs") {
+        let tr = trace(&t.name, "raftkvs", &t.text);
+        let init = task_raftkvs::workload::graph_state();
+        assert_eq!(Value::Object(init.observe()), tr.init, "{}", t.name);
+        let mut at = vec![init];
+        for (k, s) in tr.steps.iter().enumerate() {
+            let mut next: Vec<_> = vec![];
+            for m in &at {
+                for (action, args, n) in m.successors() {
+                    if action == s["action"] && Value::Object(args) == s["args"] && Value::Object(n.observe()) == s["state"] && !next.contains(&n) {
+                        next.push(n);
+                    }
+                }
+            }
+            assert!(!next.is_empty(), "{} line {}: no step of the machine is {} {}", t.name, k + 3, s["action"], s["args"]);
+            at = next;
+        }
+    }
+}
+
 fn u(v: &Value) -> u64 {
     v.as_u64().expect("a number")
 }

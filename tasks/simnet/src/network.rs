@@ -97,6 +97,15 @@ impl<M: Envelope + Clone + Ord> Network<M> {
         v
     }
 
+    /// Under [`Order::Any`], sorts the messages in flight: no delivery depends on their order
+    /// there (a bag's read takes any message, equal copies are alike), so a search can take
+    /// two networks that hold the same messages as one state. Under the other orders, nothing.
+    pub fn sort_in_flight(&mut self) {
+        if self.order == Order::Any {
+            self.in_flight.sort();
+        }
+    }
+
     /// Takes one copy of `m` from its receiver's bag (the oldest in flight): delivered, lost
     /// (its receiver is down or its link cut), or blocked when no such message is in flight.
     pub fn take_copy(&mut self, m: &M) -> Delivery<M> {

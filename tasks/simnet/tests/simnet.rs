@@ -5,7 +5,7 @@
 use simnet::{Applied, Delivery, Envelope, Faults, Network, NodeId, Order, Process, Rng, Sim, Step, Timer};
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Msg {
     from: NodeId,
     to: NodeId,
@@ -183,6 +183,28 @@ fn a_restart_loses_messages_to_the_node_as_the_seed_says() {
     assert_eq!(kept.iter().filter(|n| *n % 2 == 1).count(), 20, "messages to others stay");
     assert!(kept.windows(2).all(|w| w[0] < w[1]), "order kept");
     assert_ne!(run(4).0, kept);
+}
+
+#[test]
+fn sorting_in_flight_makes_bags_equal_and_keeps_fifo_orders() {
+    let (mut a, mut b) = (Network::new(Order::Any), Network::new(Order::Any));
+    for k in [2, 0, 1] {
+        a.send(m(1, 2, k));
+    }
+    for k in [1, 2, 0] {
+        b.send(m(1, 2, k));
+    }
+    assert_ne!(a, b);
+    a.sort_in_flight();
+    b.sort_in_flight();
+    assert_eq!(a, b);
+    assert_eq!(ns(&a), [0, 1, 2]);
+    let mut f = Network::new(Order::FifoPerReceiver);
+    for k in [2, 0, 1] {
+        f.send(m(1, 2, k));
+    }
+    f.sort_in_flight();
+    assert_eq!(ns(&f), [2, 0, 1]);
 }
 
 #[test]

@@ -155,6 +155,7 @@ committed_graph_of! {
     committed_graph_of_hourclock => "hourclock",
     committed_graph_of_locksvc => "locksvc",
     committed_graph_of_mutex => "mutex",
+    committed_graph_of_raftkvs => "raftkvs",
     committed_graph_of_ringbuffer => "ringbuffer",
     committed_graph_of_rwmutex => "rwmutex",
     committed_graph_of_spin => "spin",
