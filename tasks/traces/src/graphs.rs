@@ -95,6 +95,11 @@ const CURP_BOUNDS: &str = "every schedule of the traces' system and constants, b
 pub const RAFTKVS_DEPTH: usize = 10;
 const RAFTKVS_BOUNDS: &str = "every schedule of the traces' system and constants (three servers, the crasher of server 1, one client with a Put, a Get and a Put), the crash included, breadth first to 10 steps from the start (the states at depth 10 are frontier); a mailbox's messages in any order are one state (mailboxes are bags)";
 
+/// The steps the redisraft graph's search takes from the start: the system's states grow about
+/// fivefold a step (1, 10, 75, 490, 2,879, 15,499 machine states at depths 0 to 5).
+pub const REDISRAFT_DEPTH: usize = 5;
+const REDISRAFT_BOUNDS: &str = "every schedule of the traces' system and constants, breadth first to 5 steps from the start (the states at depth 5 are frontier); the cluster's whole state is a function of what the traces observe";
+
 /// The largest term the etcd graph's search expands (see [`search_etcd`]).
 pub const ETCD_TERM: u64 = 0;
 const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 3, MaxLogLen 3); the network the set of every message sent (any message delivered any number of times, or never); a timer may fire at any moment; crash and restart of any node at any moment; every state in which every node's term is 0 expanded (the pre-vote phase of the first election); states with a term of 1 or more are frontier";
@@ -247,6 +252,11 @@ pub fn specs() -> Vec<GraphSpec> {
             dir: "mutex",
             bounds: "3 threads, 6 calls each drawn from lock and try_lock, a scheduling point after every step, under random and PCT schedules",
             how: How::Scheduled(task_mutex::workload::graph_run, false),
+        },
+        GraphSpec {
+            dir: "redisraft",
+            bounds: REDISRAFT_BOUNDS,
+            how: How::Search(|bounds| search(task_redisraft::workload::graph_state(), "redisraft", task_redisraft::workload::constants_json(), REDISRAFT_DEPTH, 2_000_000, bounds)),
         },
         GraphSpec {
             dir: "ringbuffer",

@@ -25,6 +25,7 @@ pub fn all() -> Vec<TraceFile> {
     v.extend(task_locksvc::workload::traces());
     v.extend(task_raftkvs::workload::traces());
     v.extend(task_curp::workload::traces());
+    v.extend(task_redisraft::workload::traces());
     v
 }
 
