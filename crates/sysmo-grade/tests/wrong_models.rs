@@ -190,6 +190,7 @@ macro_rules! wrong_models_of {
 wrong_models_of! {
     wrong_models_of_counter => "counter",
     wrong_models_of_curp => "curp",
+    wrong_models_of_redisraft => "redisraft",
     wrong_models_of_dqueue => "dqueue",
     wrong_models_of_etcd => "etcd",
     wrong_models_of_hourclock => "hourclock",
