@@ -107,10 +107,7 @@ impl Step {
             Step::Commit => json!({}),
             Step::LeaderChange { l, .. } => json!({ "l": l }),
         };
-        match v {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
+        v.as_object().cloned().unwrap_or_default()
     }
 }
 
@@ -362,13 +359,9 @@ impl task_probe::Machine for Cluster {
     }
 
     fn successors(&self) -> Vec<(String, Map<String, Value>, Self)> {
-        self.enabled()
-            .into_iter()
-            .map(|s| {
-                let mut next = self.clone();
-                next.apply(&s);
-                (s.action().to_string(), s.args(), next)
-            })
-            .collect()
+        task_probe::successors_by(self, self.enabled(), |next, s| {
+            next.apply(s);
+            (s.action().to_string(), s.args())
+        })
     }
 }

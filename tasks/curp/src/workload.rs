@@ -86,22 +86,7 @@ pub fn run_system(scenario: Scenario, seed: u64, bug: Bug) -> Run {
     // A run ends by itself (every command is proposed once, elections stop at MaxTerm); the
     // bound only guards against a system that never stops.
     while steps.len() < 1000 {
-        let enabled = cluster.enabled();
-        let total: u64 = enabled.iter().map(|s| scenario.weight(s)).sum();
-        if total == 0 {
-            break;
-        }
-        let mut pick = rng.below(total);
-        let Some(step) = enabled.into_iter().find(|s| {
-            let w = scenario.weight(s);
-            if pick < w {
-                return true;
-            }
-            pick -= w;
-            false
-        }) else {
-            break;
-        };
+        let Some(step) = task_probe::pick_weighted(&mut rng, cluster.enabled(), |s| scenario.weight(s)) else { break };
         cluster.apply(&step);
         steps.push((step, cluster.observe()));
     }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use task_curp::client::Bug;
 use task_curp::workload::{Scenario, bug_seeds, constants, run_system, took_lower_term_result, traces};
 use task_curp::{key, super_quorum};
-use task_probe::testing::{assert_check_constant, assert_traces_match_files, seq, trace};
+use task_probe::testing::{assert_actions_pinned, assert_check_constant, assert_traces_match_files, seq, trace};
 
 const PINNED: [&str; 9] = [
     "Propose",
@@ -27,9 +27,7 @@ const PINNED: [&str; 9] = [
 #[test]
 fn pinned_names_and_constants_match_task_toml() {
     let toml = include_str!("../task.toml");
-    for a in PINNED {
-        assert!(toml.contains(&format!("{{ name = \"{a}\", params = [")), "{a} not pinned in task.toml");
-    }
+    assert_actions_pinned(toml, &PINNED);
     let k = constants();
     assert_check_constant(toml, "NumReplicas", k.replicas);
     assert_check_constant(toml, "NumClients", k.clients);

@@ -532,6 +532,39 @@ pub fn named_runs<S: Copy>(all: &[S], seeds: u64) -> Vec<(S, u64)> {
     v
 }
 
+/// The item a seeded, weighted schedule takes next among `items`: one draw of `rng` below the
+/// total weight, each item taking a share of its weight (0 leaves it out). None when the total
+/// is 0. The distributed tasks' drivers pick their next step with it.
+pub fn pick_weighted<T>(rng: &mut Rng, items: Vec<T>, weight: impl Fn(&T) -> u64) -> Option<T> {
+    let total: u64 = items.iter().map(&weight).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.below(total);
+    items.into_iter().find(|x| {
+        let w = weight(x);
+        if pick < w {
+            return true;
+        }
+        pick -= w;
+        false
+    })
+}
+
+/// [`Machine::successors`] of a state machine that lists its enabled `steps` and takes one in
+/// place: `take` applies a step to a copy of `m` and returns the action and arguments a trace
+/// records for it.
+pub fn successors_by<M: Clone, S>(m: &M, steps: Vec<S>, take: impl Fn(&mut M, &S) -> (String, Map<String, Value>)) -> Vec<(String, Map<String, Value>, M)> {
+    steps
+        .into_iter()
+        .map(|s| {
+            let mut next = m.clone();
+            let (action, args) = take(&mut next, &s);
+            (action, args, next)
+        })
+        .collect()
+}
+
 /// A system as a state machine, for a system graph built by search rather than by sampled
 /// runs: its whole state (so that two equal values have the same future), what the traces
 /// observe of it, and its steps as the traces record them.

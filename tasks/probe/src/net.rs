@@ -75,23 +75,7 @@ pub fn run<T: NetTask>(mut sim: Sim<T::Proc>, mut memory: T::Memory, rng: &mut R
     let initial = T::observe(&sim, &memory);
     let mut steps = vec![];
     while steps.len() < cap {
-        let enabled = sim.enabled();
-        let total: u64 = enabled.iter().map(node_weight).sum();
-        if total == 0 {
-            break;
-        }
-        let mut pick = rng.below(total);
-        let step = enabled
-            .into_iter()
-            .find(|s| {
-                let w = node_weight(s);
-                if pick < w {
-                    return true;
-                }
-                pick -= w;
-                false
-            })
-            .expect("a step of the weighted total");
+        let Some(step) = crate::pick_weighted(rng, sim.enabled(), node_weight) else { break };
         sim.apply(&step);
         let Step::Local { node, label } = step else { unreachable!("no faults are enabled") };
         T::remember(&sim, node, &label, &mut memory);

@@ -51,6 +51,14 @@ pub fn assert_pinned_with_self(toml: &str, pinned: &[&str]) {
     }
 }
 
+/// Every name of `pinned` is pinned in `toml` (a task.toml) as an action, and no other.
+pub fn assert_actions_pinned(toml: &str, pinned: &[&str]) {
+    for a in pinned {
+        assert!(toml.contains(&format!("{{ name = \"{a}\", params = [")), "{a} not pinned in task.toml");
+    }
+    assert_eq!(toml.matches("{ name = \"").count(), pinned.len(), "task.toml pins other actions");
+}
+
 /// `toml`'s (a task.toml's) `[check]` table sets `name` to `value`.
 pub fn assert_check_constant(toml: &str, name: &str, value: impl std::fmt::Display) {
     let check = toml.split("[check]").nth(1).expect("a [check] table");

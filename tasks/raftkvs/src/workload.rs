@@ -347,34 +347,11 @@ pub fn run_system(scenario: Scenario, seed: u64, bug: Bug) -> Run {
     let initial = observe(&sim);
     let mut steps = vec![];
     while steps.len() < MAX_STEPS {
-        let weighted: Vec<(Step<Action>, u64)> = sim
-            .enabled()
-            .into_iter()
-            .map(|s| {
-                let w = match &s {
-                    Step::Local { node, label } => {
-                        weight(scenario, slow, max_term, &sim, *node, label)
-                    }
-                    _ => 0,
-                };
-                (s, w)
-            })
-            .collect();
-        let total: u64 = weighted.iter().map(|(_, w)| w).sum();
-        if total == 0 {
-            break;
-        }
-        let mut pick = rng.below(total);
-        let (step, _) = weighted
-            .into_iter()
-            .find(|(_, w)| {
-                if pick < *w {
-                    return true;
-                }
-                pick -= w;
-                false
-            })
-            .expect("a step of the weighted total");
+        let w = |s: &Step<Action>| match s {
+            Step::Local { node, label } => weight(scenario, slow, max_term, &sim, *node, label),
+            _ => 0,
+        };
+        let Some(step) = task_probe::pick_weighted(&mut rng, sim.enabled(), w) else { break };
         sim.apply(&step);
         let Step::Local { node, label } = step else {
             unreachable!("no faults are enabled")

@@ -126,10 +126,7 @@ impl Step {
             Step::AddNode { i, n } | Step::RemoveNode { i, n } => json!({ "i": i, "n": n }),
             _ => json!({ "i": self.server() }),
         };
-        match v {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
+        v.as_object().cloned().unwrap_or_default()
     }
 }
 
@@ -471,13 +468,6 @@ impl task_probe::Machine for Cluster {
     }
 
     fn successors(&self) -> Vec<(String, Map<String, Value>, Self)> {
-        self.enabled()
-            .into_iter()
-            .map(|s| {
-                let mut next = self.clone();
-                let action = next.apply(&s);
-                (action.to_string(), s.args(), next)
-            })
-            .collect()
+        task_probe::successors_by(self, self.enabled(), |next, s| (next.apply(s).to_string(), s.args()))
     }
 }

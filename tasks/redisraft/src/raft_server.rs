@@ -250,6 +250,18 @@ impl Server {
         self.leader_id = leader;
     }
 
+    /// What a message from a leader does first (`raft_recv_appendentries`,
+    /// `raft_recv_snapshot`): one of an older term is refused (false); a newer term is taken,
+    /// and the sender is the leader this server follows.
+    fn hear_from_leader(&mut self, term: u64, leader_id: NodeId) -> bool {
+        if term < self.current_term {
+            return false;
+        }
+        self.set_current_term(term);
+        self.accept_leader(leader_id);
+        true
+    }
+
     /// `raft_election_start` (from `raft_periodic` when the election timer fires): a
     /// pre-vote first.
     pub fn election_start(&mut self) {
@@ -394,13 +406,9 @@ impl Server {
         let mut success = false;
         let mut current_idx = 0;
         'out: {
-            if term < self.current_term {
+            if !self.hear_from_leader(term, leader_id) {
                 break 'out;
             }
-            if term > self.current_term {
-                self.set_current_term(term);
-            }
-            self.accept_leader(leader_id);
             if prev_log_idx == self.snapshot_last_idx() {
                 assert_eq!(prev_log_term, self.snapshot_last_term, "server {}: an append entries conflicts with the snapshot", self.id);
             } else {
@@ -445,17 +453,29 @@ impl Server {
         self.send(from, body);
     }
 
-    /// `raft_recv_appendentries_response`.
-    pub fn recv_appendentries_response(&mut self, from: NodeId, msg_id: u64, term: u64, success: bool, current_idx: u64) -> Outcome {
-        let Some(node) = self.node(from) else { return Outcome::Handled };
+    /// What the two responses to a leader's messages check first: a response from a node this
+    /// server does not know, to a server that no longer leads, or stale (of an older term, or
+    /// older than the last message id the node answered) changes nothing; one of a newer term
+    /// makes the server a follower of it. None: the response is to be handled.
+    fn screen_response(&mut self, from: NodeId, msg_id: u64, term: u64) -> Option<Outcome> {
+        let Some(node) = self.node(from) else { return Some(Outcome::Handled) };
         if !self.is_leader() || msg_id < node.match_msgid || term < self.current_term {
-            return Outcome::Handled;
+            return Some(Outcome::Handled);
         }
         if term > self.current_term {
             self.set_current_term(term);
             self.become_follower();
-            return Outcome::BecameFollower;
+            return Some(Outcome::BecameFollower);
         }
+        None
+    }
+
+    /// `raft_recv_appendentries_response`.
+    pub fn recv_appendentries_response(&mut self, from: NodeId, msg_id: u64, term: u64, success: bool, current_idx: u64) -> Outcome {
+        if let Some(done) = self.screen_response(from, msg_id, term) {
+            return done;
+        }
+        let node = self.node(from).expect("screened above");
         if !success {
             if current_idx < node.match_idx {
                 return Outcome::Handled;
@@ -468,7 +488,7 @@ impl Server {
             return Outcome::Handled;
         }
         let mine = self.current_idx();
-        let n = self.node_mut(from).expect("looked up above");
+        let n = self.node_mut(from).expect("screened above");
         if current_idx > n.match_idx {
             n.match_idx = current_idx;
         }
@@ -664,13 +684,9 @@ impl Server {
     pub fn recv_snapshot(&mut self, from: NodeId, term: u64, leader_id: NodeId, msg_id: u64, snapshot_index: u64, snapshot_term: u64, value: u64, nodes: &[NodeCfg]) {
         let mut success = false;
         'out: {
-            if term < self.current_term {
+            if !self.hear_from_leader(term, leader_id) {
                 break 'out;
             }
-            if term > self.current_term {
-                self.set_current_term(term);
-            }
-            self.accept_leader(leader_id);
             if snapshot_index > self.current_idx() {
                 self.load_snapshot(snapshot_index, snapshot_term, value, nodes);
             }
@@ -718,17 +734,11 @@ impl Server {
 
     /// `raft_recv_snapshot_response`.
     pub fn recv_snapshot_response(&mut self, from: NodeId, msg_id: u64, snapshot_index: u64, term: u64, success: bool) -> Outcome {
-        let Some(node) = self.node(from) else { return Outcome::Handled };
-        if !self.is_leader() || term < self.current_term || msg_id < node.match_msgid {
-            return Outcome::Handled;
-        }
-        if term > self.current_term {
-            self.set_current_term(term);
-            self.become_follower();
-            return Outcome::BecameFollower;
+        if let Some(done) = self.screen_response(from, msg_id, term) {
+            return done;
         }
         let base = self.snapshot_last_idx();
-        let n = self.node_mut(from).expect("looked up above");
+        let n = self.node_mut(from).expect("screened above");
         n.match_msgid = msg_id;
         if snapshot_index == base && success {
             n.next_idx = (base + 1).max(n.next_idx);

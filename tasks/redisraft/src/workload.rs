@@ -104,22 +104,7 @@ pub fn run_system(scenario: Scenario, seed: u64, bug: Bug) -> Run {
     let initial = cluster.observe();
     let mut steps = vec![];
     while steps.len() < MAX_STEPS {
-        let enabled = cluster.enabled();
-        let total: u64 = enabled.iter().map(|s| scenario.weight(s)).sum();
-        if total == 0 {
-            break;
-        }
-        let mut pick = rng.below(total);
-        let Some(step) = enabled.into_iter().find(|s| {
-            let w = scenario.weight(s);
-            if pick < w {
-                return true;
-            }
-            pick -= w;
-            false
-        }) else {
-            break;
-        };
+        let Some(step) = task_probe::pick_weighted(&mut rng, cluster.enabled(), |s| scenario.weight(s)) else { break };
         let action = cluster.apply(&step);
         steps.push((step, action, cluster.observe()));
     }

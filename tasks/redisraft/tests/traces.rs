@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use task_probe::testing::{assert_check_constant, assert_traces_match_files, trace};
+use task_probe::testing::{assert_actions_pinned, assert_check_constant, assert_traces_match_files, trace};
 use task_redisraft::raft_server::Bug;
 use task_redisraft::workload::{Scenario, bug_seeds, constants, run_system, served_stale_read, traces};
 
@@ -38,10 +38,7 @@ const PINNED: [&str; 21] = [
 #[test]
 fn pinned_names_and_constants_match_task_toml() {
     let toml = include_str!("../task.toml");
-    for a in PINNED {
-        assert!(toml.contains(&format!("{{ name = \"{a}\", params = [")), "{a} not pinned in task.toml");
-    }
-    assert_eq!(toml.matches("{ name = \"").count(), PINNED.len(), "task.toml pins other actions");
+    assert_actions_pinned(toml, &PINNED);
     let k = constants();
     assert_check_constant(toml, "NumServers", k.servers);
     assert_check_constant(toml, "MaxTerm", k.max_term);
