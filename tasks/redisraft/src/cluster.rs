@@ -235,7 +235,6 @@ impl Cluster {
     /// records for it (a response's action says what it made of its receiver).
     pub fn apply(&mut self, step: &Step) -> &'static str {
         let i = step.server();
-        let floor = self.servers.iter().map(|s| s.commit_idx).max().unwrap_or(0);
         let action = match *step {
             Step::ElectionStart { .. } => {
                 self.srv(i).election_start();
@@ -262,6 +261,7 @@ impl Cluster {
             }
             Step::RecvReadRequest { .. } => {
                 let id = self.reads.len() as u64 + 1;
+                let floor = self.servers.iter().map(|s| s.commit_idx).max().unwrap_or(0);
                 self.reads.push(Read { server: i, floor, status: ReadStatus::Pending, index: 0, value: 0 });
                 self.srv(i).recv_read_request(id);
                 "RecvReadRequest"
@@ -410,13 +410,7 @@ pub fn entry_json(e: &Entry) -> Value {
 
 /// A configuration as a trace shows it: every node's status, `absent` for those it lacks.
 fn cfg_json(cfg: &[NodeCfg], ids: &[NodeId]) -> Value {
-    let status = |n: NodeId| {
-        cfg.iter().find(|c| c.0 == n).map_or("absent", |&(id, voting, active)| {
-            let mut node = crate::raft_node::Node::new(id, voting);
-            node.active = active;
-            node.status()
-        })
-    };
+    let status = |n: NodeId| cfg.iter().find(|c| c.0 == n).map_or("absent", |&(_, voting, active)| crate::raft_node::status(voting, active));
     Value::Object(ids.iter().map(|&n| (n.to_string(), status(n).into())).collect())
 }
 

@@ -35,11 +35,16 @@ impl Node {
 
     /// The node's membership as a trace shows it.
     pub fn status(&self) -> &'static str {
-        match (self.voting, self.active) {
-            (true, true) => "voting",
-            (true, false) => "removing",
-            (false, true) => "nonvoting",
-            (false, false) => "nonvoting-removing",
-        }
+        status(self.voting, self.active)
+    }
+}
+
+/// A membership as a trace shows it, from the voting and active flags.
+pub fn status(voting: bool, active: bool) -> &'static str {
+    match (voting, active) {
+        (true, true) => "voting",
+        (true, false) => "removing",
+        (false, true) => "nonvoting",
+        (false, false) => "nonvoting-removing",
     }
 }

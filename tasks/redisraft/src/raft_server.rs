@@ -749,23 +749,24 @@ impl Server {
     /// `raft_update_commit_idx` (from `raft_flush`): the highest index a majority of the voting
     /// nodes holds, if of the current term. The leader's own log is synced at once.
     pub fn update_commit_idx(&mut self) {
-        let mine = self.current_idx();
-        let mut indexes: Vec<u64> = self.nodes.iter().filter(|n| n.voting).map(|n| if n.id == self.id { mine } else { n.match_idx }).collect();
-        if indexes.is_empty() {
-            return;
-        }
-        indexes.sort_unstable_by(|a, b| b.cmp(a));
-        let commit = indexes[indexes.len() / 2];
-        if commit > self.commit_idx && self.term_at(commit) == Some(self.current_term) {
-            self.commit_idx = commit;
+        self.commit_idx = self.commit_candidate();
+    }
+
+    /// What [`Server::update_commit_idx`] commits now (the current commit index if nothing).
+    pub fn commit_candidate(&self) -> u64 {
+        match self.quorum_value(self.current_idx(), |n| n.match_idx) {
+            Some(commit) if commit > self.commit_idx && self.term_at(commit) == Some(self.current_term) => commit,
+            _ => self.commit_idx,
         }
     }
 
-    /// What [`Server::update_commit_idx`] would commit now (the current commit index if nothing).
-    pub fn commit_candidate(&self) -> u64 {
-        let mut probe = self.clone();
-        probe.update_commit_idx();
-        probe.commit_idx
+    /// The highest value a majority of the voting nodes reaches, this server's being `mine`
+    /// and another's `of` it: the voting nodes' values sorted in decreasing order, the middle
+    /// one (`raft_update_commit_idx`, `quorum_msg_id`). None with no voting node.
+    fn quorum_value(&self, mine: u64, of: impl Fn(&Node) -> u64) -> Option<u64> {
+        let mut vals: Vec<u64> = self.nodes.iter().filter(|n| n.voting).map(|n| if n.id == self.id { mine } else { of(n) }).collect();
+        vals.sort_unstable_by(|a, b| b.cmp(a));
+        vals.get(vals.len() / 2).copied()
     }
 
     /// `raft_is_apply_allowed`.
@@ -800,12 +801,7 @@ impl Server {
 
     /// `quorum_msg_id`: the highest message id a majority of the voting nodes acknowledged.
     fn quorum_msg_id(&self) -> u64 {
-        let mut ids: Vec<u64> = self.nodes.iter().filter(|n| n.voting).map(|n| if n.id == self.id { self.msg_id } else { n.match_msgid }).collect();
-        if ids.is_empty() {
-            return 0;
-        }
-        ids.sort_unstable_by(|a, b| b.cmp(a));
-        ids[ids.len() / 2]
+        self.quorum_value(self.msg_id, |n| n.match_msgid).unwrap_or(0)
     }
 
     /// `raft_recv_read_request`: a leader queues the read with a new message id; a quorum's

@@ -254,6 +254,11 @@ pub fn specs() -> Vec<GraphSpec> {
             how: How::Scheduled(task_mutex::workload::graph_run, false),
         },
         GraphSpec {
+            dir: "raftkvs",
+            bounds: RAFTKVS_BOUNDS,
+            how: How::Search(|bounds| search(task_raftkvs::workload::graph_state(), "raftkvs", task_raftkvs::workload::header_constants(), RAFTKVS_DEPTH, 2_000_000, bounds)),
+        },
+        GraphSpec {
             dir: "redisraft",
             bounds: REDISRAFT_BOUNDS,
             how: How::Search(|bounds| search(task_redisraft::workload::graph_state(), "redisraft", task_redisraft::workload::constants_json(), REDISRAFT_DEPTH, 2_000_000, bounds)),
@@ -262,11 +267,6 @@ pub fn specs() -> Vec<GraphSpec> {
             dir: "ringbuffer",
             bounds: "capacity 4; a producer and a consumer, 8 calls each drawn from push/pop and slices of 1 to 5 items, a scheduling point after every step, under random and PCT schedules",
             how: How::Scheduled(task_ringbuffer::workload::graph_run, false),
-        },
-        GraphSpec {
-            dir: "raftkvs",
-            bounds: RAFTKVS_BOUNDS,
-            how: How::Search(|bounds| search(task_raftkvs::workload::graph_state(), "raftkvs", task_raftkvs::workload::header_constants(), RAFTKVS_DEPTH, 2_000_000, bounds)),
         },
         GraphSpec {
             dir: "rwmutex",
