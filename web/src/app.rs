@@ -1,6 +1,8 @@
-//! The page: a gallery of tasks, a task page with tabs (description, code, traces, invariants,
-//! prompt, and the LLM loop of [`crate::llm`]), the editor checked as you type, and grading in a Web Worker with its scorecard.
+//! The page: a gallery of tasks, a task page with tabs (description, with the bug model's check
+//! of [`crate::bug_run`]; code, traces, invariants, prompt, and the LLM loop of [`crate::llm`]),
+//! the editor checked as you type, and grading in a Web Worker with its scorecard.
 
+use crate::bug_run::BugRun;
 use crate::catalog::{self, InvariantDoc, TaskInfo};
 use crate::code_editor::{lint_marks, CodeEditor};
 use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
@@ -256,7 +258,8 @@ fn task_page(props: &TaskProps) -> Html {
         return html! { <main><p class="error">{ format!("No task `{}`.", props.id) }</p></main> };
     };
     let body = match *tab {
-        Tab::Description => description_tab(&info),
+        // Always rendered (below), so that a check of the bug model survives a change of tab.
+        Tab::Description => html! {},
         Tab::Code => html! { <CodeTab id={props.id.clone()} /> },
         Tab::Traces => html! { <TracesTab id={props.id.clone()} /> },
         Tab::Invariants => invariants_tab(files),
@@ -281,7 +284,8 @@ fn task_page(props: &TaskProps) -> Html {
                             }
                         }) }
                     </nav>
-                    <div class="tab-body" data-tab={tab.name().to_lowercase()} hidden={*tab == Tab::Llm}>{ body }</div>
+                    <div class="tab-body" data-tab="description" hidden={*tab != Tab::Description}>{ description_tab(&info) }</div>
+                    <div class="tab-body" data-tab={tab.name().to_lowercase()} hidden={matches!(*tab, Tab::Llm | Tab::Description)}>{ body }</div>
                     <div class="tab-body" data-tab="llm" hidden={*tab != Tab::Llm}>
                         <LlmPanel task={props.id.clone()} module={info.module.clone()} prompt={files.prompt()} prompt_no_hints={files.prompt_no_hints()} />
                     </div>
@@ -320,6 +324,7 @@ fn description_tab(info: &TaskInfo) -> Html {
             </table>
             <p class="check">{ format!("Checked with {}.", info.check_constants.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")) }</p>
             { info.bug.as_ref().map(bug_section).unwrap_or_default() }
+            <BugRun id={info.id.clone()} />
         </div>
     }
 }
@@ -627,7 +632,14 @@ fn workbench(props: &WorkbenchProps) -> Html {
             }
             *run.borrow_mut() += 1;
             let o = (*overrides).clone();
-            let req = GradeRequest { run: *run.borrow(), task: id.clone(), model: (*text).clone(), cfg: o.cfg_override(), mapping: o.mapping_override() };
+            let req = GradeRequest {
+                run: *run.borrow(),
+                task: id.clone(),
+                model: (*text).clone(),
+                cfg: o.cfg_override(),
+                mapping: o.mapping_override(),
+                bug_model: false,
+            };
             *graded.borrow_mut() = Some(((*text).clone(), o));
             link.set(None);
             copy_note.set(String::new());

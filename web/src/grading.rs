@@ -13,7 +13,7 @@ use tla_syntax::diag::Severity;
 use crate::catalog::tla_text;
 
 /// What the page asks the worker.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct GradeRequest {
     /// Counts the page's requests, so a message of an older run is recognised.
     pub run: u64,
@@ -23,21 +23,32 @@ pub struct GradeRequest {
     pub cfg: Option<String>,
     /// The user's mapping, in place of the task's.
     pub mapping: Option<String>,
+    /// Grade the task's own bug model instead of `model` ([`BugModel`]: its `.cfg`, its budget,
+    /// no precision stage), to show the historical bug's counterexample.
+    pub bug_model: bool,
 }
 
 impl GradeRequest {
     pub fn to_json(&self) -> String {
-        json!({ "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping }).to_string()
+        json!({ "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping, "bug_model": self.bug_model })
+            .to_string()
     }
 
     pub fn from_json(text: &str) -> Result<GradeRequest, String> {
         let v: Json = serde_json::from_str(text).map_err(|e| format!("bad request: {e}"))?;
+        let bug_model = v.get("bug_model").and_then(Json::as_bool).unwrap_or(false);
+        let model = match v.get("model").and_then(Json::as_str) {
+            Some(m) => m.to_string(),
+            None if bug_model => String::new(),
+            None => return Err("bad request: no model".into()),
+        };
         Ok(GradeRequest {
             run: v.get("run").and_then(Json::as_u64).unwrap_or(0),
             task: v.get("task").and_then(Json::as_str).ok_or("bad request: no task")?.to_string(),
-            model: v.get("model").and_then(Json::as_str).ok_or("bad request: no model")?.to_string(),
+            model,
             cfg: v.get("cfg").and_then(Json::as_str).map(str::to_string),
             mapping: v.get("mapping").and_then(Json::as_str).map(str::to_string),
+            bug_model,
         })
     }
 }
@@ -129,6 +140,50 @@ pub fn grade_task_with_progress(
     Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))
 }
 
+/// A task's bug model: the model of its code with the bug switch on, checked with its own
+/// `.cfg` within its own budget (task.toml's `[check] bug_cfg` and `bug_max_states`), as
+/// `sysmo task check` refutes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BugModel {
+    /// `bug/<Module>.tla`.
+    pub path: String,
+    pub text: &'static str,
+    /// `bug/<Module>.cfg`, or the one `[check] bug_cfg` names.
+    pub cfg_path: String,
+    pub cfg: &'static str,
+    /// The budget in distinct states, when it is not the task's `[check] max_states`.
+    pub max_states: Option<u64>,
+}
+
+impl BugModel {
+    /// The bug model of an embedded task, when it has one; an error when its task.toml does
+    /// not read or its `.cfg` is missing.
+    pub fn of(task: &sysmo_tasks::TaskFiles) -> Result<Option<BugModel>, String> {
+        let toml = sysmo_task_format::TaskToml::parse(task.task_toml())?;
+        let path = toml.bug_model_path();
+        let Some(text) = task.file(&path) else { return Ok(None) };
+        let cfg_path = toml.bug_cfg_path();
+        let cfg = task.file(&cfg_path).ok_or_else(|| format!("the bug model's configuration {cfg_path} is missing"))?;
+        Ok(Some(BugModel { path, text, cfg_path, cfg, max_states: toml.check.bug_max_states }))
+    }
+}
+
+/// Grade the bug model of the embedded task `task_id` ([`BugModel`]) against the task's
+/// traces and invariants, as `sysmo task check` does: no system graph (the graph is of the
+/// correct code), so no precision stage.
+pub fn grade_bug_model_with_progress(
+    task_id: &str,
+    should_stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&sysmo_grade::Progress),
+) -> Result<Report, String> {
+    let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
+    let bug = BugModel::of(task)?.ok_or_else(|| format!("the task `{task_id}` has no bug model"))?;
+    let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
+    let input = sysmo_grade::TaskInput::from_folder(task.files, &traces).with_max_states(bug.max_states);
+    let model = sysmo_grade::ModelInput { name: &bug.path, text: bug.text, cfg: Some(bug.cfg), mapping: None };
+    Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))
+}
+
 /// The worker's answer to one request: posts progress through `post` while it works, and
 /// returns the last message (the report, or why there is none).
 pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> WorkerMessage {
@@ -143,7 +198,15 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     post(WorkerMessage::Progress { run, stage: "syntax".into(), slices: 0, syntax: None });
     // The syntax score comes first (the grader computes it again; it is cheap), so the page
     // can show it while the later stages run.
-    let syntax = crate::analyze_text(&req.model).syntax_score;
+    let text = match req.bug_model {
+        true => match sysmo_tasks::task(&req.task).map(BugModel::of) {
+            Some(Ok(Some(b))) => b.text,
+            Some(Err(message)) => return WorkerMessage::Failed { run, message },
+            _ => return WorkerMessage::Failed { run, message: format!("the task `{}` has no bug model", req.task) },
+        },
+        false => req.model.as_str(),
+    };
+    let syntax = crate::analyze_text(text).syntax_score;
     post(WorkerMessage::Progress { run, stage: "checking".into(), slices: 0, syntax: Some(syntax) });
     let slices = Cell::new(0u64);
     let post_cell = std::cell::RefCell::new(post);
@@ -159,7 +222,11 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
             (*post)(WorkerMessage::Stage { run, progress: p.clone() });
         }
     };
-    match grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage) {
+    let report = match req.bug_model {
+        true => grade_bug_model_with_progress(&req.task, &should_stop, &mut stage),
+        false => grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage),
+    };
+    match report {
         Ok(report) => WorkerMessage::Report { run, report: Box::new(report) },
         Err(message) => WorkerMessage::Failed { run, message },
     }

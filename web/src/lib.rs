@@ -4,11 +4,13 @@
 //!
 //! The page is a client of the engine through small view models, plain data tested on their own
 //! (natively and in wasm): [`EditorView`] for the editor, [`catalog`] for what a task shows,
-//! [`grading`] for the worker's messages and the scorecard. `src/app.rs` renders them;
+//! [`grading`] for the worker's messages and the scorecard. `src/app.rs` renders them
+//! ([`bug_run`]: a task's bug model checked and its counterexample played);
 //! `src/main.rs` mounts the page and `src/worker.rs` is the grading worker.
 
 #![forbid(unsafe_code)]
 
+pub mod bug_run;
 pub mod catalog;
 pub mod check_bench;
 pub mod code_editor;

@@ -162,7 +162,7 @@ fn itf_values_read_as_tla() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn worker_messages_round_trip() {
-    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into(), cfg: None, mapping: None };
+    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into(), cfg: None, mapping: None, bug_model: false };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     for m in [
         WorkerMessage::Ready,
@@ -174,7 +174,7 @@ fn worker_messages_round_trip() {
         assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
     }
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None, bug_model: false }.to_json(), &mut |m| posted.push(m));
     assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
     assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
 }
@@ -224,7 +224,7 @@ fn broken_spin() -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin(), cfg: None, mapping: None }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin(), cfg: None, mapping: None, bug_model: false }.to_json(), &mut |m| posted.push(m));
     let WorkerMessage::Report { run: 1, report } = last else { panic!("{last:?}") };
     assert!(matches!(&posted[0], WorkerMessage::Progress { stage, .. } if stage == "syntax"), "{posted:?}");
     let card = Scorecard::from_report(&report);
@@ -337,3 +337,68 @@ fn a_violated_invariant_shows_its_counterexample_as_states() {
 
 #[path = "wasm/share.rs"]
 mod share;
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn each_task_with_a_bug_folder_has_its_bug_model_with_a_cfg() {
+    use web::grading::BugModel;
+    for t in sysmo_tasks::tasks() {
+        let has_bug = t.files.iter().any(|(p, _)| p.starts_with("bug/") && p.ends_with(".tla"));
+        let bug = BugModel::of(t).unwrap_or_else(|e| panic!("{}: {e}", t.id));
+        assert_eq!(bug.is_some(), has_bug, "{}", t.id);
+        if let Some(b) = bug {
+            assert!(b.text.contains("MODULE") && b.cfg_path.starts_with("bug/") && b.cfg_path.ends_with(".cfg"), "{}: {b:?}", t.id);
+        }
+    }
+    // A task whose bug shows beyond its grading budget, with a .cfg of its own.
+    let r = BugModel::of(sysmo_tasks::task("redisraft").unwrap()).unwrap().unwrap();
+    assert_eq!((r.path.as_str(), r.cfg_path.as_str(), r.max_states), ("bug/redisraft.tla", "bug/stale-read.cfg", Some(40000)));
+    assert!(BugModel::of(sysmo_tasks::task("spin").unwrap()).unwrap().is_none());
+}
+
+/// Grades a task's bug model as the page's bug panel asks the worker to.
+fn grade_bug_model(task: &str) -> (Vec<WorkerMessage>, WorkerMessage) {
+    let mut posted = vec![];
+    let req = GradeRequest { run: 4, task: task.into(), bug_model: true, ..GradeRequest::default() };
+    let read = GradeRequest::from_json(&req.to_json()).unwrap();
+    assert_eq!(read, req);
+    let last = handle_request(&req.to_json(), &mut |m| posted.push(m));
+    (posted, last)
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn the_bug_model_is_refuted_on_request_and_its_counterexamples_play() {
+    use web::bug_run::findings;
+    use web::player::Trace;
+    // locksvc's bug model violates properties of the task's invariants.
+    let (posted, last) = grade_bug_model("locksvc");
+    assert!(posted.iter().any(|m| matches!(m, WorkerMessage::Stage { run: 4, progress } if progress.stage == "invariants")));
+    let WorkerMessage::Report { run: 4, report } = last else { panic!("{last:?}") };
+    assert_eq!(report.model, "bug/locksvc.tla");
+    let card = Scorecard::from_report(&report);
+    let found = findings(&card);
+    let names: Vec<&str> = found.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"LockSafety") && !names.contains(&"runtime gate"), "{names:?}");
+    for f in &found {
+        let cex = f.counterexample.as_ref().unwrap_or_else(|| panic!("{} has no counterexample", f.name));
+        let trace = Trace::from_itf(&cex.itf);
+        assert!(trace.states.len() >= 2 && trace.states[1].action.is_some(), "{}: {trace:?}", f.name);
+    }
+    // The precision stage needs the correct code's graph: the bug model is not judged by it.
+    assert_eq!(card.stages[4].status, "skipped");
+
+    // mutex's bug model states its property in its own .cfg: the runtime gate refutes it.
+    let (_, last) = grade_bug_model("mutex");
+    let WorkerMessage::Report { report, .. } = last else { panic!("{last:?}") };
+    let found = findings(&Scorecard::from_report(&report));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].name == "runtime gate" && found[0].summary.contains("AtMostOneHolder"), "{found:?}");
+    assert!(found[0].counterexample.as_ref().is_some_and(|c| c.states.len() >= 2));
+
+    // A task without a bug model, and an unknown task, say so.
+    for (task, says) in [("spin", "has no bug model"), ("nope", "no task `nope`")] {
+        let (_, last) = grade_bug_model(task);
+        assert!(matches!(&last, WorkerMessage::Failed { run: 4, message } if message.contains(says)), "{last:?}");
+    }
+}

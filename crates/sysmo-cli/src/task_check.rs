@@ -267,15 +267,15 @@ pub fn check_dir(dir: &Path) -> Outcome {
             out.problems.push(Problem::new(name, None, format!("the reference model must grade 1.0; short: {}\n{why}", short.join(", "))));
         }
     }
-    if let Some(bug) = file(&format!("bug/{module}.tla")) {
-        let bug_cfg = task.check.bug_cfg.clone().unwrap_or(format!("{module}.cfg"));
-        let cfg = file(&format!("bug/{bug_cfg}"));
+    if let Some(bug) = file(&task.bug_model_path()) {
+        let cfg_path = task.bug_cfg_path();
+        let cfg = file(&cfg_path);
         if cfg.is_none() {
-            out.problems.push(Problem::new(format!("bug/{bug_cfg}"), None, "missing: the bug model's .cfg"));
+            out.problems.push(Problem::new(cfg_path, None, "missing: the bug model's .cfg"));
         }
         let budget = task.check.bug_max_states;
         let bug_input = TaskInput::from_folder(&file_refs, &trace_refs).with_max_states(budget);
-        let name = format!("bug/{module}.tla");
+        let name = task.bug_model_path();
         let r = grade(&bug_input, &ModelInput { name: &name, text: bug, cfg, mapping: None }, &|| false);
         let violated: Vec<&str> = r.stages.invariants.invariants.iter().filter(|i| i.verdict != "pass").map(|i| i.name.as_str()).collect();
         // The bug model's own .cfg may state the property (an INVARIANT the runtime gate finds

@@ -266,6 +266,17 @@ impl TaskToml {
         }
     }
 
+    /// The bug model's path in the task folder: `bug/<Module>.tla`.
+    pub fn bug_model_path(&self) -> String {
+        format!("bug/{}.tla", self.pinned.module)
+    }
+
+    /// The bug model's `.cfg` in the task folder: `bug/` and `[check] bug_cfg`, else
+    /// `bug/<Module>.cfg`.
+    pub fn bug_cfg_path(&self) -> String {
+        format!("bug/{}", self.check.bug_cfg.clone().unwrap_or_else(|| format!("{}.cfg", self.pinned.module)))
+    }
+
     /// The original file's size as the task page writes it: (lines, whether rounded).
     pub fn original_lines(&self) -> Option<(u64, bool)> {
         match (self.original.lines, self.original.approx_lines) {

@@ -64,3 +64,33 @@ export async function expectFailsInvariants(page, text, invariants, failed) {
   const want = [...failed].sort();
   expect(JSON.stringify(shown) === JSON.stringify(want), `failed ${shown}`);
 }
+
+/**
+ * On the description tab, check the task's bug model in the worker and expect `property`
+ * violated with a counterexample of `states` states, which plays in the player: stepped from
+ * the first state to the last, whose step is `lastAction`. The bug panel is saved as
+ * `screenshotPath`. Returns the seconds the check took.
+ */
+export async function expectBugFound(page, { property, states, lastAction }, screenshotPath, timeout = 300000) {
+  await page.click('.tab[data-tab="description"]');
+  await page.waitForSelector('#bug-run #check-bug:not([disabled])');
+  const started = Date.now();
+  await page.click('#check-bug');
+  await page.waitForSelector('#bug-status[data-state="done"], #bug-status[data-state="failed"]', { timeout });
+  const seconds = (Date.now() - started) / 1000;
+  const status = await page.textContent('#bug-status');
+  expect((await page.getAttribute('#bug-status', 'data-state')) === 'done' && status.includes(property), status);
+  const player = `#bug-run .bug-violations li[data-name="${property}"] .player`;
+  await page.waitForSelector(player, { state: 'visible' });
+  const len = Number(await page.getAttribute(player, 'data-len'));
+  expect(len === states, `the counterexample has ${len} states, not ${states}`);
+  expect((await page.textContent(`${player} .step-action .action`)) === 'initial state', 'the player starts at the initial state');
+  await page.click(`${player} button.next`);
+  expect(Number(await page.getAttribute(player, 'data-pos')) === 1, 'next steps to state 2');
+  await page.click(`${player} button.last`);
+  expect(Number(await page.getAttribute(player, 'data-pos')) === len - 1, 'last steps to the violating state');
+  const last = await page.textContent(`${player} .step-action .action`);
+  expect(last.startsWith(lastAction), `the last step is ${last}, not ${lastAction}`);
+  await page.locator('#bug-run').screenshot({ path: screenshotPath });
+  return seconds;
+}
