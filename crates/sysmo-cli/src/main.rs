@@ -144,12 +144,19 @@ Usage:
   sysmo tasks [--json]
       List the tasks built into sysmo (id, pinned module, traces, title).
 
-  sysmo task check DIR [--json]
-      Validate a task folder (a built-in tasks/<id>, or one of your own): task.toml reads, the
+  sysmo task check DIR|PACK.sysmo [--json]
+      Validate a task folder (a built-in tasks/<id>, or one of your own) or a pack of one: task.toml reads, the
       files a task needs are there, every trace line reads and every pinned action occurs in
       the traces, the reference model grades 1.0, the bug model (bug/<Module>.tla) violates a
       property of invariants.cfg (within [check] bug_max_states, with [check] bug_cfg when set). Each
       problem names its file and line. Exit 0 when there is none, 1 otherwise.
+
+  sysmo task pack DIR [-o FILE.sysmo] [--json]
+      Write a task folder as one file (default <id>.sysmo): its task.toml, invariants, reference
+      and bug models, traces (of traces and bug_traces), the code it shows (a code/ folder, in
+      any language, or the Rust crate its traces name) and its system graph, gzipped JSON with a
+      content hash. Written only when task.toml, the files every task has and the traces check
+      (run `sysmo task check` on the pack to grade its models). Exit 0 when written, 1 otherwise.
 
   sysmo prompt --task ID [--no-hints]
       Print the text to give an LLM to model a task: the system and its code, what to model
@@ -261,8 +268,15 @@ fn main() -> ExitCode {
                     ExitCode::from(EXIT_USAGE)
                 }
             },
+            Some((sub, more)) if sub == "pack" => match task_check::run_pack(more) {
+                Ok(code) => code,
+                Err(msg) => {
+                    eprintln!("error: {msg}\n\n{USAGE}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            },
             _ => {
-                eprintln!("error: `sysmo task` takes a subcommand: check\n\n{USAGE}");
+                eprintln!("error: `sysmo task` takes a subcommand: check, pack\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)
             }
         },

@@ -1,5 +1,5 @@
-//! `sysmo task check DIR [--json]`: validates a task folder, a built-in one (`tasks/<id>`) or
-//! one a teacher wrote, before it is used:
+//! `sysmo task check DIR|PACK.sysmo [--json]`: validates a task, a folder (a built-in one,
+//! `tasks/<id>`, or one a teacher wrote) or a pack made of one, before it is used:
 //!
 //! - `task.toml` reads with the one schema (`sysmo_task_format::TaskToml`);
 //! - the files the task needs are there: `<Module>Invariants.tla`, `invariants.cfg`,
@@ -14,9 +14,13 @@
 //!   a property it violates, within `[check] bug_max_states` when task.toml sets it (else the
 //!   task's budget), with `[check] bug_cfg` when set (else `bug/<Module>.cfg`).
 //!
-//! Every problem names its file and, where there is one, its line. The files are read the way
-//! the built-in tasks are embedded (`sysmo-tasks`' build script): the same names, so a folder
-//! that passes here grades the same once built in.
+//! `sysmo task pack DIR [-o FILE.sysmo]` writes the folder as one pack
+//! (`sysmo_task_format::pack`) once the first four checks pass (the models are graded by `task
+//! check`, which takes the pack as it takes the folder).
+//!
+//! Every problem names its file and, where there is one, its line. A folder is read with
+//! `sysmo_task_format::folder`, the reading `sysmo-tasks` embeds the built-in tasks with, so a
+//! folder that passes here grades the same once built in or packed.
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -24,29 +28,9 @@ use std::process::ExitCode;
 use sysmo_grade::report::Status;
 use sysmo_grade::{ModelInput, TaskInput, grade};
 
-use sysmo_task_format::layout::{GRAPH_FILE, INVARIANTS_SUFFIX, SUB_DIRS, TOP_FILES};
-
-/// One problem: the file (relative to the folder checked, or a trace's path), the line (from
-/// 1) when the problem has one, and what is wrong.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Problem {
-    pub file: String,
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-impl Problem {
-    fn new(file: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> Problem {
-        Problem { file: file.into(), line, message: message.into() }
-    }
-
-    fn text(&self) -> String {
-        match self.line {
-            Some(l) => format!("{}:{l}: {}", self.file, self.message),
-            None => format!("{}: {}", self.file, self.message),
-        }
-    }
-}
+use sysmo_task_format::folder::line_of;
+use sysmo_task_format::pack::Pack;
+use sysmo_task_format::{Problem, TaskToml};
 
 /// What a check found: its problems, and a line for each part that passed.
 #[derive(Debug, Default)]
@@ -63,11 +47,11 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--json" => json_out = true,
             x if x.starts_with("--") => return Err(format!("unknown option `{x}` for `sysmo task check`")),
             x if dir.is_none() => dir = Some(PathBuf::from(x)),
-            x => return Err(format!("`sysmo task check` takes one folder, not also `{x}`")),
+            x => return Err(format!("`sysmo task check` takes one folder or pack, not also `{x}`")),
         }
     }
-    let dir = dir.ok_or("`sysmo task check` needs the task's folder")?;
-    let out = check_dir(&dir);
+    let dir = dir.ok_or("`sysmo task check` needs the task's folder or pack")?;
+    let out = check_path(&dir);
     if json_out {
         let problems: Vec<Value> = out.problems.iter().map(|p| json!({ "file": p.file, "line": p.line, "message": p.message })).collect();
         println!("{}", json!({ "folder": dir.display().to_string(), "ok": out.problems.is_empty(), "problems": problems, "passed": out.passed }));
@@ -81,87 +65,6 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         println!("{}: {} problem(s)", dir.display(), out.problems.len());
     }
     Ok(if out.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The line (from 1) of the first line of `text` that contains `needle`.
-fn line_of(text: &str, needle: &str) -> Option<usize> {
-    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
-}
-
-/// The line a TOML error message names (`... at line 3, column 5`).
-fn toml_error_line(message: &str) -> Option<usize> {
-    let rest = message.split("line ").nth(1)?;
-    rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
-}
-
-fn read(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path).ok()
-}
-
-/// The task's files as the built-in tasks embed them: (path in the folder, text), sorted.
-fn task_files(dir: &Path) -> Vec<(String, String)> {
-    let mut files = vec![];
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
-    names.sort();
-    for p in names {
-        let Some(name) = p.file_name().and_then(|n| n.to_str()).map(str::to_string) else { continue };
-        if p.is_file() && (TOP_FILES.contains(&name.as_str()) || name.ends_with(INVARIANTS_SUFFIX)) {
-            if let Some(t) = read(&p) {
-                files.push((name, t));
-            }
-        } else if p.is_dir() && SUB_DIRS.contains(&name.as_str()) {
-            let mut inner: Vec<PathBuf> = std::fs::read_dir(&p).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
-            inner.sort();
-            for f in inner.into_iter().filter(|f| f.is_file()) {
-                if let (Some(n), Some(t)) = (f.file_name().and_then(|n| n.to_str()), read(&f)) {
-                    files.push((format!("{name}/{n}"), t));
-                }
-            }
-        }
-    }
-    files
-}
-
-/// Where a trace folder named in task.toml is: beside task.toml, or from the repository root
-/// two folders up (`tasks/<id>/` and `traces/<id>/`).
-fn trace_folder(dir: &Path, name: &str) -> Option<PathBuf> {
-    [dir.join(name), dir.join("../..").join(name)].into_iter().find(|p| p.is_dir())
-}
-
-/// The traces of the folders `names`: (the name as task.toml writes it / the file name, text).
-fn traces_of(dir: &Path, names: &[String], toml_text: &str, out: &mut Outcome) -> (Vec<(String, String)>, Option<String>) {
-    let mut traces = vec![];
-    let mut graph = None;
-    for name in names {
-        let Some(folder) = trace_folder(dir, name) else {
-            out.problems.push(Problem::new("task.toml", line_of(toml_text, &format!("\"{name}\"")), format!("the trace folder `{name}` is neither beside task.toml nor at the repository root")));
-            continue;
-        };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
-        files.sort();
-        for f in files {
-            let Some(n) = f.file_name().and_then(|n| n.to_str()).map(str::to_string) else { continue };
-            if n.ends_with(".ndjson") {
-                match read(&f) {
-                    Some(t) => traces.push((format!("{name}/{n}"), t)),
-                    None => out.problems.push(Problem::new(format!("{name}/{n}"), None, "cannot be read as UTF-8 text")),
-                }
-            } else if n == GRAPH_FILE && graph.is_none() {
-                graph = std::fs::read(&f).ok().and_then(|b| gunzip(&b));
-                if graph.is_none() {
-                    out.problems.push(Problem::new(format!("{name}/{n}"), None, "the system graph does not unpack (gzip)"));
-                }
-            }
-        }
-    }
-    (traces, graph)
-}
-
-fn gunzip(bytes: &[u8]) -> Option<String> {
-    use std::io::Read as _;
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(bytes).read_to_string(&mut s).ok()?;
-    Some(s)
 }
 
 /// Every line of a trace reads: JSON objects, a header of task `id` first, steps whose action
@@ -200,55 +103,86 @@ fn check_trace(path: &str, text: &str, id: &str, actions: &[String], out: &mut O
     seen
 }
 
-/// Checks the task folder `dir` (see the module's docs).
-pub fn check_dir(dir: &Path) -> Outcome {
-    let mut out = Outcome::default();
-    let Some(toml_text) = read(&dir.join("task.toml")) else {
-        out.problems.push(Problem::new("task.toml", None, format!("no task.toml in {}", dir.display())));
-        return out;
-    };
-    let task = match sysmo_task_format::TaskToml::parse(&toml_text) {
+/// Checks the task folder or pack at `path` (see the module's docs).
+pub fn check_path(path: &Path) -> Outcome {
+    match open(path) {
+        Ok((pack, problems)) => check_pack(&pack, problems),
+        Err(p) => Outcome { problems: vec![p], passed: vec![] },
+    }
+}
+
+/// The task at `path`: a pack file, or a folder read into one (with the problems reading it
+/// found: a trace folder that is not there, a file that is not text).
+fn open(path: &Path) -> Result<(Pack, Vec<Problem>), Problem> {
+    if path.is_file() {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| Problem::new(&name, None, format!("cannot be read: {e}")))?;
+        let pack = Pack::from_bytes(&bytes).map_err(|e| Problem::new(&name, None, e))?;
+        return Ok((pack, vec![]));
+    }
+    sysmo_task_format::folder::read(path)
+}
+
+/// The checks that need no grading: task.toml, the files every task has, the traces and the
+/// pinned actions they take. Returns the task when its task.toml reads.
+fn check_structure(pack: &Pack, out: &mut Outcome) -> Option<TaskToml> {
+    let toml_text = pack.files.get("task.toml").map(String::as_str).unwrap_or("");
+    let task = match pack.task_toml() {
         Ok(t) => t,
         Err(e) => {
-            out.problems.push(Problem::new("task.toml", toml_error_line(&e), e));
-            return out;
+            out.problems.push(Problem::new("task.toml", None, e));
+            return None;
         }
     };
     out.passed.push(format!("task.toml reads (task {}, module {})", task.id, task.pinned.module));
-    let module = task.pinned.module.clone();
-    let files = task_files(dir);
-    let file = |p: &str| files.iter().find(|(n, _)| n == p).map(|(_, t)| t.as_str());
+    let module = &task.pinned.module;
     for needed in [format!("{module}Invariants.tla"), "invariants.cfg".to_string(), format!("reference/{module}.tla")] {
-        if file(&needed).is_none() {
+        if !pack.files.contains_key(&needed) {
             out.problems.push(Problem::new(needed, None, "missing: every task has it"));
         }
     }
 
-    // Traces: every line reads; every pinned action occurs.
+    // Traces: every folder has some; every line reads; every pinned action occurs.
+    for name in task.traces.iter().chain(&task.bug_traces) {
+        let reported = out.problems.iter().any(|p| p.message.contains(&format!("`{name}`")));
+        if pack.traces_in(std::slice::from_ref(name)).is_empty() && !reported {
+            out.problems.push(Problem::new("task.toml", line_of(toml_text, &format!("\"{name}\"")), format!("the trace folder `{name}` holds no trace (*.ndjson)")));
+        }
+    }
     let actions: Vec<String> = task.pinned.actions.iter().map(|a| a.name.clone()).collect();
-    let (traces, graph) = traces_of(dir, &task.traces, &toml_text, &mut out);
-    let (bug_traces, _) = traces_of(dir, &task.bug_traces, &toml_text, &mut out);
+    let traces = pack.traces_in(&task.traces);
+    let bug_traces = pack.traces_in(&task.bug_traces);
     if traces.is_empty() {
-        out.problems.push(Problem::new("task.toml", line_of(&toml_text, "traces"), "no trace: task.toml's `traces` names the folders of the system's traces"));
+        out.problems.push(Problem::new("task.toml", line_of(toml_text, "traces"), "no trace: task.toml's `traces` names the folders of the system's traces"));
     }
     let before = out.problems.len();
     let mut seen: Vec<String> = vec![];
     for (path, text) in traces.iter().chain(&bug_traces) {
-        seen.extend(check_trace(path, text, &task.id, &actions, &mut out));
+        seen.extend(check_trace(path, text, &task.id, &actions, out));
     }
     for a in &actions {
         if !traces.is_empty() && !seen.contains(a) {
-            out.problems.push(Problem::new("task.toml", line_of(&toml_text, &format!("name = \"{a}\"")), format!("pinned action `{a}` occurs in no trace")));
+            out.problems.push(Problem::new("task.toml", line_of(toml_text, &format!("name = \"{a}\"")), format!("pinned action `{a}` occurs in no trace")));
         }
     }
     if out.problems.len() == before && !traces.is_empty() {
         out.passed.push(format!("{} trace(s) read, every pinned action occurs ({} bug trace(s))", traces.len(), bug_traces.len()));
     }
+    Some(task)
+}
+
+/// Checks a task's pack (see the module's docs); `problems` are those found reading it.
+pub fn check_pack(pack: &Pack, problems: Vec<Problem>) -> Outcome {
+    let mut out = Outcome { problems, passed: vec![] };
+    let Some(task) = check_structure(pack, &mut out) else { return out };
+    let module = task.pinned.module.clone();
+    let file = |p: &str| pack.files.get(p).map(String::as_str);
+    let graph = pack.graph.as_deref();
+    let traces = pack.traces_in(&task.traces);
 
     // The reference model and the bug model, graded as the grader grades a user's model.
-    let file_refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let trace_refs: Vec<(&str, &str)> = traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let input = TaskInput::from_folder(&file_refs, &trace_refs).with_system_graph(graph.as_deref());
+    let file_refs: Vec<(&str, &str)> = pack.files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let input = TaskInput::from_folder(&file_refs, &traces).with_system_graph(graph);
     if let Some(reference) = file(&format!("reference/{module}.tla")) {
         let name = format!("reference/{module}.tla");
         let cfg = file(&format!("reference/{module}.cfg"));
@@ -274,7 +208,7 @@ pub fn check_dir(dir: &Path) -> Outcome {
             out.problems.push(Problem::new(cfg_path, None, "missing: the bug model's .cfg"));
         }
         let budget = task.check.bug_max_states;
-        let bug_input = TaskInput::from_folder(&file_refs, &trace_refs).with_max_states(budget);
+        let bug_input = TaskInput::from_folder(&file_refs, &traces).with_max_states(budget);
         let name = task.bug_model_path();
         let r = grade(&bug_input, &ModelInput { name: &name, text: bug, cfg, mapping: None }, &|| false);
         let violated: Vec<&str> = r.stages.invariants.invariants.iter().filter(|i| i.verdict != "pass").map(|i| i.name.as_str()).collect();
@@ -295,4 +229,65 @@ pub fn check_dir(dir: &Path) -> Outcome {
         }
     }
     out
+}
+
+/// `sysmo task pack DIR [-o FILE.sysmo] [--json]`: the folder as one pack, written once its
+/// structure checks pass (see the module's docs).
+pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
+    let (mut dir, mut output, mut json_out) = (None, None, false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json_out = true,
+            "-o" | "--output" => output = Some(PathBuf::from(it.next().ok_or("-o needs the pack's file name")?)),
+            x if x.starts_with('-') => return Err(format!("unknown option `{x}` for `sysmo task pack`")),
+            x if dir.is_none() => dir = Some(PathBuf::from(x)),
+            x => return Err(format!("`sysmo task pack` takes one folder, not also `{x}`")),
+        }
+    }
+    let dir = dir.ok_or("`sysmo task pack` needs the task's folder")?;
+    let mut out = Outcome::default();
+    let pack = match sysmo_task_format::folder::read(&dir) {
+        Ok((pack, problems)) => {
+            out.problems = problems;
+            check_structure(&pack, &mut out).map(|task| (pack, task))
+        }
+        Err(p) => {
+            out.problems.push(p);
+            None
+        }
+    };
+    let written = match pack {
+        Some((pack, task)) if out.problems.is_empty() => {
+            let path = output.unwrap_or_else(|| PathBuf::from(format!("{}.sysmo", task.id)));
+            let bytes = pack.to_bytes();
+            std::fs::write(&path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some((path, bytes.len(), pack))
+        }
+        _ => None,
+    };
+    if json_out {
+        let problems: Vec<Value> = out.problems.iter().map(|p| json!({ "file": p.file, "line": p.line, "message": p.message })).collect();
+        let pack = written.as_ref().map(|(path, size, p)| {
+            json!({ "path": path.display().to_string(), "bytes": size, "hash": p.content_hash(), "files": p.files.len(), "traces": p.traces.len(), "code": p.code.len(), "graph": p.graph.is_some() })
+        });
+        println!("{}", json!({ "folder": dir.display().to_string(), "ok": written.is_some(), "problems": problems, "pack": pack }));
+    } else {
+        for p in &out.problems {
+            println!("error {}", p.text());
+        }
+        match &written {
+            Some((path, size, p)) => println!(
+                "wrote {}: {} files, {} traces, {} code files, {}; {size} bytes, content hash {}",
+                path.display(),
+                p.files.len(),
+                p.traces.len(),
+                p.code.len(),
+                if p.graph.is_some() { "a system graph" } else { "no system graph" },
+                p.content_hash()
+            ),
+            None => println!("{}: {} problem(s), no pack written", dir.display(), out.problems.len()),
+        }
+    }
+    Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

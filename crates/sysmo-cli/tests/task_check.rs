@@ -1,5 +1,7 @@
-//! `sysmo task check DIR`: built-in task folders pass; a copy of one, broken in five ways,
-//! gets one problem for each, with its file and line.
+//! `sysmo task check DIR|PACK` and `sysmo task pack DIR`: built-in task folders pass and pack
+//! into what sysmo-tasks embeds; a pack checks as its folder does; a teacher's folder with its
+//! own code and traces packs; a copy of a task broken in five ways gets one problem for each,
+//! with its file and line; a broken pack or folder says what is wrong and packs nothing.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -9,11 +11,37 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `sysmo task check DIR --json`: exit code and report.
-fn task_check(dir: &Path) -> (i32, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sysmo")).args(["task", "check"]).arg(dir).arg("--json").output().unwrap();
+/// `sysmo task <sub> ARGS --json`: exit code and report.
+fn task(sub: &str, args: &[&std::ffi::OsStr]) -> (i32, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sysmo")).args(["task", sub]).args(args).arg("--json").output().unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     (out.status.code().unwrap_or(-1), v)
+}
+
+/// `sysmo task check DIR --json`: exit code and report.
+fn task_check(dir: &Path) -> (i32, Value) {
+    task("check", &[dir.as_os_str()])
+}
+
+/// `sysmo task pack DIR -o FILE --json`: exit code and report.
+fn task_pack(dir: &Path, file: &Path) -> (i32, Value) {
+    task("pack", &[dir.as_os_str(), "-o".as_ref(), file.as_os_str()])
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sysmo-task-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn problems(v: &Value) -> Vec<(String, Option<u64>, String)> {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["file"].as_str().unwrap().to_string(), p["line"].as_u64(), p["message"].as_str().unwrap().to_string()))
+        .collect()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -73,12 +101,7 @@ fn a_broken_folder_gets_a_problem_for_each_fault_with_its_file_and_line() {
 
     let (code, v) = task_check(&dir);
     assert_eq!(code, 1, "{v}");
-    let problems: Vec<(String, Option<u64>, String)> = v["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["file"].as_str().unwrap().to_string(), p["line"].as_u64(), p["message"].as_str().unwrap().to_string()))
-        .collect();
+    let problems = problems(&v);
     let has = |file: &str, line: Option<u64>, words: &str| problems.iter().any(|(f, l, m)| f == file && *l == line && m.contains(words));
     assert!(has("task.toml", Some(ghost_line as u64), "pinned action `ghost` occurs in no trace"), "{problems:#?}");
     assert!(has("traces/locksvc/random-001.ndjson", Some(3), "not JSON"), "{problems:#?}");
@@ -92,5 +115,123 @@ fn a_broken_folder_gets_a_problem_for_each_fault_with_its_file_and_line() {
     assert_eq!(code, 1);
     assert_eq!(v["problems"][0]["file"], "task.toml", "{v}");
     assert_eq!(v["problems"][0]["line"], 2, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_built_in_task_packs_into_what_is_embedded() {
+    use sysmo_task_format::pack::Pack;
+    let out = scratch("pack-all");
+    for t in sysmo_tasks::tasks() {
+        let file = out.join(format!("{}.sysmo", t.id));
+        let (code, v) = task_pack(&repo().join("tasks").join(t.id), &file);
+        assert_eq!((code, &v["problems"]), (0, &Value::Array(vec![])), "{}: {v}", t.id);
+        let bytes = std::fs::read(&file).unwrap();
+        let pack = Pack::from_bytes(&bytes).unwrap();
+        assert_eq!(v["pack"]["hash"].as_str(), Some(pack.content_hash().as_str()));
+        // The same reading as the embedded task's: files, traces, code and graph.
+        let listed = |xs: &[(&str, &str)]| xs.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>();
+        let of = |xs: Vec<(&str, &str)>| xs.into_iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>();
+        assert_eq!(pack.files.clone().into_iter().collect::<Vec<_>>(), listed(t.files), "{}", t.id);
+        assert_eq!(of(pack.traces_in(&pack.task_toml().unwrap().traces)), listed(t.traces), "{}", t.id);
+        assert_eq!(pack.code.clone().into_iter().collect::<Vec<_>>(), listed(t.code), "{}", t.id);
+        assert_eq!(pack.graph.as_deref(), t.system_graph(), "{}", t.id);
+        // Packing again gives the same bytes.
+        if ["counter", "redisraft"].contains(&t.id) {
+            let again = out.join(format!("{}-again.sysmo", t.id));
+            task_pack(&repo().join("tasks").join(t.id), &again);
+            assert_eq!(std::fs::read(&again).unwrap(), bytes, "{}", t.id);
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_pack_checks_as_its_folder_does() {
+    let out = scratch("pack-check");
+    for task in ["counter", "locksvc"] {
+        let dir = repo().join("tasks").join(task);
+        let file = out.join(format!("{task}.sysmo"));
+        assert_eq!(task_pack(&dir, &file).0, 0);
+        let (code, from_pack) = task_check(&file);
+        let (_, from_folder) = task_check(&dir);
+        assert_eq!(code, 0, "{from_pack}");
+        assert_eq!(from_pack["passed"], from_folder["passed"], "{task}");
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_teachers_folder_with_its_own_code_and_traces_packs_and_passes() {
+    // The counter task as a teacher would write it: the system in Python under code/, its
+    // traces beside task.toml.
+    let dir = scratch("teacher");
+    copy_dir(&repo().join("tasks/counter"), &dir);
+    for sub in ["src", "tests", "wrong"] {
+        let _ = std::fs::remove_dir_all(dir.join(sub));
+    }
+    std::fs::remove_file(dir.join("Cargo.toml")).unwrap();
+    copy_dir(&repo().join("traces/counter"), &dir.join("traces/counter"));
+    std::fs::create_dir_all(dir.join("code")).unwrap();
+    std::fs::write(dir.join("code/counter.py"), "import threading\n\nclass Counter:\n    def inc(self):\n        v = self.n\n        self.n = v + 1\n").unwrap();
+    let file = dir.join("counter.sysmo");
+    let (code, v) = task_pack(&dir, &file);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!((v["pack"]["code"].as_u64(), v["pack"]["graph"].as_bool()), (Some(1), Some(true)), "{v}");
+    let pack = sysmo_task_format::pack::Pack::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(pack.code.keys().collect::<Vec<_>>(), ["code/counter.py"]);
+    let (code, v) = task_check(&file);
+    assert_eq!(code, 0, "{v}");
+    assert!(v["passed"].as_array().unwrap().iter().any(|p| p.as_str().unwrap().contains("grades 1.0 in every stage")), "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_broken_pack_or_folder_says_what_is_wrong_and_packs_nothing() {
+    let dir = scratch("broken-pack");
+    let task = dir.join("locksvc");
+    copy_dir(&repo().join("tasks/locksvc"), &task);
+    for sub in ["src", "tests", "wrong"] {
+        let _ = std::fs::remove_dir_all(task.join(sub));
+    }
+    copy_dir(&repo().join("traces/locksvc"), &task.join("traces/locksvc"));
+    copy_dir(&repo().join("traces/locksvc-bug"), &task.join("traces/locksvc-bug"));
+    // A missing file, and a trace folder with no trace.
+    std::fs::remove_file(task.join("invariants.cfg")).unwrap();
+    for f in std::fs::read_dir(task.join("traces/locksvc-bug")).unwrap() {
+        std::fs::remove_file(f.unwrap().path()).unwrap();
+    }
+    let file = dir.join("locksvc.sysmo");
+    let (code, v) = task_pack(&task, &file);
+    assert_eq!(code, 1, "{v}");
+    assert!(!file.exists() && v["pack"].is_null(), "{v}");
+    let found = problems(&v);
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    let bug_line = toml.lines().position(|l| l.contains("\"traces/locksvc-bug\"")).unwrap() as u64 + 1;
+    assert_eq!(
+        found,
+        [
+            ("invariants.cfg".to_string(), None, "missing: every task has it".to_string()),
+            ("task.toml".to_string(), Some(bug_line), "the trace folder `traces/locksvc-bug` holds no trace (*.ndjson)".to_string()),
+        ]
+    );
+    // A trace folder that is not there at all.
+    std::fs::remove_dir_all(task.join("traces/locksvc-bug")).unwrap();
+    let (_, v) = task_pack(&task, &file);
+    assert!(problems(&v).iter().any(|(f, l, m)| f == "task.toml" && *l == Some(bug_line) && m.contains("neither beside task.toml nor at the repository root")), "{v}");
+    assert_eq!(problems(&v).len(), 2, "{v}");
+    // Files that are not packs.
+    for (bytes, says) in [
+        (b"\x1f\x8b\x08\x00broken".to_vec(), "does not unpack"),
+        (b"{\"format\": \"sysmo-pack/9\", \"files\": {}, \"traces\": {}}".to_vec(), "this version reads `sysmo-pack/1`"),
+        (b"{\"format\": \"sysmo-pack/1\", \"files\": {}, \"traces\": {}}".to_vec(), "the pack has no task.toml"),
+        (b"hello".to_vec(), "not a task pack"),
+    ] {
+        std::fs::write(&file, &bytes).unwrap();
+        let (code, v) = task_check(&file);
+        assert_eq!(code, 1, "{v}");
+        let found = problems(&v);
+        assert!(found.len() == 1 && found[0].0 == file.display().to_string() && found[0].2.contains(says), "{says}: {found:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,14 +5,43 @@
 //! Reading is strict: a key the schema does not know is an error naming it, so that a typo in
 //! a task.toml is found when the task is loaded, not when a default is silently used.
 //!
+//! A task travels as a folder ([`folder`], read from disk with the feature `folder`) or as one
+//! file, a [`pack::Pack`].
+//!
 //! This crate holds no task: the built-in tasks are `sysmo-tasks`, which embeds them.
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "folder")]
+pub mod folder;
 pub mod layout;
+pub mod pack;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
+
+/// A problem with a task folder or pack: the file (its path in the task), the line (from 1)
+/// when there is one, and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(file: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> Problem {
+        Problem { file: file.into(), line, message: message.into() }
+    }
+
+    /// `file:line: message`, or `file: message`.
+    pub fn text(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}: {}", self.file, self.message),
+            None => format!("{}: {}", self.file, self.message),
+        }
+    }
+}
 
 /// A `task.toml`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -1,0 +1,183 @@
+//! A task pack: a whole task in one file (`NAME.sysmo`), for a task that is not built in. It
+//! holds what a task folder holds ([`crate::folder`] reads one): `task.toml`, the invariants
+//! module and cfg, the reference and bug models (the files of [`crate::layout`]), the traces of
+//! every folder task.toml names (normal and bug), the system's code shown read-only, and the
+//! system graph when there is one.
+//!
+//! On disk a pack is gzipped JSON, `{"format": "sysmo-pack/1", "files": {path: text}, "traces":
+//! {path: text}, "code": {path: text}, "graph": text or null}`, with its maps sorted, so the
+//! same folder always gives the same bytes and the same [`Pack::content_hash`]. Reading one
+//! ([`Pack::from_bytes`]) checks its shape and its task.toml, and refuses a pack that unpacks to
+//! more than [`MAX_UNPACKED`] bytes (256 MiB); the task's own checks (traces, reference, bug model) are
+//! `sysmo task check`'s.
+//!
+//! No I/O: builds for `wasm32-unknown-unknown`, where the web app opens a pack from a file.
+
+use crate::TaskToml;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{Read as _, Write as _};
+
+/// The `format` of a pack this version reads and writes.
+pub const FORMAT: &str = "sysmo-pack/1";
+
+/// The largest pack, unpacked, that [`Pack::from_bytes`] reads (a gzip of a few kilobytes can
+/// unpack to gigabytes).
+pub const MAX_UNPACKED: u64 = 256 << 20;
+
+/// A task in one file (see the module's docs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pack {
+    pub format: String,
+    /// The task folder's files, by path in the folder: `task.toml`, `<Module>Invariants.tla`,
+    /// `invariants.cfg`, `reference/<Module>.tla`, `bug/<Module>.tla`, ...
+    pub files: BTreeMap<String, String>,
+    /// Every trace, by `<folder as task.toml names it>/<file name>`: the folders of `traces`
+    /// and of `bug_traces`.
+    pub traces: BTreeMap<String, String>,
+    /// The system's code that produced the traces, shown read-only, by path.
+    #[serde(default)]
+    pub code: BTreeMap<String, String>,
+    /// The system graph (NDJSON, `docs/system-graph.md`), unpacked.
+    #[serde(default)]
+    pub graph: Option<String>,
+}
+
+impl Pack {
+    /// An empty pack of this version's format.
+    pub fn new() -> Pack {
+        Pack { format: FORMAT.into(), ..Pack::default() }
+    }
+
+    /// The pack as JSON text, its maps sorted.
+    pub fn to_json(&self) -> String {
+        // A map of strings always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The pack's file: its JSON, gzipped.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        // Writing into a Vec does not fail.
+        let _ = gz.write_all(self.to_json().as_bytes());
+        gz.finish().unwrap_or_default()
+    }
+
+    /// Reads a pack's file (gzipped JSON; plain JSON is read too); the error says what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Pack, String> {
+        Pack::from_bytes_within(bytes, MAX_UNPACKED)
+    }
+
+    fn from_bytes_within(bytes: &[u8], max_unpacked: u64) -> Result<Pack, String> {
+        let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut out = Vec::new();
+            let mut limited = flate2::read::GzDecoder::new(bytes).take(max_unpacked + 1);
+            limited.read_to_end(&mut out).map_err(|e| format!("the pack does not unpack (gzip): {e}"))?;
+            if out.len() as u64 > max_unpacked {
+                return Err(format!("the pack unpacks to more than {max_unpacked} bytes"));
+            }
+            String::from_utf8(out).map_err(|e| format!("the pack is not UTF-8 text once unpacked: {e}"))?
+        } else {
+            String::from_utf8(bytes.to_vec()).map_err(|_| "not a task pack: neither gzip nor JSON text".to_string())?
+        };
+        Pack::from_json(&text)
+    }
+
+    /// Reads a pack's JSON; checks its format and that its task.toml reads.
+    pub fn from_json(text: &str) -> Result<Pack, String> {
+        let pack: Pack = serde_json::from_str(text).map_err(|e| format!("not a task pack: {e}"))?;
+        if pack.format != FORMAT {
+            return Err(format!("the pack's format is `{}`; this version reads `{FORMAT}`", pack.format));
+        }
+        pack.task_toml()?;
+        Ok(pack)
+    }
+
+    /// The pack's task.toml, read.
+    pub fn task_toml(&self) -> Result<TaskToml, String> {
+        let text = self.files.get("task.toml").ok_or("the pack has no task.toml")?;
+        TaskToml::parse(text)
+    }
+
+    /// The traces of the folders `folders` (task.toml's `traces`, or its `bug_traces`): (path,
+    /// text), sorted by path.
+    pub fn traces_in<'a>(&'a self, folders: &[String]) -> Vec<(&'a str, &'a str)> {
+        self.traces
+            .iter()
+            .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(dir, _)| folders.iter().any(|f| f == dir)))
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect()
+    }
+
+    /// A name for the pack's content: 16 hexadecimal digits of a 64-bit FNV-1a hash of its
+    /// JSON. Two packs with the same files have the same hash.
+    pub fn content_hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.to_json().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Pack {
+        let mut p = Pack::new();
+        p.files.insert("task.toml".into(), "id = \"buf\"\n[pinned]\nmodule = \"buf\"\n".into());
+        p.files.insert("reference/buf.tla".into(), "---- MODULE buf ----\n====\n".into());
+        p.traces.insert("traces/buf/a.ndjson".into(), "{\"kind\":\"header\"}\n".into());
+        p.traces.insert("traces/buf-bug/b.ndjson".into(), "{\"kind\":\"header\"}\n".into());
+        p.code.insert("code/buffer.py".into(), "class Buffer: pass\n".into());
+        p
+    }
+
+    #[test]
+    fn a_pack_reads_back_the_same_and_its_hash_follows_its_content() {
+        let p = sample();
+        let bytes = p.to_bytes();
+        assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+        assert_eq!(Pack::from_bytes(&bytes).unwrap(), p);
+        assert_eq!(Pack::from_bytes(p.to_json().as_bytes()).unwrap(), p, "plain JSON reads too");
+        assert_eq!(p.to_bytes(), bytes, "the same pack, the same bytes");
+        let mut q = p.clone();
+        assert_eq!(q.content_hash(), p.content_hash());
+        q.code.insert("code/other.py".into(), String::new());
+        assert_ne!(q.content_hash(), p.content_hash());
+        assert_eq!(p.content_hash().len(), 16);
+    }
+
+    #[test]
+    fn traces_are_split_by_the_folders_task_toml_names() {
+        let p = sample();
+        assert_eq!(p.traces_in(&["traces/buf".into()]), [("traces/buf/a.ndjson", "{\"kind\":\"header\"}\n")]);
+        assert_eq!(p.traces_in(&["traces/buf-bug".into()]).len(), 1);
+        assert!(p.traces_in(&["traces".into()]).is_empty());
+    }
+
+    #[test]
+    fn a_bad_pack_says_what_is_wrong() {
+        let err = |bytes: &[u8]| Pack::from_bytes(bytes).unwrap_err();
+        assert!(err(&[0x1f, 0x8b, 1, 2, 3]).contains("does not unpack"));
+        assert!(err(&[0xff, 0xfe]).contains("neither gzip nor JSON"));
+        assert!(err(b"{\"format\": 3}").starts_with("not a task pack"));
+        let mut p = sample();
+        p.format = "sysmo-pack/9".into();
+        assert!(err(p.to_json().as_bytes()).contains("this version reads `sysmo-pack/1`"));
+        let mut p = sample();
+        p.files.remove("task.toml");
+        assert_eq!(err(&p.to_bytes()), "the pack has no task.toml");
+        let mut p = sample();
+        p.files.insert("task.toml".into(), "id = 3\n".into());
+        assert!(err(&p.to_bytes()).starts_with("task.toml:"));
+        // A gzip bomb: more bytes once unpacked than the reader takes.
+        let bytes = sample().to_bytes();
+        let unpacked = sample().to_json().len() as u64;
+        assert!(Pack::from_bytes_within(&bytes, unpacked).is_ok());
+        assert_eq!(Pack::from_bytes_within(&bytes, unpacked - 1).unwrap_err(), format!("the pack unpacks to more than {} bytes", unpacked - 1));
+    }
+}
