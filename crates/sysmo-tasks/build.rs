@@ -22,7 +22,7 @@ fn main() {
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.join("task.toml").is_file()).collect())
         .unwrap_or_default();
     ids.sort();
-    let mut code = String::from("/// Every task, sorted by id.\npub static TASKS: &[TaskFiles] = &[\n");
+    let mut code = format!("/// Every task, sorted by id.\npub static TASKS: [TaskFiles; {}] = [\n", ids.len());
     for dir in &ids {
         let id = dir.file_name().and_then(|n| n.to_str()).expect("task folder name");
         let (listing, problems) = folder::list(dir).unwrap_or_else(|p| panic!("tasks/{id}: {}", p.text()));
@@ -37,7 +37,7 @@ fn main() {
         for (_, p) in &listing.code {
             println!("cargo:rerun-if-changed={}", p.display());
         }
-        let _ = writeln!(code, "    TaskFiles {{\n        id: {},", literal(id));
+        let _ = writeln!(code, "    TaskFiles {{\n        id: {},\n        graph_text: OnceLock::new(),\n        pack: None,", literal(id));
         match &listing.graph {
             Some(p) => {
                 let _ = writeln!(code, "        graph: Some(include_bytes!({})),", literal(&p.display().to_string()));

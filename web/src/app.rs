@@ -99,6 +99,26 @@ fn set_hash(route: &Route) {
 #[function_component(App)]
 pub fn app() -> Html {
     let route = use_state(route_from_hash);
+    // The task packs kept in this browser open before any page shows (a link may name one).
+    let ready = use_state(|| false);
+    let restore_errors = use_state(Vec::<String>::new);
+    // Counts the packs opened since the page loaded, so the gallery lists them.
+    let generation = use_state(|| 0u32);
+    {
+        let (route, ready, restore_errors) = (route.clone(), ready.clone(), restore_errors.clone());
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                let (_, errors) = crate::packs::restore().await;
+                restore_errors.set(errors);
+                route.set(route_from_hash());
+                ready.set(true);
+            });
+        });
+    }
+    let on_opened = {
+        let generation = generation.clone();
+        Callback::from(move |_: String| generation.set(*generation + 1))
+    };
     {
         // Follow the address bar (back and forward buttons).
         let route = route.clone();
@@ -137,7 +157,10 @@ pub fn app() -> Html {
             </header>
             {
                 match &*route {
-                    Route::Gallery => html! { <Gallery open={go.reform(Route::Task)} /> },
+                    _ if !*ready => html! { <main id="loading"><p>{ "Opening the task packs kept in this browser…" }</p></main> },
+                    Route::Gallery => html! {
+                        <Gallery open={go.reform(Route::Task)} generation={*generation} {on_opened} restore_errors={(*restore_errors).clone()} />
+                    },
                     Route::Task(id) => html! { <TaskPage key={id.clone()} id={id.clone()} /> },
                     Route::Shared(fragment) => html! { <SharedTask key={fragment.clone()} fragment={fragment.clone()} /> },
                 }
@@ -149,11 +172,17 @@ pub fn app() -> Html {
 #[derive(Properties, PartialEq)]
 struct GalleryProps {
     open: Callback<String>,
+    /// Changes when a pack opens.
+    generation: u32,
+    /// A task opened from a pack: its id.
+    on_opened: Callback<String>,
+    /// Why packs kept in this browser did not open.
+    restore_errors: Vec<String>,
 }
 
 #[function_component(Gallery)]
 fn gallery(props: &GalleryProps) -> Html {
-    let tasks = use_memo((), |_| catalog::all_tasks());
+    let tasks = use_memo(props.generation, |_| catalog::all_tasks());
     html! {
         <main id="gallery">
             <h2>{ "Tasks" }</h2>
@@ -174,6 +203,7 @@ fn gallery(props: &GalleryProps) -> Html {
                             <a href={format!("#/task/{}", t.id)} {onclick}>
                                 <span class="title">{ &t.title }</span>
                                 { if t.tutorial { html!{ <span class="badge tutorial">{ "tutorial" }</span> } } else { html!{} } }
+                                { t.pack.as_ref().map(|h| html!{ <span class="badge pack" data-pack={h.clone()} title={format!("opened from the task pack {h}")}>{ "pack" }</span> }).unwrap_or_default() }
                                 <span class="facts">
                                     <span class="system">{ &t.system }</span>{ " · " }
                                     <span class="language">{ &t.language }</span>{ " · " }
@@ -188,7 +218,77 @@ fn gallery(props: &GalleryProps) -> Html {
                     }
                 }) }
             </ul>
+            <PackOpener on_opened={props.on_opened.clone()} />
+            { for props.restore_errors.iter().map(|e| html! { <p class="error pack-restore-error">{ e }</p> }) }
         </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PackOpenerProps {
+    on_opened: Callback<String>,
+}
+
+/// Where the user opens a task pack: a file chooser that also takes a dropped file.
+#[function_component(PackOpener)]
+fn pack_opener(props: &PackOpenerProps) -> Html {
+    // ("opening" | "opened" | "failed", what to say)
+    let status = use_state(|| None::<(&'static str, String)>);
+    let open_file = {
+        let (status, on_opened) = (status.clone(), props.on_opened.clone());
+        Rc::new(move |file: web_sys::File| {
+            let (status, on_opened) = (status.clone(), on_opened.clone());
+            let name = file.name();
+            status.set(Some(("opening", format!("opening {name}…"))));
+            wasm_bindgen_futures::spawn_local(async move {
+                let opened = async {
+                    let bytes = crate::packs::file_bytes(&file).await?;
+                    let (task, pack) = crate::packs::open_bytes(&bytes)?;
+                    Ok::<_, String>((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+                };
+                match opened.await {
+                    Ok((id, hash, kept)) => {
+                        let kept = match kept {
+                            Ok(()) => "; it is kept in this browser".to_string(),
+                            Err(e) => format!("; it could not be kept in this browser ({e})"),
+                        };
+                        status.set(Some(("opened", format!("opened the task `{id}` from {name} (pack {hash}){kept}"))));
+                        on_opened.emit(id.to_string());
+                    }
+                    Err(e) => status.set(Some(("failed", format!("{name} does not open: {e}")))),
+                }
+            });
+        })
+    };
+    let onchange = {
+        let open_file = open_file.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Some(file) = input.files().and_then(|f| f.item(0)) {
+                open_file(file);
+            }
+            // The same file chosen again is a change too.
+            input.set_value("");
+        })
+    };
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ondrop = Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.item(0)) {
+            open_file(file);
+        }
+    });
+    let (state, text) = (*status).clone().unwrap_or(("idle", String::new()));
+    html! {
+        <section id="packs">
+            <h3>{ "Task packs" }</h3>
+            <p>{ "A task pack (a .sysmo file, written by " }<code>{ "sysmo task pack" }</code>{ ") is a task someone else wrote: open it and it joins the gallery, kept in this browser." }</p>
+            <label id="pack-drop" class="pack-drop" {ondragover} {ondrop}>
+                { "Choose or drop a task pack " }
+                <input type="file" id="open-pack" accept=".sysmo,.json,application/gzip" {onchange} />
+            </label>
+            <p id="pack-status" data-state={state} class={classes!((state == "failed").then_some("error"))}>{ text }</p>
+        </section>
     }
 }
 
@@ -639,6 +739,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
                 cfg: o.cfg_override(),
                 mapping: o.mapping_override(),
                 bug_model: false,
+                pack: GradeRequest::pack_of(&id),
             };
             *graded.borrow_mut() = Some(((*text).clone(), o));
             link.set(None);
@@ -677,6 +778,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
                 cfg: o.cfg_override(),
                 mapping: o.mapping_override(),
                 claimed: share::Scores::from_card(card),
+                pack: sysmo_tasks::task(&id).and_then(|t| t.pack_hash()),
             };
             match share::encode_fragment(&payload) {
                 Ok(fragment) => {

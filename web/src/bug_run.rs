@@ -97,7 +97,7 @@ pub fn bug_run(props: &BugRunProps) -> Html {
                 }
             }
             *run.borrow_mut() += 1;
-            let req = GradeRequest { run: *run.borrow(), task: id.clone(), bug_model: true, ..GradeRequest::default() };
+            let req = GradeRequest { run: *run.borrow(), task: id.clone(), bug_model: true, pack: GradeRequest::pack_of(&id), ..GradeRequest::default() };
             let sent = slot.borrow().as_ref().map(|s| s.send(req.to_json()));
             match sent {
                 Some(Err(e)) => state.set(BugRunState::Failed(e)),

@@ -38,6 +38,8 @@ pub struct TaskInfo {
     pub check_constants: Vec<(String, String)>,
     /// The historical bug the task's bug switch turns on, when it has one.
     pub bug: Option<sysmo_task_format::Bug>,
+    /// The content hash of the pack the task was opened from; `None` for a built-in task.
+    pub pack: Option<String>,
 }
 
 /// Read a task's `task.toml` (its one schema, [`TaskToml`]) and count its embedded code and
@@ -66,13 +68,15 @@ pub fn task_info(t: &TaskFiles) -> Result<TaskInfo, String> {
         variables: v.pinned.variables.into_iter().collect(),
         actions: v.pinned.actions,
         bug: v.bug,
+        pack: t.pack_hash(),
     })
 }
 
-/// Every embedded task, in the order `sysmo-tasks` lists them (a task whose task.toml does not
-/// read is left out; `sysmo-tasks`' own tests make sure none is).
+/// Every embedded task, in the order `sysmo-tasks` lists them, then the tasks opened from packs
+/// in the order opened (a task whose task.toml does not read is left out; `sysmo-tasks`' own
+/// tests make sure no built-in one is, and a pack's is read when it opens).
 pub fn all_tasks() -> Vec<TaskInfo> {
-    sysmo_tasks::tasks().iter().filter_map(|t| task_info(t).ok()).collect()
+    sysmo_tasks::tasks().iter().chain(sysmo_tasks::opened()).filter_map(|t| task_info(t).ok()).collect()
 }
 
 /// One definition of the invariants module, with the comment written above it.

@@ -26,12 +26,23 @@ pub struct GradeRequest {
     /// Grade the task's own bug model instead of `model` ([`BugModel`]: its `.cfg`, its budget,
     /// no precision stage), to show the historical bug's counterexample.
     pub bug_model: bool,
+    /// The JSON of the pack the task was opened from ([`GradeRequest::pack_of`]): the worker
+    /// opens it too, as it has only the built-in tasks of its own.
+    pub pack: Option<String>,
 }
 
 impl GradeRequest {
+    /// The pack's JSON of the task `task_id`, when it was opened from a pack.
+    pub fn pack_of(task_id: &str) -> Option<String> {
+        sysmo_tasks::task(task_id).and_then(|t| t.pack).map(str::to_string)
+    }
+
     pub fn to_json(&self) -> String {
-        json!({ "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping, "bug_model": self.bug_model })
-            .to_string()
+        json!({
+            "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping,
+            "bug_model": self.bug_model, "pack": self.pack,
+        })
+        .to_string()
     }
 
     pub fn from_json(text: &str) -> Result<GradeRequest, String> {
@@ -49,6 +60,7 @@ impl GradeRequest {
             cfg: v.get("cfg").and_then(Json::as_str).map(str::to_string),
             mapping: v.get("mapping").and_then(Json::as_str).map(str::to_string),
             bug_model,
+            pack: v.get("pack").and_then(Json::as_str).map(str::to_string),
         })
     }
 }
@@ -192,6 +204,12 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         Err(message) => return WorkerMessage::Failed { run: 0, message },
     };
     let run = req.run;
+    if let Some(json) = &req.pack {
+        let opened = sysmo_task_format::pack::Pack::from_json(json).and_then(|p| sysmo_tasks::open_pack(&p));
+        if let Err(e) = opened {
+            return WorkerMessage::Failed { run, message: format!("the task pack does not open: {e}") };
+        }
+    }
     if sysmo_tasks::task(&req.task).is_none() {
         return WorkerMessage::Failed { run, message: format!("no task `{}`", req.task) };
     }

@@ -16,6 +16,7 @@ pub mod check_bench;
 pub mod code_editor;
 pub mod grading;
 pub mod llm;
+pub mod packs;
 pub mod player;
 pub mod progress;
 pub mod share;

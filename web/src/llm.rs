@@ -211,7 +211,7 @@ impl RoundView {
     /// The share link's fragment for this round's model and scores.
     pub fn share_fragment(&self, task: &str) -> Option<Result<String, String>> {
         let (model, card) = (self.model.as_ref()?, self.card.as_ref()?);
-        let p = SharePayload { task: task.to_string(), model: model.clone(), cfg: self.cfg.clone(), mapping: self.mapping.clone(), claimed: Scores::from_card(card) };
+        let p = SharePayload { task: task.to_string(), model: model.clone(), cfg: self.cfg.clone(), mapping: self.mapping.clone(), claimed: Scores::from_card(card), pack: sysmo_tasks::task(task).and_then(|t| t.pack_hash()) };
         Some(share::encode_fragment(&p).map_err(|e| e.to_string()))
     }
 }

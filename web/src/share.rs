@@ -118,6 +118,8 @@ pub struct SharePayload {
     /// The mapping override (`None`: the task's mapping).
     pub mapping: Option<String>,
     pub claimed: Scores,
+    /// The content hash of the task pack the task comes from, for a task opened from a pack.
+    pub pack: Option<String>,
 }
 
 /// Why a link cannot be made or read.
@@ -136,8 +138,11 @@ pub enum ShareError {
     BadDeflate(String),
     /// The payload inflates but is not the expected JSON.
     BadPayload(String),
-    /// The link names a task this page does not have.
-    UnknownTask(String),
+    /// The link names a task this page does not have (of the task pack with this content
+    /// hash, when it comes from one).
+    UnknownTask { task: String, pack: Option<String> },
+    /// The link is for a task of another version of a pack than the one this browser opened.
+    OtherPack { task: String, link: String, here: String },
 }
 
 impl std::fmt::Display for ShareError {
@@ -157,7 +162,15 @@ impl std::fmt::Display for ShareError {
             ShareError::BadBase64(e) => write!(f, "this share link is damaged: its data is not valid base64url ({e})"),
             ShareError::BadDeflate(e) => write!(f, "this share link is damaged: its data does not decompress ({e})"),
             ShareError::BadPayload(e) => write!(f, "this share link is damaged: {e}"),
-            ShareError::UnknownTask(t) => write!(f, "this share link is for the task `{t}`, which this playground does not have"),
+            ShareError::UnknownTask { task, pack: None } => write!(f, "this share link is for the task `{task}`, which this playground does not have"),
+            ShareError::UnknownTask { task, pack: Some(h) } => write!(
+                f,
+                "this share link is for the task `{task}` of the task pack {h}, which this browser has not opened: open that pack in the gallery, then this link again"
+            ),
+            ShareError::OtherPack { task, link, here } => write!(
+                f,
+                "this share link is for the task `{task}` of the task pack {link}, but this browser opened another version of it ({here}): open the link's version in the gallery, then this link again"
+            ),
         }
     }
 }
@@ -177,6 +190,7 @@ pub fn payload_json(p: &SharePayload) -> String {
         "cfg": non_blank(&p.cfg),
         "mapping": non_blank(&p.mapping),
         "claimed": p.claimed.to_json(),
+        "pack": p.pack,
     })
     .to_string()
 }
@@ -246,8 +260,13 @@ fn optional_text(v: &Json, key: &str) -> Result<Option<String>, ShareError> {
     }
 }
 
-/// Read a fragment (with or without its `#`). `known_task` tells whether a task id exists.
-pub fn decode_fragment_with(fragment: &str, known_task: &dyn Fn(&str) -> bool) -> Result<SharePayload, ShareError> {
+/// Whether a task is here, as [`decode_fragment_with`] asks: `None` when it is not, else the
+/// content hash of the pack it was opened from (`None` for a built-in task).
+pub type TaskHere<'a> = &'a dyn Fn(&str) -> Option<Option<String>>;
+
+/// Read a fragment (with or without its `#`). `known_task` tells whether a task id exists, and
+/// from which pack.
+pub fn decode_fragment_with(fragment: &str, known_task: TaskHere<'_>) -> Result<SharePayload, ShareError> {
     let fragment = fragment.trim();
     let rest = fragment
         .strip_prefix(PREFIX)
@@ -285,16 +304,21 @@ pub fn decode_fragment_with(fragment: &str, known_task: &dyn Fn(&str) -> bool) -
     let cfg = optional_text(&v, "cfg")?;
     let mapping = optional_text(&v, "mapping")?;
     let claimed = read_scores(&v)?;
-    if !known_task(&task) {
-        let shown: String = task.chars().take(60).collect();
-        return Err(ShareError::UnknownTask(shown));
+    let pack = optional_text(&v, "pack")?;
+    let shown: String = task.chars().take(60).collect();
+    match (known_task(&task), &pack) {
+        (None, _) => return Err(ShareError::UnknownTask { task: shown, pack: pack.map(|h| h.chars().take(20).collect()) }),
+        (Some(Some(here)), Some(link)) if here != *link => {
+            return Err(ShareError::OtherPack { task: shown, link: link.chars().take(20).collect(), here });
+        }
+        _ => {}
     }
-    Ok(SharePayload { task, model, cfg, mapping, claimed })
+    Ok(SharePayload { task, model, cfg, mapping, claimed, pack })
 }
 
 /// Read a fragment against the embedded tasks.
 pub fn decode_fragment(fragment: &str) -> Result<SharePayload, ShareError> {
-    decode_fragment_with(fragment, &|id| sysmo_tasks::task(id).is_some())
+    decode_fragment_with(fragment, &|id| sysmo_tasks::task(id).map(|t| t.pack_hash()))
 }
 
 /// One score that differs from its claim.
@@ -321,8 +345,12 @@ pub fn differences(claimed: &Scores, got: &Scores) -> Vec<ScoreDifference> {
 mod tests {
     use super::*;
 
-    fn known(id: &str) -> bool {
-        id == "spin"
+    fn known(id: &str) -> Option<Option<String>> {
+        match id {
+            "spin" => Some(None),
+            "buffer" => Some(Some("00000000000000aa".into())),
+            _ => None,
+        }
     }
 
     fn sample() -> SharePayload {
@@ -332,6 +360,7 @@ mod tests {
             cfg: None,
             mapping: None,
             claimed: Scores { syntax: 1.0, runtime: 0.75, conformance: 2.0 / 3.0, invariants: 0.0, overall: 0.6041666666666666, ..Scores::default() },
+            pack: None,
         }
     }
 
@@ -401,7 +430,16 @@ mod tests {
         let f = fragment_of_json("1", "not json");
         assert!(matches!(decode_fragment_with(&f, &known), Err(ShareError::BadPayload(m)) if m.contains("not JSON")));
         let p = SharePayload { task: "nope".into(), ..sample() };
-        assert_eq!(decode_fragment_with(&encode_fragment(&p).unwrap(), &known), Err(ShareError::UnknownTask("nope".into())));
+        assert_eq!(decode_fragment_with(&encode_fragment(&p).unwrap(), &known), Err(ShareError::UnknownTask { task: "nope".into(), pack: None }));
+        // A task of a pack: the link names the pack by its content hash.
+        let p = SharePayload { task: "buffer".into(), pack: Some("00000000000000aa".into()), ..sample() };
+        assert_eq!(decode_fragment_with(&encode_fragment(&p).unwrap(), &known), Ok(p.clone()));
+        let other = SharePayload { pack: Some("00000000000000bb".into()), ..p.clone() };
+        let e = decode_fragment_with(&encode_fragment(&other).unwrap(), &known).unwrap_err();
+        assert_eq!(e, ShareError::OtherPack { task: "buffer".into(), link: "00000000000000bb".into(), here: "00000000000000aa".into() });
+        let missing = SharePayload { task: "gone".into(), ..p };
+        let e = decode_fragment_with(&encode_fragment(&missing).unwrap(), &known).unwrap_err();
+        assert!(e.to_string().contains("of the task pack 00000000000000aa, which this browser has not opened"), "{e}");
         // Each message says what is wrong, never empty.
         for e in [
             ShareError::NotAShareLink,
@@ -411,7 +449,9 @@ mod tests {
             ShareError::BadBase64("x".into()),
             ShareError::BadDeflate("x".into()),
             ShareError::BadPayload("x".into()),
-            ShareError::UnknownTask("x".into()),
+            ShareError::UnknownTask { task: "x".into(), pack: None },
+            ShareError::UnknownTask { task: "x".into(), pack: Some("h".into()) },
+            ShareError::OtherPack { task: "x".into(), link: "h".into(), here: "g".into() },
         ] {
             assert!(e.to_string().len() > 20, "{e}");
         }

@@ -1,12 +1,16 @@
 //! The tasks, embedded: each task folder's `task.toml`, invariants, reference model, notes and
 //! the traces its system produced, compiled into the binary by `build.rs`. The web app (which
-//! has no file system) and `sysmo grade --task <id>` (from any directory) read them from here.
+//! has no file system) and `sysmo grade --task <id>` (from any directory) read them from here,
+//! and so they read a task opened from a pack while they run ([`open_pack`]).
 //!
 //! No I/O at run time; builds for `wasm32-unknown-unknown`.
 
 #![forbid(unsafe_code)]
 
 pub mod prompt;
+
+use std::sync::{Mutex, OnceLock};
+use sysmo_task_format::pack::Pack;
 
 /// One task folder and its traces.
 #[derive(Debug)]
@@ -25,6 +29,10 @@ pub struct TaskFiles {
     /// The system's behaviour graph (`traces/<id>/system-graph.ndjson.gz`), gzipped, when the
     /// task has one: see [`TaskFiles::system_graph`].
     pub graph: Option<&'static [u8]>,
+    /// The graph unpacked, on first use (a task opened from a pack has it unpacked already).
+    pub graph_text: OnceLock<Option<String>>,
+    /// The pack's JSON, for a task opened from a pack ([`open_pack`]); `None` for a built-in one.
+    pub pack: Option<&'static str>,
 }
 
 impl TaskFiles {
@@ -53,15 +61,15 @@ impl TaskFiles {
 
 include!(concat!(env!("OUT_DIR"), "/tasks.rs"));
 
-/// The system graphs, unpacked on first use (by task, in [`TASKS`]' order).
-static GRAPHS: std::sync::OnceLock<Vec<Option<String>>> = std::sync::OnceLock::new();
-
 impl TaskFiles {
     /// The system's behaviour graph (NDJSON, `docs/system-graph.md`), when the task has one.
-    pub fn system_graph(&self) -> Option<&'static str> {
-        let all = GRAPHS.get_or_init(|| TASKS.iter().map(|t| t.graph.map(gunzip)).collect());
-        let i = TASKS.iter().position(|t| t.id == self.id)?;
-        all[i].as_deref()
+    pub fn system_graph(&self) -> Option<&str> {
+        self.graph_text.get_or_init(|| self.graph.map(gunzip)).as_deref()
+    }
+
+    /// The content hash of the pack the task was opened from ([`Pack::content_hash`]).
+    pub fn pack_hash(&self) -> Option<String> {
+        self.pack.and_then(|json| Pack::from_json(json).ok()).map(|p| p.content_hash())
     }
 }
 
@@ -76,14 +84,64 @@ fn gunzip(bytes: &[u8]) -> String {
     }
 }
 
-/// Every task, sorted by id.
+/// Every built-in task, sorted by id.
 pub fn tasks() -> &'static [TaskFiles] {
-    TASKS
+    &TASKS
 }
 
-/// The task with this id.
+/// Tasks opened from packs while the program runs, in the order opened ([`open_pack`]). Each
+/// lives as long as the program, as the built-in ones do (a page opens a handful).
+static OPENED: Mutex<Vec<&'static TaskFiles>> = Mutex::new(Vec::new());
+
+fn opened_list() -> std::sync::MutexGuard<'static, Vec<&'static TaskFiles>> {
+    OPENED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The tasks opened from packs, in the order opened.
+pub fn opened() -> Vec<&'static TaskFiles> {
+    opened_list().clone()
+}
+
+/// The task with this id: a built-in one, or one opened from a pack.
 pub fn task(id: &str) -> Option<&'static TaskFiles> {
-    TASKS.iter().find(|t| t.id == id)
+    TASKS.iter().find(|t| t.id == id).or_else(|| opened_list().iter().find(|t| t.id == id).copied())
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+fn leak_pairs<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> &'static [(&'static str, &'static str)] {
+    pairs.map(|(p, t)| (leak(p), leak(t))).collect::<Vec<_>>().leak()
+}
+
+/// Opens a task pack: its task joins [`task`] and [`opened`] under its task.toml's id (a pack
+/// opened again with other content replaces the earlier one). An error when its task.toml does
+/// not read, or a built-in task has its id.
+pub fn open_pack(pack: &Pack) -> Result<&'static TaskFiles, String> {
+    let toml = pack.task_toml()?;
+    if TASKS.iter().any(|t| t.id == toml.id) {
+        return Err(format!("the pack's task `{}` has the id of a built-in task", toml.id));
+    }
+    let json = pack.to_json();
+    let mut list = opened_list();
+    if let Some(same) = list.iter().find(|t| t.id == toml.id && t.pack == Some(json.as_str())) {
+        return Ok(same);
+    }
+    let graph_text = OnceLock::new();
+    let _ = graph_text.set(pack.graph.clone());
+    let files: &'static TaskFiles = Box::leak(Box::new(TaskFiles {
+        id: leak(&toml.id),
+        files: leak_pairs(pack.files.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
+        traces: leak_pairs(pack.traces_in(&toml.traces).into_iter()),
+        code: leak_pairs(pack.code.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
+        graph: None,
+        graph_text,
+        pack: Some(leak(&json)),
+    }));
+    list.retain(|t| t.id != files.id);
+    list.push(files);
+    Ok(files)
 }
 
 impl TaskFiles {
@@ -103,6 +161,43 @@ impl TaskFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pack of the built-in task `id`, renamed `new_id`.
+    fn pack_of(id: &str, new_id: &str) -> Pack {
+        let t = task(id).unwrap();
+        let mut p = Pack::new();
+        for (path, text) in t.files {
+            let text = if *path == "task.toml" { text.replacen(&format!("id = \"{id}\""), &format!("id = \"{new_id}\""), 1) } else { text.to_string() };
+            p.files.insert(path.to_string(), text);
+        }
+        p.traces = t.traces.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        p.code = t.code.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        p.graph = t.system_graph().map(str::to_string);
+        p
+    }
+
+    #[test]
+    fn a_task_opened_from_a_pack_is_found_as_a_built_in_one() {
+        let pack = pack_of("counter", "my-counter");
+        let first = open_pack(&pack).unwrap();
+        assert_eq!(first.id, "my-counter");
+        assert!(std::ptr::eq(task("my-counter").unwrap(), first));
+        assert_eq!(first.traces.len(), task("counter").unwrap().traces.len());
+        assert_eq!(first.system_graph(), task("counter").unwrap().system_graph());
+        assert_eq!(first.pack_hash(), Some(pack.content_hash()));
+        assert!(task("counter").unwrap().pack.is_none());
+        // The same pack again is the same task; another version replaces it.
+        assert!(std::ptr::eq(open_pack(&pack).unwrap(), first));
+        let mut newer = pack.clone();
+        newer.code.insert("code/extra.py".into(), "pass\n".into());
+        let replaced = open_pack(&newer).unwrap();
+        assert!(!std::ptr::eq(replaced, first));
+        assert!(std::ptr::eq(task("my-counter").unwrap(), replaced));
+        assert_eq!(super::opened().iter().filter(|t| t.id == "my-counter").count(), 1);
+        // A pack may not take a built-in task's id.
+        let err = open_pack(&pack_of("counter", "counter")).unwrap_err();
+        assert_eq!(err, "the pack's task `counter` has the id of a built-in task");
+    }
 
     #[test]
     fn every_task_has_its_files_and_traces() {

@@ -33,6 +33,7 @@ fn a_link_for_a_10_kb_model_round_trips_and_stays_short() {
             cfg: Some("SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n".into()),
             mapping: None,
             claimed: Scores { syntax: 1.0, runtime: 1.0, conformance: 0.9, invariants: 1.0, overall: 0.975, ..Scores::default() },
+            pack: None,
         };
         let fragment = encode_fragment(&p).unwrap();
         println!("share link for a {} byte model: {} characters in the fragment", model.len(), fragment.len());
@@ -46,8 +47,8 @@ fn a_link_for_a_10_kb_model_round_trips_and_stays_short() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn decoding_checks_the_task_against_the_embedded_ones() {
-    let p = SharePayload { task: "no-such-task".into(), model: String::new(), cfg: None, mapping: None, claimed: Scores::default() };
-    assert_eq!(decode_fragment(&encode_fragment(&p).unwrap()), Err(ShareError::UnknownTask("no-such-task".into())));
+    let p = SharePayload { task: "no-such-task".into(), model: String::new(), cfg: None, mapping: None, claimed: Scores::default(), pack: None };
+    assert_eq!(decode_fragment(&encode_fragment(&p).unwrap()), Err(ShareError::UnknownTask { task: "no-such-task".into(), pack: None }));
     assert!(matches!(decode_fragment("#/share/1/%%%"), Err(ShareError::BadBase64(_))));
     assert!(matches!(decode_fragment("#/share/v2/abc"), Err(ShareError::UnknownVersion(v)) if v == "v2"));
 }
@@ -55,7 +56,7 @@ fn decoding_checks_the_task_against_the_embedded_ones() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn grade_requests_carry_overrides() {
-    let req = GradeRequest { run: 2, task: "spin".into(), model: "m".into(), cfg: Some("CONSTANT Threads = {0}".into()), mapping: Some("x".into()), bug_model: false };
+    let req = GradeRequest { run: 2, task: "spin".into(), model: "m".into(), cfg: Some("CONSTANT Threads = {0}".into()), mapping: Some("x".into()), bug_model: false, pack: None };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     // A request of the earlier form (no overrides) still reads.
     let old = GradeRequest::from_json(r#"{"run": 1, "task": "spin", "model": "m"}"#).unwrap();
@@ -88,7 +89,7 @@ fn the_worker_checks_a_model_with_tlc_s_counts() {
     let r = check_model(&CheckRequest { cfg: "CONSTANT Nope = 1\nSPECIFICATION Spec\n".into(), ..req.clone() }, &clock);
     assert_eq!(r.result, "error", "{r:?}");
     // A grade request is not a check request.
-    let grade = GradeRequest { run: 1, task: "spin".into(), model: "m".into(), cfg: None, mapping: None, bug_model: false };
+    let grade = GradeRequest { run: 1, task: "spin".into(), model: "m".into(), cfg: None, mapping: None, bug_model: false, pack: None };
     assert!(handle_check_request(&grade.to_json(), &clock).is_none());
     assert!(handle_check_request(r#"{"kind": "check", "run": 1}"#, &clock).unwrap().contains("no model"));
 }
@@ -107,11 +108,11 @@ fn grade_in_worker(req: &GradeRequest) -> Scorecard {
 #[test]
 fn a_shared_grade_verifies_and_an_edited_claim_does_not() {
     let model = reference("spin", "spin.tla").to_string();
-    let req = GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg: None, mapping: None, bug_model: false };
+    let req = GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg: None, mapping: None, bug_model: false, pack: None };
     let card = grade_in_worker(&req);
-    let link = encode_fragment(&SharePayload { task: "spin".into(), model, cfg: None, mapping: None, claimed: Scores::from_card(&card) }).unwrap();
+    let link = encode_fragment(&SharePayload { task: "spin".into(), model, cfg: None, mapping: None, claimed: Scores::from_card(&card), pack: None }).unwrap();
     let opened = decode_fragment(&link).unwrap();
-    let again = grade_in_worker(&GradeRequest { run: 2, task: opened.task.clone(), model: opened.model.clone(), cfg: opened.cfg.clone(), mapping: opened.mapping.clone(), bug_model: false });
+    let again = grade_in_worker(&GradeRequest { run: 2, task: opened.task.clone(), model: opened.model.clone(), cfg: opened.cfg.clone(), mapping: opened.mapping.clone(), bug_model: false, pack: None });
     assert!(differences(&opened.claimed, &Scores::from_card(&again)).is_empty());
     let claimed = Scores { invariants: 0.5, overall: 0.875, ..opened.claimed };
     let d = differences(&claimed, &Scores::from_card(&again));
@@ -123,7 +124,7 @@ fn a_shared_grade_verifies_and_an_edited_claim_does_not() {
 #[test]
 fn a_cfg_override_changes_what_is_checked() {
     let model = reference("spin", "spin.tla").to_string();
-    let gate = |cfg: Option<String>| grade_in_worker(&GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg, mapping: None, bug_model: false }).gate.unwrap();
+    let gate = |cfg: Option<String>| grade_in_worker(&GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg, mapping: None, bug_model: false, pack: None }).gate.unwrap();
     let task_own = gate(None);
     let two = gate(Some("SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n".into()));
     assert!(task_own.contains("19 distinct states"), "{task_own}");
