@@ -1,43 +1,39 @@
-// Browser test of task packs: a teacher's task (the counter task renamed, its system shown as a
-// Python file) made into a .sysmo file as `sysmo task pack` writes one, opened from the gallery's
-// file chooser; it joins the gallery with a "pack" badge, its page shows its code and traces,
-// its reference model grades 1.0 in all five stages in the worker (the worker opens the pack it
-// is sent), its share link names the pack and re-grades; after a reload the pack is still there
+// Browser test of task packs: the sample course's bounded buffer (tasks/course/buffer, a
+// teacher's folder whose system is a Python program) made into a .sysmo file as `sysmo task
+// pack` writes one, opened from the gallery's file chooser; it joins the gallery with a "pack"
+// badge, its page shows its Python code and its traces, its bug model is refuted in the worker
+// with a counterexample in the player, its reference model grades 1.0 in the four stages in the
+// worker (the worker opens the pack each request carries; no system graph, so no precision),
+// its share link names the pack and re-grades; after a reload the pack is still there
 // (IndexedDB); a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { expect } from './lib/checks.mjs';
-import { openTaskTest, taskFile } from './lib/task-page.mjs';
-import { gradeModel, STAGES } from './lib/grading.mjs';
+import { openTaskTest } from './lib/task-page.mjs';
+import { expectBugFound, gradeModel, STAGES } from './lib/grading.mjs';
 
-const ID = 'class-counter';
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const ID = 'buffer';
+const folder = fileURLToPath(new URL('../../tasks/course/buffer/', import.meta.url));
+const read = (...p) => readFileSync(join(folder, ...p), 'utf8');
 
-/** The counter task as a teacher's pack: sysmo-pack/1, gzipped JSON. */
-function counterPack() {
-  const rename = (text) => text.replaceAll('"task":"counter"', `"task":"${ID}"`);
+/** The course's buffer folder as a pack: sysmo-pack/1, gzipped JSON (what `sysmo task pack` writes). */
+function bufferPack() {
   const files = {};
-  for (const f of ['task.toml', 'counterInvariants.tla', 'invariants.cfg', 'violations.cfg', 'reference/counter.tla', 'reference/counter.cfg']) {
-    files[f] = taskFile('counter', ...f.split('/'));
-  }
-  files['task.toml'] = files['task.toml'].replace('id = "counter"', `id = "${ID}"`).replace('title = "', 'title = "Class: ');
+  for (const f of ['task.toml', 'bufferInvariants.tla', 'invariants.cfg']) files[f] = read(f);
+  for (const sub of ['reference', 'bug']) for (const f of readdirSync(join(folder, sub)).sort()) files[`${sub}/${f}`] = read(sub, f);
   const traces = {};
-  for (const f of readdirSync(join(root, 'traces/counter')).filter((n) => n.endsWith('.ndjson')).sort()) {
-    traces[`traces/counter/${f}`] = rename(readFileSync(join(root, 'traces/counter', f), 'utf8'));
-  }
-  const graph = gunzipSync(readFileSync(join(root, 'traces/counter/system-graph.ndjson.gz'))).toString('utf8');
-  const code = { 'code/counter.py': 'import threading\n\nclass Counter:\n    def increment(self):\n        v = self.value\n        self.value = v + 1\n' };
-  return gzipSync(JSON.stringify({ format: 'sysmo-pack/1', files, traces, code, graph }));
+  for (const t of ['traces/buffer', 'traces/buffer-bug']) for (const f of readdirSync(join(folder, t)).sort()) traces[`${t}/${f}`] = read(t, f);
+  const code = { 'code/buffer.py': read('code', 'buffer.py') };
+  return gzipSync(JSON.stringify({ format: 'sysmo-pack/1', files, traces, code, graph: null }));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'sysmo-packs-'));
 const packFile = join(dir, `${ID}.sysmo`);
-writeFileSync(packFile, counterPack());
+writeFileSync(packFile, bufferPack());
 const badFile = join(dir, 'notes.sysmo');
 writeFileSync(badFile, 'hello, class');
 
@@ -59,7 +55,7 @@ await check('a task pack opens from the file chooser and joins the gallery', asy
   const text = await page.textContent('#pack-status');
   expect(text.includes(`opened the task \`${ID}\``) && text.includes('kept in this browser'), text);
   await page.waitForSelector(`.task-card[data-task="${ID}"] .badge.pack`);
-  expect((await page.textContent(`.task-card[data-task="${ID}"] .title`)).startsWith('Class: '), 'the pack task title');
+  expect((await page.textContent(`.task-card[data-task="${ID}"] .title`)) === 'Course: the bounded buffer', 'the pack task title');
 });
 
 await check("the pack's task page shows its Python code and its traces", async () => {
@@ -68,17 +64,22 @@ await check("the pack's task page shows its Python code and its traces", async (
   await page.click('.tab[data-tab="code"]');
   await page.waitForSelector('#code .row');
   const files = await page.locator('#code-file option').allTextContents();
-  expect(JSON.stringify(files) === JSON.stringify(['code/counter.py']), `code files ${files}`);
-  expect((await page.textContent('#code')).includes('class Counter'), 'the Python code');
+  expect(JSON.stringify(files) === JSON.stringify(['code/buffer.py']), `code files ${files}`);
+  expect((await page.textContent('#code')).includes('class BoundedBuffer'), 'the Python code');
   await page.click('.tab[data-tab="traces"]');
-  expect((await page.locator('#traces .trace-list button').count()) === 8, 'eight traces');
+  expect((await page.locator('#traces .trace-list button').count()) === 10, 'ten traces');
+});
+
+await check("the pack's bug model is refuted in the worker and its counterexample plays", async () => {
+  await expectBugFound(page, { property: 'EveryGetTakesAnItem', states: 5, lastAction: 'Get' }, screenshot('pack-bug.png'), 60000);
 });
 
 let link = '';
-await check("the pack's reference model grades 1.0 in all five stages, and its share link names the pack", async () => {
-  const g = await gradeModel(page, taskFile('counter', 'reference', 'counter.tla'));
+await check("the pack's reference model grades 1.0 in the four stages, and its share link names the pack", async () => {
+  const g = await gradeModel(page, read('reference', 'buffer.tla'));
   expect(g.state === 'done', g.message);
-  for (const s of STAGES) expect(g.stages[s].score === 1 && g.stages[s].status === 'ran', `${s}: ${JSON.stringify(g.stages[s])}`);
+  for (const s of STAGES.filter((x) => x !== 'precision')) expect(g.stages[s].score === 1 && g.stages[s].status === 'ran', `${s}: ${JSON.stringify(g.stages[s])}`);
+  expect(g.stages.precision.status === 'skipped', 'no system graph, no precision');
   await page.click('#copy-link');
   await page.waitForSelector('#share-link');
   link = await page.inputValue('#share-link');

@@ -1,7 +1,8 @@
 //! `sysmo task check DIR|PACK` and `sysmo task pack DIR`: built-in task folders pass and pack
 //! into what sysmo-tasks embeds; a pack checks as its folder does; a teacher's folder with its
-//! own code and traces packs; a copy of a task broken in five ways gets one problem for each,
-//! with its file and line; a broken pack or folder says what is wrong and packs nothing.
+//! own code and traces packs; the sample course's buffer checks and packs, and its traces are
+//! what its Python program writes; a copy of a task broken in five ways gets one problem for
+//! each, with its file and line; a broken pack or folder says what is wrong and packs nothing.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -234,4 +235,54 @@ fn a_broken_pack_or_folder_says_what_is_wrong_and_packs_nothing() {
         assert!(found.len() == 1 && found[0].0 == file.display().to_string() && found[0].2.contains(says), "{says}: {found:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_sample_courses_buffer_checks_packs_and_its_traces_are_its_programs() {
+    let dir = repo().join("tasks/course/buffer");
+    let (code, v) = task_check(&dir);
+    assert_eq!(code, 0, "{v}");
+    let passed: Vec<&str> = v["passed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(
+        passed,
+        [
+            "task.toml reads (task buffer, module buffer)",
+            "10 trace(s) read, every pinned action occurs (3 bug trace(s))",
+            "reference/buffer.tla grades 1.0 in every stage (no system graph: precision skipped)",
+            "bug/buffer.tla is refuted: EveryGetTakesAnItem, ItemsConserved violated",
+        ]
+    );
+    let out = scratch("course");
+    let file = out.join("buffer.sysmo");
+    let (code, v) = task_pack(&dir, &file);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!((v["pack"]["traces"].as_u64(), v["pack"]["code"].as_u64(), v["pack"]["graph"].as_bool()), (Some(13), Some(1), Some(false)), "{v}");
+    assert_eq!(task_check(&file).1["passed"], v_passed(&passed));
+    // The checked-in traces are what the course's program writes (Python 3, as on every
+    // machine the suite runs on).
+    for (folder, flag) in [("traces/buffer", None), ("traces/buffer-bug", Some("--bug"))] {
+        let written = out.join(folder);
+        std::fs::create_dir_all(&written).unwrap();
+        let mut cmd = Command::new("python3");
+        cmd.arg(dir.join("code/buffer.py")).arg(&written);
+        if let Some(f) = flag {
+            cmd.arg(f);
+        }
+        let status = cmd.status().expect("python3 runs the course's program");
+        assert!(status.success());
+        let names = |d: &Path| {
+            let mut n: Vec<String> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+            n.sort();
+            n
+        };
+        assert_eq!(names(&written), names(&dir.join(folder)), "{folder}");
+        for n in names(&written) {
+            assert_eq!(std::fs::read_to_string(written.join(&n)).unwrap(), std::fs::read_to_string(dir.join(folder).join(&n)).unwrap(), "{folder}/{n}");
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+fn v_passed(passed: &[&str]) -> Value {
+    Value::Array(passed.iter().map(|p| Value::String(p.to_string())).collect())
 }
