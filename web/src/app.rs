@@ -72,12 +72,17 @@ enum Route {
     Task(String),
     /// A share link's whole fragment.
     Shared(String),
+    /// A link's fragment that carries a task pack (`#/pack/1/…`).
+    Pack(String),
 }
 
 fn route_from_hash() -> Route {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     if share::is_share_fragment(&hash) {
         return Route::Shared(hash);
+    }
+    if sysmo_task_format::pack::Pack::is_fragment(&hash) {
+        return Route::Pack(hash);
     }
     match hash.strip_prefix("#/task/") {
         Some(id) if sysmo_tasks::task(id).is_some() => Route::Task(id.to_string()),
@@ -89,7 +94,7 @@ fn set_hash(route: &Route) {
     let hash = match route {
         Route::Gallery => "#/".to_string(),
         Route::Task(id) => format!("#/task/{id}"),
-        Route::Shared(fragment) => fragment.clone(),
+        Route::Shared(fragment) | Route::Pack(fragment) => fragment.clone(),
     };
     if let Some(w) = web_sys::window() {
         let _ = w.location().set_hash(&hash);
@@ -159,10 +164,11 @@ pub fn app() -> Html {
                 match &*route {
                     _ if !*ready => html! { <main id="loading"><p>{ "Opening the task packs kept in this browser…" }</p></main> },
                     Route::Gallery => html! {
-                        <Gallery open={go.reform(Route::Task)} generation={*generation} {on_opened} restore_errors={(*restore_errors).clone()} />
+                        <Gallery open={go.reform(Route::Task)} generation={*generation} on_opened={on_opened.clone()} restore_errors={(*restore_errors).clone()} />
                     },
                     Route::Task(id) => html! { <TaskPage key={id.clone()} id={id.clone()} /> },
                     Route::Shared(fragment) => html! { <SharedTask key={fragment.clone()} fragment={fragment.clone()} /> },
+                    Route::Pack(fragment) => html! { <PackLink key={fragment.clone()} fragment={fragment.clone()} go={go.clone()} on_opened={on_opened.clone()} /> },
                 }
             }
         </>
@@ -225,6 +231,43 @@ fn gallery(props: &GalleryProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
+struct PackLinkProps {
+    fragment: String,
+    go: Callback<Route>,
+    on_opened: Callback<String>,
+}
+
+/// A link that carries a task pack: the pack opens (and is kept), then its task's page.
+#[function_component(PackLink)]
+fn pack_link(props: &PackLinkProps) -> Html {
+    let error = use_state(|| None::<String>);
+    {
+        let (error, go, on_opened, fragment) = (error.clone(), props.go.clone(), props.on_opened.clone(), props.fragment.clone());
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::packs::open_fragment(&fragment).await {
+                    Ok(id) => {
+                        on_opened.emit(id.to_string());
+                        go.emit(Route::Task(id.to_string()));
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            });
+        });
+    }
+    match &*error {
+        None => html! { <main id="pack-link" data-state="opening"><p>{ "Opening the task pack this link carries…" }</p></main> },
+        Some(e) => html! {
+            <main id="pack-link" data-state="failed">
+                <h2>{ "This link's task pack cannot be opened" }</h2>
+                <p class="error" id="pack-link-error">{ e }</p>
+                <p>{ "Ask for the link again, or for the pack's file, or " }<a href="#/">{ "go to the gallery of tasks" }</a>{ "." }</p>
+            </main>
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
 struct PackOpenerProps {
     on_opened: Callback<String>,
 }
@@ -271,6 +314,36 @@ fn pack_opener(props: &PackOpenerProps) -> Html {
             input.set_value("");
         })
     };
+    let url = use_state(String::new);
+    let on_url = {
+        let url = url.clone();
+        Callback::from(move |e: InputEvent| url.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+    };
+    let on_fetch = {
+        let (status, on_opened, url) = (status.clone(), props.on_opened.clone(), url.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (status, on_opened, address) = (status.clone(), on_opened.clone(), (*url).trim().to_string());
+            if address.is_empty() {
+                return;
+            }
+            status.set(Some(("opening", format!("fetching {address}…"))));
+            wasm_bindgen_futures::spawn_local(async move {
+                let opened = async {
+                    let bytes = crate::packs::fetch_bytes(&address).await?;
+                    let (task, pack) = crate::packs::open_bytes(&bytes)?;
+                    Ok::<_, String>((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+                };
+                match opened.await {
+                    Ok((id, hash, kept)) => {
+                        let kept = if kept.is_ok() { "; it is kept in this browser" } else { "; it could not be kept in this browser" };
+                        status.set(Some(("opened", format!("opened the task `{id}` from {address} (pack {hash}){kept}"))));
+                        on_opened.emit(id.to_string());
+                    }
+                    Err(e) => status.set(Some(("failed", format!("{address} does not open: {e}")))),
+                }
+            });
+        })
+    };
     let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
     let ondrop = Callback::from(move |e: DragEvent| {
         e.prevent_default();
@@ -287,6 +360,10 @@ fn pack_opener(props: &PackOpenerProps) -> Html {
                 { "Choose or drop a task pack " }
                 <input type="file" id="open-pack" accept=".sysmo,.json,application/gzip" {onchange} />
             </label>
+            <div class="pack-url">
+                <input type="url" id="pack-url" placeholder="or the address of a .sysmo file" value={(*url).clone()} oninput={on_url} />
+                <button id="open-pack-url" onclick={on_fetch}>{ "Open" }</button>
+            </div>
             <p id="pack-status" data-state={state} class={classes!((state == "failed").then_some("error"))}>{ text }</p>
         </section>
     }

@@ -1,5 +1,6 @@
-//! Task packs in the browser: a pack file (`sysmo task pack`) opened from the gallery joins the
-//! tasks ([`sysmo_tasks::open_pack`]) and is kept in this browser's IndexedDB (database
+//! Task packs in the browser: a pack file (`sysmo task pack`) opened from the gallery (a file
+//! chosen or dropped, or a URL the user gives), or carried by a link's fragment (`#/pack/1/…`,
+//! `sysmo task pack --link`), joins the tasks ([`sysmo_tasks::open_pack`]) and is kept in this browser's IndexedDB (database
 //! [`DB`], object store [`STORE`], the pack's JSON under its content hash), so that the page
 //! opens it again on every visit ([`restore`]). The worker gets the pack with each request
 //! ([`crate::grading::GradeRequest::pack`]).
@@ -98,6 +99,29 @@ async fn kept() -> Result<Vec<String>, String> {
     let store = tx.object_store(STORE).map_err(js_text)?;
     let all = done(&store.get_all().map_err(js_text)?).await?;
     Ok(js_sys::Array::from(&all).iter().filter_map(|v| v.as_string()).collect())
+}
+
+/// The bytes at a URL the user gave (fetched only on that request).
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("it cannot be fetched ({})", js_text(e)))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("fetching it answers {} {}", response.status(), response.status_text()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(js_text)?).await.map_err(js_text)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Opens the pack a link's fragment carries and keeps it; returns its task's id.
+pub async fn open_fragment(fragment: &str) -> Result<&'static str, String> {
+    let pack = Pack::from_fragment(fragment)?;
+    let task = sysmo_tasks::open_pack(&pack)?;
+    // A pack that cannot be kept still opens for this visit.
+    let _ = keep(&pack).await;
+    Ok(task.id)
 }
 
 /// The bytes of a file the user chose or dropped.

@@ -1,7 +1,8 @@
 // Browser test of task packs: the sample course's bounded buffer (tasks/course/buffer, a
 // teacher's folder whose system is a Python program) made into a .sysmo file as `sysmo task
 // pack` writes one, opened from the gallery's file chooser; it joins the gallery with a "pack"
-// badge, its page shows its Python code and its traces, its bug model is refuted in the worker
+// badge (so does a link whose fragment carries it, and an address the user gives), its page
+// shows its Python code and its traces, its bug model is refuted in the worker
 // with a counterexample in the player, its reference model grades 1.0 in the four stages in the
 // worker (the worker opens the pack each request carries; no system graph, so no precision),
 // its share link names the pack and re-grades; after a reload the pack is still there
@@ -47,6 +48,34 @@ await check('a file that is not a task pack says why, and the gallery still work
   const text = await page.textContent('#pack-status');
   expect(text.includes('notes.sysmo does not open') && text.includes('not a task pack'), text);
   expect((await page.locator('.task-card').count()) >= 10, 'the gallery lists the tasks');
+});
+
+await check("a link whose fragment carries the pack opens its task's page; a damaged one says why", async () => {
+  await page.goto(`${url}#/pack/1/%%%`, { waitUntil: 'load' });
+  await page.waitForSelector('#pack-link[data-state="failed"]');
+  const why = await page.textContent('#pack-link-error');
+  expect(why.includes('not valid base64url'), why);
+  await page.goto(`${url}#/pack/1/${bufferPack().toString('base64url')}`, { waitUntil: 'load' });
+  await page.waitForSelector(`#task[data-task="${ID}"]`, { timeout: 20000 });
+  expect((await page.evaluate(() => location.hash)) === `#/task/${ID}`, 'the address names the task');
+});
+
+await check('a task pack opens from an address the user gives, fetched on that request', async () => {
+  const address = 'https://course.example/buffer.sysmo';
+  let fetched = 0;
+  await page.route(address, (route) => {
+    fetched += 1;
+    return route.fulfill({ status: 200, body: bufferPack(), headers: { 'content-type': 'application/gzip', 'access-control-allow-origin': '*' } });
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#gallery #pack-url');
+  expect(fetched === 0, 'nothing is fetched before the user asks');
+  await page.fill('#pack-url', address);
+  await page.click('#open-pack-url');
+  await page.waitForSelector('#pack-status[data-state="opened"], #pack-status[data-state="failed"]');
+  const text = await page.textContent('#pack-status');
+  expect(text.includes(`opened the task \`${ID}\` from ${address}`) && fetched === 1, text);
+  await page.unroute(address);
 });
 
 await check('a task pack opens from the file chooser and joins the gallery', async () => {

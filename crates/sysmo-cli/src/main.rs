@@ -151,12 +151,14 @@ Usage:
       property of invariants.cfg (within [check] bug_max_states, with [check] bug_cfg when set). Each
       problem names its file and line. Exit 0 when there is none, 1 otherwise.
 
-  sysmo task pack DIR [-o FILE.sysmo] [--json]
+  sysmo task pack DIR [-o FILE.sysmo] [--link URL] [--json]
       Write a task folder as one file (default <id>.sysmo): its task.toml, invariants, reference
       and bug models, traces (of traces and bug_traces), the code it shows (a code/ folder, in
       any language, or the Rust crate its traces name) and its system graph, gzipped JSON with a
       content hash. Written only when task.toml, the files every task has and the traces check
-      (run `sysmo task check` on the pack to grade its models). Exit 0 when written, 1 otherwise.
+      (run `sysmo task check` on the pack to grade its models). --link URL: also print URL with
+      a fragment that carries the pack (#/pack/1/...), which opens it in the playground, when
+      the pack is small enough for a link (96 KiB of fragment). Exit 0 when written, 1 otherwise.
 
   sysmo prompt --task ID [--no-hints]
       Print the text to give an LLM to model a task: the system and its code, what to model

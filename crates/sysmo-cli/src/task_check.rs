@@ -231,14 +231,16 @@ pub fn check_pack(pack: &Pack, problems: Vec<Problem>) -> Outcome {
     out
 }
 
-/// `sysmo task pack DIR [-o FILE.sysmo] [--json]`: the folder as one pack, written once its
-/// structure checks pass (see the module's docs).
+/// `sysmo task pack DIR [-o FILE.sysmo] [--link URL] [--json]`: the folder as one pack, written
+/// once its structure checks pass (see the module's docs); with `--link`, also the playground's
+/// address with a fragment that carries the pack, when it is small enough.
 pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
-    let (mut dir, mut output, mut json_out) = (None, None, false);
+    let (mut dir, mut output, mut json_out, mut link_base) = (None, None, false, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json_out = true,
+            "--link" => link_base = Some(it.next().ok_or("--link needs the playground's address")?.clone()),
             "-o" | "--output" => output = Some(PathBuf::from(it.next().ok_or("-o needs the pack's file name")?)),
             x if x.starts_with('-') => return Err(format!("unknown option `{x}` for `sysmo task pack`")),
             x if dir.is_none() => dir = Some(PathBuf::from(x)),
@@ -266,10 +268,20 @@ pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
         }
         _ => None,
     };
+    // A link whose fragment carries the pack, when it is small enough.
+    let link = match (&written, &link_base) {
+        (Some((_, _, p)), Some(base)) => Some(p.to_fragment().map(|f| format!("{}{f}", base.split('#').next().unwrap_or(base)))),
+        _ => None,
+    };
     if json_out {
         let problems: Vec<Value> = out.problems.iter().map(|p| json!({ "file": p.file, "line": p.line, "message": p.message })).collect();
         let pack = written.as_ref().map(|(path, size, p)| {
-            json!({ "path": path.display().to_string(), "bytes": size, "hash": p.content_hash(), "files": p.files.len(), "traces": p.traces.len(), "code": p.code.len(), "graph": p.graph.is_some() })
+            let (link, link_error) = match &link {
+                Some(Ok(l)) => (Some(l.clone()), None),
+                Some(Err(e)) => (None, Some(e.clone())),
+                None => (None, None),
+            };
+            json!({ "path": path.display().to_string(), "bytes": size, "hash": p.content_hash(), "files": p.files.len(), "traces": p.traces.len(), "code": p.code.len(), "graph": p.graph.is_some(), "link": link, "link_error": link_error })
         });
         println!("{}", json!({ "folder": dir.display().to_string(), "ok": written.is_some(), "problems": problems, "pack": pack }));
     } else {
@@ -287,6 +299,11 @@ pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
                 p.content_hash()
             ),
             None => println!("{}: {} problem(s), no pack written", dir.display(), out.problems.len()),
+        }
+        match &link {
+            Some(Ok(l)) => println!("link: {l}"),
+            Some(Err(e)) => println!("no link: {e}"),
+            None => {}
         }
     }
     Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -258,6 +258,13 @@ fn the_sample_courses_buffer_checks_packs_and_its_traces_are_its_programs() {
     assert_eq!(code, 0, "{v}");
     assert_eq!((v["pack"]["traces"].as_u64(), v["pack"]["code"].as_u64(), v["pack"]["graph"].as_bool()), (Some(13), Some(1), Some(false)), "{v}");
     assert_eq!(task_check(&file).1["passed"], v_passed(&passed));
+    // Small enough for a link whose fragment carries it.
+    let (code, v) = task("pack", &[dir.as_os_str(), "-o".as_ref(), file.as_os_str(), "--link".as_ref(), "http://127.0.0.1:8080/".as_ref()]);
+    assert_eq!(code, 0, "{v}");
+    let link = v["pack"]["link"].as_str().unwrap_or_else(|| panic!("{v}"));
+    let fragment = link.strip_prefix("http://127.0.0.1:8080/").unwrap();
+    let pack = sysmo_task_format::pack::Pack::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(sysmo_task_format::pack::Pack::from_fragment(fragment).unwrap(), pack);
     // The checked-in traces are what the course's program writes (Python 3, as on every
     // machine the suite runs on).
     for (folder, flag) in [("traces/buffer", None), ("traces/buffer-bug", Some("--bug"))] {

@@ -21,6 +21,12 @@ use std::io::{Read as _, Write as _};
 /// The `format` of a pack this version reads and writes.
 pub const FORMAT: &str = "sysmo-pack/1";
 
+/// A link's fragment that carries a pack: `#/pack/1/` and the pack's file in base64url.
+pub const LINK_PREFIX: &str = "#/pack/1/";
+
+/// The longest fragment [`Pack::to_fragment`] writes: beyond it, share the file instead.
+pub const MAX_LINK_CHARS: usize = 96 * 1024;
+
 /// The largest pack, unpacked, that [`Pack::from_bytes`] reads (a gzip of a few kilobytes can
 /// unpack to gigabytes).
 pub const MAX_UNPACKED: u64 = 256 << 20;
@@ -94,6 +100,42 @@ impl Pack {
         Ok(pack)
     }
 
+    /// A link's fragment that carries the pack ([`LINK_PREFIX`] and its file in base64url);
+    /// an error when it would be longer than [`MAX_LINK_CHARS`].
+    pub fn to_fragment(&self) -> Result<String, String> {
+        use base64::Engine as _;
+        let fragment = format!("{LINK_PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(self.to_bytes()));
+        if fragment.len() > MAX_LINK_CHARS {
+            return Err(format!(
+                "the pack is too large for a link ({} characters, over {MAX_LINK_CHARS}): share its file instead",
+                fragment.len()
+            ));
+        }
+        Ok(fragment)
+    }
+
+    /// Whether a link's fragment (with or without its `#`) carries a pack.
+    pub fn is_fragment(fragment: &str) -> bool {
+        fragment.trim_start_matches('#').starts_with(LINK_PREFIX.trim_start_matches('#'))
+    }
+
+    /// The pack a link's fragment carries ([`Pack::to_fragment`]); the error says what is wrong.
+    pub fn from_fragment(fragment: &str) -> Result<Pack, String> {
+        use base64::Engine as _;
+        let data = fragment
+            .trim()
+            .trim_start_matches('#')
+            .strip_prefix(LINK_PREFIX.trim_start_matches('#'))
+            .ok_or_else(|| format!("not a link to a task pack: it should start with `{LINK_PREFIX}`"))?;
+        if data.len() > MAX_LINK_CHARS {
+            return Err(format!("the link is too long for a task pack ({} characters, over {MAX_LINK_CHARS})", data.len()));
+        }
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(data)
+            .map_err(|e| format!("the link is damaged: its pack is not valid base64url ({e})"))?;
+        Pack::from_bytes(&bytes)
+    }
+
     /// The pack's task.toml, read.
     pub fn task_toml(&self) -> Result<TaskToml, String> {
         let text = self.files.get("task.toml").ok_or("the pack has no task.toml")?;
@@ -149,6 +191,30 @@ mod tests {
         q.code.insert("code/other.py".into(), String::new());
         assert_ne!(q.content_hash(), p.content_hash());
         assert_eq!(p.content_hash().len(), 16);
+    }
+
+    #[test]
+    fn a_pack_travels_in_a_links_fragment_when_small_enough() {
+        let p = sample();
+        let f = p.to_fragment().unwrap();
+        assert!(f.starts_with("#/pack/1/") && Pack::is_fragment(&f) && Pack::is_fragment(&f[1..]));
+        assert_eq!(Pack::from_fragment(&f).unwrap(), p);
+        assert!(!Pack::is_fragment("#/share/1/abc"));
+        assert!(Pack::from_fragment("#/share/1/abc").unwrap_err().starts_with("not a link to a task pack"));
+        assert!(Pack::from_fragment("#/pack/1/%%%").unwrap_err().contains("not valid base64url"));
+        assert!(Pack::from_fragment("#/pack/1/aGVsbG8").unwrap_err().contains("not a task pack"));
+        // A pack whose file is larger than a link takes: random text does not compress.
+        let mut big = sample();
+        let mut x: u64 = 1;
+        let noise: String = (0..2 * MAX_LINK_CHARS)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                char::from(b'a' + (x >> 59) as u8 % 26)
+            })
+            .collect();
+        big.code.insert("code/noise.txt".into(), noise);
+        let err = big.to_fragment().err().unwrap_or_default();
+        assert!(err.contains("too large for a link"), "a link of {} bytes of pack", big.to_bytes().len());
     }
 
     #[test]
