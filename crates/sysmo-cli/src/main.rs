@@ -10,6 +10,7 @@
 
 mod agent;
 mod args;
+mod exercise;
 mod grade;
 mod tasks;
 mod task_check;
@@ -160,6 +161,14 @@ Usage:
       a fragment that carries the pack (#/pack/1/...), which opens it in the playground, when
       the pack is small enough for a link (96 KiB of fragment). Exit 0 when written, 1 otherwise.
 
+  sysmo exercise TASK ID ANSWER [--json]
+      Judge an answer to the exercise ID of a task (a folder or a .sysmo pack; [[exercise]] in
+      its task.toml): model / fix-model (the answer, a model, grades 1.0), find-bug (the answer
+      models the buggy code: it conforms to the bug traces and the exercise's property refutes
+      it), write-invariant (the answer's definitions hold on the reference model and every bug
+      model violates the named property). Prints whether it is solved, why, and the teacher's
+      hint for what fell short. Exit 0 when solved, 1 when not, 2 for usage errors.
+
   sysmo prompt --task ID [--no-hints]
       Print the text to give an LLM to model a task: the system and its code, what to model
       and what to leave out, the pinned names, the expected module and .cfg. --no-hints: no
@@ -279,6 +288,13 @@ fn main() -> ExitCode {
             },
             _ => {
                 eprintln!("error: `sysmo task` takes a subcommand: check, pack\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "exercise" => match exercise::run(rest) {
+            Ok(code) => code,
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)
             }
         },

@@ -113,7 +113,7 @@ pub fn check_path(path: &Path) -> Outcome {
 
 /// The task at `path`: a pack file, or a folder read into one (with the problems reading it
 /// found: a trace folder that is not there, a file that is not text).
-fn open(path: &Path) -> Result<(Pack, Vec<Problem>), Problem> {
+pub(crate) fn open(path: &Path) -> Result<(Pack, Vec<Problem>), Problem> {
     if path.is_file() {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| Problem::new(&name, None, format!("cannot be read: {e}")))?;
@@ -228,7 +228,58 @@ pub fn check_pack(pack: &Pack, problems: Vec<Problem>) -> Outcome {
             ));
         }
     }
+    check_exercises(pack, &task, &mut out);
     out
+}
+
+/// Each exercise is well formed and its expected outcomes hold: a `find-bug` exercise is solved
+/// by the task's bug model and not by its reference model, a `fix-model` starter is there and
+/// does not solve its exercise already, a `write-invariant` exercise names its property.
+fn check_exercises(pack: &Pack, task: &TaskToml, out: &mut Outcome) {
+    let toml_text = pack.files.get("task.toml").map(String::as_str).unwrap_or("");
+    let mut seen: Vec<&str> = vec![];
+    for ex in &task.exercises {
+        let line = line_of(toml_text, &format!("id = \"{}\"", ex.id));
+        let mut problem = |m: String| out.problems.push(Problem::new("task.toml", line, format!("exercise `{}`: {m}", ex.id)));
+        if seen.contains(&ex.id.as_str()) {
+            problem("a second exercise with this id".into());
+        }
+        seen.push(&ex.id);
+        let judged = |path: &str| -> Result<sysmo_grade::exercise::Outcome, String> {
+            let text = pack.files.get(path).ok_or_else(|| format!("{path} is missing"))?;
+            crate::exercise::judge(pack, &ex.id, path, text).map(|(_, o)| o)
+        };
+        use sysmo_task_format::ExerciseKind as K;
+        match ex.kind {
+            K::Model => {}
+            K::WriteInvariant if ex.property.is_none() => problem("a write-invariant exercise names its property (`property`)".into()),
+            K::WriteInvariant => {}
+            K::FindBug if ex.property.is_none() => problem("a find-bug exercise names the property that finds the bug (`property`)".into()),
+            K::FindBug => {
+                match judged(&task.bug_model_path()) {
+                    Ok(o) if o.solved => {}
+                    Ok(o) => problem(format!("the bug model must solve it: {}", o.why)),
+                    Err(e) => problem(e),
+                }
+                match judged(&format!("reference/{}.tla", task.pinned.module)) {
+                    Ok(o) if o.solved => problem("the reference model solves it too: the bug traces must show the bug".into()),
+                    Ok(_) => {}
+                    Err(e) => problem(e),
+                }
+            }
+            K::FixModel => match &ex.starter {
+                None => problem("a fix-model exercise names its starter model (`starter`)".into()),
+                Some(path) => match judged(path) {
+                    Ok(o) if o.solved => problem(format!("the starter {path} already solves it")),
+                    Ok(_) => {}
+                    Err(e) => problem(e),
+                },
+            },
+        }
+    }
+    if !task.exercises.is_empty() && out.problems.iter().all(|p| !p.message.starts_with("exercise `")) {
+        out.passed.push(format!("{} exercise(s): their expected outcomes hold", task.exercises.len()));
+    }
 }
 
 /// `sysmo task pack DIR [-o FILE.sysmo] [--link URL] [--json]`: the folder as one pack, written

@@ -250,6 +250,7 @@ fn the_sample_courses_buffer_checks_packs_and_its_traces_are_its_programs() {
             "10 trace(s) read, every pinned action occurs (3 bug trace(s))",
             "reference/buffer.tla grades 1.0 in every stage (no system graph: precision skipped)",
             "bug/buffer.tla is refuted: EveryGetTakesAnItem, ItemsConserved violated",
+            "4 exercise(s): their expected outcomes hold",
         ]
     );
     let out = scratch("course");
@@ -292,4 +293,58 @@ fn the_sample_courses_buffer_checks_packs_and_its_traces_are_its_programs() {
 
 fn v_passed(passed: &[&str]) -> Value {
     Value::Array(passed.iter().map(|p| Value::String(p.to_string())).collect())
+}
+
+/// `sysmo exercise TASK ID ANSWER --json`: exit code and verdict.
+fn exercise(task: &Path, id: &str, answer: &Path) -> (i32, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sysmo")).arg("exercise").arg(task).arg(id).arg(answer).arg("--json").output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap_or(-1), v)
+}
+
+#[test]
+fn each_exercise_kind_of_the_course_is_solved_and_failed_with_its_hint() {
+    let dir = repo().join("tasks/course/buffer");
+    let out = scratch("exercises");
+    let write = |name: &str, text: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let (reference, bug, starter) = (dir.join("reference/buffer.tla"), dir.join("bug/buffer.tla"), dir.join("exercises/buffer.tla"));
+    let good = write("good.tla", "NoEmptyGet == \\A t \\in Consumers : got[t] # -1\n");
+    let weak = write("weak.tla", "NoEmptyGet == TRUE\n");
+    let strict = write("strict.tla", "NoEmptyGet == \\A t \\in Consumers : got[t] = 0\n");
+    let unnamed = write("unnamed.tla", "Other == TRUE\n");
+    let cases: [(&str, &Path, bool, &str, Option<&str>); 10] = [
+        ("model", &reference, true, "grades 1.0 in every stage", None),
+        ("model", &starter, false, "the conformance stage scores 0.7500", Some("who does a put or a get wake?")),
+        ("find-the-bug", &bug, true, "EveryGetTakesAnItem refutes the model of the buggy code", None),
+        ("find-the-bug", &reference, false, "must conform to the buggy code's traces first", Some("what does a woken consumer do")),
+        ("write-the-invariant", &good, true, "every bug model violates it (1 of 1)", None),
+        ("write-the-invariant", &weak, false, "bug/buffer.tla satisfies it too", Some("What does got[t] hold")),
+        ("write-the-invariant", &strict, false, "violated by the reference model", Some("What does got[t] hold")),
+        ("write-the-invariant", &unnamed, false, "must define NoEmptyGet", Some("What does got[t] hold")),
+        ("fix-the-model", &starter, false, "the conformance stage scores 0.7500", Some("which thread was waiting")),
+        ("fix-the-model", &reference, true, "grades 1.0 in every stage", None),
+    ];
+    for (id, answer, solved, why, hint) in cases {
+        let (code, v) = exercise(&dir, id, answer);
+        assert_eq!((code, v["solved"].as_bool()), (if solved { 0 } else { 1 }, Some(solved)), "{id} {}: {v}", answer.display());
+        assert!(v["why"].as_str().unwrap().contains(why), "{id}: {v}");
+        assert_eq!(v["hint"].as_str().map(|h| hint.is_some_and(|w| h.contains(w))), hint.map(|_| true), "{id}: {v}");
+    }
+    // An unknown exercise, and a broken exercise the task check finds.
+    let out2 = Command::new(env!("CARGO_BIN_EXE_sysmo")).arg("exercise").arg(&dir).arg("nope").arg(&reference).output().unwrap();
+    assert_eq!(out2.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out2.stderr).contains("no exercise `nope` (exercises: model, find-the-bug, write-the-invariant, fix-the-model)"));
+    let copy = out.join("buffer");
+    copy_dir(&dir, &copy);
+    let toml = std::fs::read_to_string(copy.join("task.toml")).unwrap().replace("starter = \"exercises/buffer.tla\"", "starter = \"reference/buffer.tla\"");
+    std::fs::write(copy.join("task.toml"), &toml).unwrap();
+    let (code, v) = task_check(&copy);
+    let line = toml.lines().position(|l| l.contains("id = \"fix-the-model\"")).unwrap() as u64 + 1;
+    assert_eq!(code, 1);
+    assert_eq!(problems(&v), [("task.toml".to_string(), Some(line), "exercise `fix-the-model`: the starter reference/buffer.tla already solves it".to_string())]);
+    std::fs::remove_dir_all(&out).unwrap();
 }

@@ -22,6 +22,7 @@
 
 mod actions;
 mod adapters;
+pub mod exercise;
 pub mod feedback;
 mod precision;
 pub mod itf;

@@ -6,6 +6,6 @@ pub const TOP_FILES: &[&str] = &["task.toml", "invariants.cfg", "violations.cfg"
 /// The invariants module of a task folder is `<module>Invariants.tla`, named after the module.
 pub const INVARIANTS_SUFFIX: &str = "Invariants.tla";
 /// Sub-folders whose files belong to the task.
-pub const SUB_DIRS: &[&str] = &["reference", "bug"];
+pub const SUB_DIRS: &[&str] = &["reference", "bug", "exercises"];
 /// The system graph in a task's (first) traces folder, gzipped.
 pub const GRAPH_FILE: &str = "system-graph.ndjson.gz";

@@ -70,6 +70,60 @@ pub struct TaskToml {
     /// The task's system graph (the code's observed states and steps, `docs/system-graph.md`),
     /// when one ships with it.
     pub graph: Option<Graph>,
+    /// Exercises a teacher declares (`[[exercise]]`), each with its expected outcome.
+    #[serde(default, rename = "exercise")]
+    pub exercises: Vec<Exercise>,
+}
+
+/// An exercise of a task, and what solves it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exercise {
+    /// A short name, unique in the task (`find-the-bug`).
+    pub id: String,
+    pub kind: ExerciseKind,
+    pub title: String,
+    /// What the student is asked, shown with the exercise.
+    #[serde(default)]
+    pub prompt: String,
+    /// `find-bug`: the property that must refute the student's model of the buggy code;
+    /// `write-invariant`: the name the student's property is defined under.
+    pub property: Option<String>,
+    /// `fix-model`: the broken starter model, a path in the task folder (`exercises/…`).
+    pub starter: Option<String>,
+    /// The teacher's next-step hints, by the first stage that falls short (`syntax`, `runtime`,
+    /// `conformance`, `invariants`, `precision`), or `property` for `write-invariant`.
+    #[serde(default)]
+    pub hints: BTreeMap<String, String>,
+    /// `fix-model`: the place to look, the last hint.
+    pub place: Option<String>,
+}
+
+/// The kinds of exercise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExerciseKind {
+    /// Model the system: solved at 1.0 in every stage that runs.
+    Model,
+    /// Model the buggy code (its bug traces): solved when the model conforms to them and the
+    /// named property refutes it.
+    FindBug,
+    /// Write a property: solved when it holds on the reference model and every bug model
+    /// violates it (a mutation-kill score).
+    WriteInvariant,
+    /// Fix a broken starter model: solved at 1.0, as `model`.
+    FixModel,
+}
+
+impl ExerciseKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExerciseKind::Model => "model",
+            ExerciseKind::FindBug => "find-bug",
+            ExerciseKind::WriteInvariant => "write-invariant",
+            ExerciseKind::FixModel => "fix-model",
+        }
+    }
 }
 
 /// How a task's system graph was made: `exhaustive` when every state within its bounds has

@@ -6,7 +6,7 @@
 (* `buffer`, so it is checked against whichever module named `buffer`     *)
 (* sits beside it.                                                         *)
 (***************************************************************************)
-EXTENDS buffer, FiniteSets
+EXTENDS buffer, FiniteSets, Integers
 
 Taken == {t \in Consumers : got[t] # 0}
 
