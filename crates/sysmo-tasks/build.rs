@@ -44,7 +44,7 @@ fn main() {
             }
             None => code.push_str("        graph: None,\n"),
         }
-        for (field, list) in [("files", &listing.files), ("traces", &listing.traces), ("code", &listing.code)] {
+        for (field, list) in [("files", &listing.files), ("traces", &listing.traces), ("bug_traces", &listing.bug_traces), ("code", &listing.code)] {
             let _ = writeln!(code, "        {field}: &[");
             for (name, p) in list {
                 let _ = writeln!(code, "            ({}, include_str!({})),", literal(name), literal(&p.display().to_string()));

@@ -5,7 +5,7 @@
 use crate::bug_run::BugRun;
 use crate::catalog::{self, InvariantDoc, TaskInfo};
 use crate::code_editor::{lint_marks, CodeEditor};
-use crate::grading::{Counterexample, GradeRequest, Scorecard, WorkerMessage};
+use crate::grading::{Counterexample, ExerciseVerdict, GradeRequest, Scorecard, WorkerMessage};
 use crate::llm::LlmPanel;
 use crate::player::Player;
 use crate::progress::{BoardAction, ProgressBoard};
@@ -225,8 +225,59 @@ fn gallery(props: &GalleryProps) -> Html {
                 }) }
             </ul>
             <PackOpener on_opened={props.on_opened.clone()} />
+            <ResultsExport />
             { for props.restore_errors.iter().map(|e| html! { <p class="error pack-restore-error">{ e }</p> }) }
         </main>
+    }
+}
+
+/// Every attempt kept in this browser, of every task (built in or opened).
+fn all_attempts() -> Vec<crate::exercises::Attempt> {
+    sysmo_tasks::tasks()
+        .iter()
+        .chain(sysmo_tasks::opened())
+        .flat_map(|t| crate::exercises::read_attempts(&load(&format!("sysmo.attempts.{}", t.id)).unwrap_or_default()))
+        .collect()
+}
+
+/// Downloads `text` as the file `name`.
+fn download(name: &str, text: &str) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlElement = document.create_element("a").map_err(|e| format!("{e:?}"))?.unchecked_into();
+    let href = format!("data:application/json;charset=utf-8,{}", String::from(js_sys::encode_uri_component(text)));
+    a.set_attribute("href", &href).map_err(|e| format!("{e:?}"))?;
+    a.set_attribute("download", name).map_err(|e| format!("{e:?}"))?;
+    a.click();
+    Ok(())
+}
+
+/// "Export results": each task's best attempt per exercise, as one file for the teacher.
+#[function_component(ResultsExport)]
+fn results_export() -> Html {
+    let note = use_state(String::new);
+    let on_export = {
+        let note = note.clone();
+        Callback::from(move |_: MouseEvent| {
+            let attempts = all_attempts();
+            if attempts.is_empty() {
+                note.set("No attempt yet: grade a model first.".into());
+                return;
+            }
+            let text = crate::exercises::results(&attempts);
+            let kept = crate::exercises::read_attempts(&serde_json::from_str::<serde_json::Value>(&text).map(|v| v["attempts"].to_string()).unwrap_or_default()).len();
+            match download("sysmo-results.json", &text) {
+                Ok(()) => note.set(format!("sysmo-results.json: the best of {} attempts, {kept} kept (one per task and exercise).", attempts.len())),
+                Err(e) => note.set(format!("the results could not be written: {e}")),
+            }
+        })
+    };
+    html! {
+        <section id="results">
+            <h3>{ "Your results" }</h3>
+            <p>{ "Every grade is kept in this browser. Export your best attempt at each task and exercise as one file for your teacher, who grades it again with " }<code>{ "sysmo grade --results" }</code>{ "." }</p>
+            <button id="export-results" onclick={on_export}>{ "Export results" }</button>
+            <span id="results-note">{ (*note).clone() }</span>
+        </section>
     }
 }
 
@@ -657,6 +708,8 @@ enum GradeState {
     Idle,
     Running { stage: String, slices: u64, syntax: Option<f64> },
     Done(Rc<Scorecard>),
+    /// A property answer to an exercise judged (no scorecard: it is not a model).
+    Judged,
     Cancelled,
     Failed(String),
 }
@@ -730,6 +783,16 @@ fn workbench(props: &WorkbenchProps) -> Html {
     });
     // What the current run grades, for its share link.
     let graded = use_mut_ref(|| None::<(String, Overrides)>);
+    // The task's exercises, the one chosen (kept per task), and the judged answer's verdict
+    // with the hints shown so far.
+    let exercises = use_memo(id.clone(), |id| sysmo_tasks::task(id).map(|t| crate::exercises::exercises_of(t.task_toml())).unwrap_or_default());
+    let exercise = use_state(|| load(&format!("sysmo.exercise.{id}")).filter(|e| exercises.iter().any(|x| x.id == *e)));
+    let verdict = use_state(|| None::<ExerciseVerdict>);
+    let shown_hints = use_state(|| 0usize);
+    // The last report of the current run (for the grader's explanation), and the exercise
+    // the run answers.
+    let last_report = use_mut_ref(|| None::<Box<sysmo_grade::report::Report>>);
+    let graded_exercise = use_mut_ref(|| None::<String>);
     // The run that checks a share link's claimed scores, and what it found.
     let claim_run = use_mut_ref(|| None::<u64>);
     let verification = use_state(|| shared.as_ref().map(|_| Verification::Pending));
@@ -762,6 +825,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
     let on_message = {
         let (grade, run, id, board) = (grade.clone(), run.clone(), id.clone(), board.clone());
         let (claim_run, verification, shared) = (claim_run.clone(), verification.clone(), shared.clone());
+        let (verdict, last_report, graded_exercise, graded) = (verdict.clone(), last_report.clone(), graded_exercise.clone(), graded.clone());
         Callback::from(move |m: WorkerMessage| {
             let current = *run.borrow();
             let checks_claim = *claim_run.borrow() == Some(current);
@@ -774,9 +838,26 @@ fn workbench(props: &WorkbenchProps) -> Html {
                     let card = Scorecard::from_report(&report);
                     match (&shared, checks_claim) {
                         (Some(p), true) => verification.set(Some(Verification::of(&p.claimed, &card))),
-                        _ => record_score(&id, card.overall),
+                        _ => {
+                            record_score(&id, card.overall);
+                            // An answer to an exercise is recorded with its verdict, next.
+                            if graded_exercise.borrow().is_none() {
+                                let model = graded.borrow().as_ref().map(|(m, _)| m.clone()).unwrap_or_default();
+                                record_attempt(&id, None, &model, Some(&card), None);
+                            }
+                        }
                     }
+                    *last_report.borrow_mut() = Some(report);
                     grade.set(GradeState::Done(Rc::new(card)))
+                }
+                WorkerMessage::Exercise { run, verdict: v } if run == current => {
+                    let model = graded.borrow().as_ref().map(|(m, _)| m.clone()).unwrap_or_default();
+                    let card = last_report.borrow().as_ref().map(|r| Scorecard::from_report(r));
+                    record_attempt(&id, graded_exercise.borrow().clone(), &model, card.as_ref(), Some(&v));
+                    if card.is_none() {
+                        grade.set(GradeState::Judged);
+                    }
+                    verdict.set(Some(v));
                 }
                 WorkerMessage::Failed { run, message } if run == current || run == 0 => {
                     if checks_claim {
@@ -801,8 +882,17 @@ fn workbench(props: &WorkbenchProps) -> Html {
         let (slot, run, grade, text, id, ensure_worker) = (slot.clone(), run.clone(), grade.clone(), text.clone(), id.clone(), ensure_worker.clone());
         let (overrides, graded, link, copy_note) = (overrides.clone(), graded.clone(), link.clone(), copy_note.clone());
         let board = board.clone();
+        let (exercise, verdict, shown_hints, last_report, graded_exercise) =
+            (exercise.clone(), verdict.clone(), shown_hints.clone(), last_report.clone(), graded_exercise.clone());
+        let shared_link = shared.is_some();
         Rc::new(move || -> Option<u64> {
             board.dispatch(BoardAction::Reset);
+            verdict.set(None);
+            shown_hints.set(0);
+            *last_report.borrow_mut() = None;
+            // A share link's model is graded as it was shared, without an exercise.
+            let answers = if shared_link { None } else { (*exercise).clone() };
+            *graded_exercise.borrow_mut() = answers.clone();
             if let Err(e) = ensure_worker() {
                 grade.set(GradeState::Failed(e));
                 return None;
@@ -817,6 +907,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
                 mapping: o.mapping_override(),
                 bug_model: false,
                 pack: GradeRequest::pack_of(&id),
+                exercise: answers,
             };
             *graded.borrow_mut() = Some(((*text).clone(), o));
             link.set(None);
@@ -914,12 +1005,60 @@ fn workbench(props: &WorkbenchProps) -> Html {
         });
     }
 
+    let on_exercise = {
+        let (exercise, id, verdict) = (exercise.clone(), id.clone(), verdict.clone());
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let v = sel.value();
+            save(&format!("sysmo.exercise.{id}"), &v);
+            verdict.set(None);
+            exercise.set(Some(v).filter(|v| !v.is_empty()));
+        })
+    };
+    let chosen: Option<crate::exercises::Exercise> = (*exercise).as_ref().and_then(|e| exercises.iter().find(|x| x.id == *e)).cloned();
+    let on_load_starter = {
+        let (set_text, chosen, id) = (set_text.clone(), chosen.clone(), id.clone());
+        Callback::from(move |_: MouseEvent| {
+            let starter = chosen.as_ref().and_then(|c| c.starter.as_deref()).and_then(|p| sysmo_tasks::task(&id).and_then(|t| t.file(p)));
+            if let Some(text) = starter {
+                set_text.emit(text.to_string());
+            }
+        })
+    };
+    let hint_list: Vec<String> = match (&*verdict, &chosen) {
+        (Some(v), Some(ex)) if ex.id == v.exercise => {
+            let model = graded.borrow().as_ref().map(|(m, _)| m.clone()).unwrap_or_default();
+            let explanation = last_report.borrow().as_ref().map(|r| sysmo_grade::feedback::feedback(r, &model, 1500)).unwrap_or_default();
+            crate::exercises::hints(ex, v, &explanation)
+        }
+        _ => vec![],
+    };
+    let on_next_hint = {
+        let (shown_hints, id, verdict, total) = (shown_hints.clone(), id.clone(), verdict.clone(), hint_list.len());
+        Callback::from(move |_: MouseEvent| {
+            if *shown_hints < total {
+                if let Some(v) = &*verdict {
+                    let key = hints_key(&id, &v.exercise);
+                    let used: u32 = load(&key).and_then(|n| n.parse().ok()).unwrap_or(0);
+                    save(&key, &(used + 1).to_string());
+                }
+                shown_hints.set(*shown_hints + 1);
+            }
+        })
+    };
     let status = if view.clean { "clean" } else { "errors" };
     let running = matches!(*grade, GradeState::Running { .. });
     html! {
         <div id="workbench">
+            { exercise_bar(&exercises, chosen.as_ref(), on_exercise, on_load_starter) }
             <div class="editor-head">
-                <label for="editor-text">{ format!("Your model ({}.tla)", props.info.module) }</label>
+                <label for="editor-text">{
+                    if chosen.as_ref().is_some_and(|c| c.kind == crate::exercises::ExerciseKind::WriteInvariant) {
+                        format!("Your property (definitions added to {}Invariants.tla)", props.info.module)
+                    } else {
+                        format!("Your model ({}.tla)", props.info.module)
+                    }
+                }</label>
                 <button id="reset" onclick={reset} title="Replace the text with a starter module that has the pinned names">{ "Reset to template" }</button>
             </div>
             <CodeEditor text={AttrValue::from((*text).clone())} checked={AttrValue::from((*checked).clone())}
@@ -941,6 +1080,7 @@ fn workbench(props: &WorkbenchProps) -> Html {
                 <button id="cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
                 { grade_status(&grade) }
             </div>
+            { verdict.as_ref().map(|v| exercise_result(v, &hint_list, *shown_hints, on_next_hint)).unwrap_or_default() }
             { overrides_view(&overrides, on_cfg, on_mapping) }
             { shared.as_ref().map(|p| verification_view(p, verification.as_ref())).unwrap_or_default() }
             { if board.reports > 0 { html! { <ProgressBoard board={(*board).clone()} /> } } else { html! {} } }
@@ -964,10 +1104,70 @@ fn grade_status(g: &GradeState) -> Html {
             ("running", text)
         }
         GradeState::Done(card) => ("done", format!("graded: overall {}", score_text(card.overall))),
+        GradeState::Judged => ("done", "judged".to_string()),
         GradeState::Cancelled => ("cancelled", "cancelled".to_string()),
         GradeState::Failed(m) => ("failed", format!("grading failed: {m}")),
     };
     html! { <span id="grade-status" data-state={state}>{ text }</span> }
+}
+
+fn hints_key(task: &str, exercise: &str) -> String {
+    format!("sysmo.hints.{task}.{exercise}")
+}
+
+/// Keeps a grade of `task` as an attempt (see [`crate::exercises`]).
+fn record_attempt(task: &str, exercise: Option<String>, model: &str, card: Option<&Scorecard>, verdict: Option<&ExerciseVerdict>) {
+    let hints = exercise.as_ref().and_then(|e| load(&hints_key(task, e))).and_then(|n| n.parse().ok()).unwrap_or(0);
+    let pack = sysmo_tasks::task(task).and_then(|t| t.pack_hash());
+    let attempt = crate::exercises::Attempt::of(task, pack, exercise, model, card, verdict, hints, js_sys::Date::now());
+    let key = format!("sysmo.attempts.{task}");
+    let mut all = crate::exercises::read_attempts(&load(&key).unwrap_or_default());
+    all.push(attempt);
+    save(&key, &crate::exercises::write_attempts(&all));
+}
+
+fn exercise_bar(
+    exercises: &[crate::exercises::Exercise],
+    chosen: Option<&crate::exercises::Exercise>,
+    on_change: Callback<Event>,
+    on_load_starter: Callback<MouseEvent>,
+) -> Html {
+    if exercises.is_empty() {
+        return html! {};
+    }
+    use crate::exercises::ExerciseKind;
+    html! {
+        <section id="exercise-bar" data-exercise={chosen.map(|c| c.id.clone()).unwrap_or_default()}>
+            <label for="exercise">{ "Exercise " }</label>
+            <select id="exercise" onchange={on_change}>
+                <option value="" selected={chosen.is_none()}>{ "none: model the system" }</option>
+                { for exercises.iter().map(|e| html! {
+                    <option value={e.id.clone()} selected={chosen.is_some_and(|c| c.id == e.id)}>{ format!("{} ({})", e.title, e.kind.as_str()) }</option>
+                }) }
+            </select>
+            { chosen.map(|c| html! {
+                <>
+                    <p id="exercise-prompt" data-kind={c.kind.as_str()}>{ &c.prompt }</p>
+                    { if c.kind == ExerciseKind::FixModel { html! { <button id="load-starter" onclick={on_load_starter}>{ "Load the starter model" }</button> } } else { html! {} } }
+                </>
+            }).unwrap_or_default() }
+        </section>
+    }
+}
+
+fn exercise_result(v: &ExerciseVerdict, hints: &[String], shown: usize, on_next: Callback<MouseEvent>) -> Html {
+    html! {
+        <section id="exercise-result" data-solved={v.solved.to_string()} data-exercise={v.exercise.clone()}>
+            <p class={classes!("verdict", (!v.solved).then_some("error"))}>{ format!("{} {}", if v.solved { "✓ Solved:" } else { "✗ Not solved:" }, v.why) }</p>
+            { v.killed.map(|(k, t)| html! { <p class="killed">{ format!("bug models killed: {k} of {t}") }</p> }).unwrap_or_default() }
+            { if hints.is_empty() { html! {} } else { html! {
+                <>
+                    <button id="next-hint" onclick={on_next} disabled={shown >= hints.len()}>{ format!("Show a hint ({shown} of {} shown)", hints.len()) }</button>
+                    <ol id="hints">{ for hints.iter().take(shown).map(|h| html! { <li class="hint">{ h }</li> }) }</ol>
+                </>
+            } } }
+        </section>
+    }
 }
 
 /// A counterexample in the player; `name` names the exported file.

@@ -29,6 +29,38 @@ pub struct GradeRequest {
     /// The JSON of the pack the task was opened from ([`GradeRequest::pack_of`]): the worker
     /// opens it too, as it has only the built-in tasks of its own.
     pub pack: Option<String>,
+    /// The exercise `model` answers (`[[exercise]]` of the task): the worker judges it too
+    /// ([`WorkerMessage::Exercise`]).
+    pub exercise: Option<String>,
+}
+
+/// Whether an answer solves an exercise, as the worker judged it
+/// (`sysmo_grade::exercise::Outcome`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExerciseVerdict {
+    pub exercise: String,
+    pub solved: bool,
+    pub why: String,
+    /// `write-invariant`: bug models killed, of all.
+    pub killed: Option<(u64, u64)>,
+    /// The first stage short of 1.0, or `property`: which of the teacher's hints applies.
+    pub short_stage: Option<String>,
+}
+
+impl ExerciseVerdict {
+    fn to_json(&self) -> Json {
+        json!({ "exercise": self.exercise, "solved": self.solved, "why": self.why, "killed": self.killed.map(|(k, t)| [k, t]), "short_stage": self.short_stage })
+    }
+
+    fn from_json(v: &Json) -> ExerciseVerdict {
+        ExerciseVerdict {
+            exercise: v.get("exercise").and_then(Json::as_str).unwrap_or("").to_string(),
+            solved: v.get("solved").and_then(Json::as_bool).unwrap_or(false),
+            why: v.get("why").and_then(Json::as_str).unwrap_or("").to_string(),
+            killed: v.get("killed").and_then(Json::as_array).and_then(|a| Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))),
+            short_stage: v.get("short_stage").and_then(Json::as_str).map(str::to_string),
+        }
+    }
 }
 
 impl GradeRequest {
@@ -40,7 +72,7 @@ impl GradeRequest {
     pub fn to_json(&self) -> String {
         json!({
             "run": self.run, "task": self.task, "model": self.model, "cfg": self.cfg, "mapping": self.mapping,
-            "bug_model": self.bug_model, "pack": self.pack,
+            "bug_model": self.bug_model, "pack": self.pack, "exercise": self.exercise,
         })
         .to_string()
     }
@@ -61,6 +93,7 @@ impl GradeRequest {
             mapping: v.get("mapping").and_then(Json::as_str).map(str::to_string),
             bug_model,
             pack: v.get("pack").and_then(Json::as_str).map(str::to_string),
+            exercise: v.get("exercise").and_then(Json::as_str).map(str::to_string),
         })
     }
 }
@@ -81,6 +114,9 @@ pub enum WorkerMessage {
     Report { run: u64, report: Box<Report> },
     /// The request could not be graded (unknown task, bad message).
     Failed { run: u64, message: String },
+    /// Whether the answer solves the request's exercise; comes after the report, when there is
+    /// one (a `write-invariant` answer has none).
+    Exercise { run: u64, verdict: ExerciseVerdict },
 }
 
 impl WorkerMessage {
@@ -93,6 +129,7 @@ impl WorkerMessage {
             WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress.to_json() }),
             WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report.to_json() }),
             WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
+            WorkerMessage::Exercise { run, verdict } => json!({ "kind": "exercise", "run": run, "verdict": verdict.to_json() }),
         }
         .to_string()
     }
@@ -119,6 +156,7 @@ impl WorkerMessage {
                 Ok(WorkerMessage::Report { run, report: Box::new(report) })
             }
             Some("failed") => Ok(WorkerMessage::Failed { run, message: v.get("message").and_then(Json::as_str).unwrap_or("").to_string() }),
+            Some("exercise") => Ok(WorkerMessage::Exercise { run, verdict: ExerciseVerdict::from_json(v.get("verdict").unwrap_or(&Json::Null)) }),
             other => Err(format!("unknown message kind {other:?}")),
         }
     }
@@ -196,6 +234,34 @@ pub fn grade_bug_model_with_progress(
     Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))
 }
 
+/// Judges `answer` on the exercise `id` of the embedded (or opened) task `task_id`
+/// (`sysmo_grade::exercise::judge`): the verdict, and the grade report when the answer is a model.
+pub fn judge_exercise(
+    task_id: &str,
+    id: &str,
+    answer: &str,
+    should_stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&sysmo_grade::Progress),
+) -> Result<(ExerciseVerdict, Option<Report>), String> {
+    let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
+    let toml = sysmo_task_format::TaskToml::parse(task.task_toml())?;
+    let name_of = |(p, t): &(&'static str, &'static str)| (p.rsplit('/').next().unwrap_or(*p), *t);
+    let traces: Vec<(&str, &str)> = task.traces.iter().map(name_of).collect();
+    let bug_traces: Vec<(&str, &str)> = task.bug_traces.iter().map(name_of).collect();
+    let etask = sysmo_grade::exercise::ExerciseTask { toml: &toml, files: task.files, traces: &traces, bug_traces: &bug_traces, graph: task.system_graph() };
+    let name = format!("{}.tla", sysmo_grade::module_name(answer).unwrap_or_else(|| toml.pinned.module.clone()));
+    let judged = sysmo_grade::exercise::judge(&etask, id, &name, answer, should_stop, progress)?;
+    let o = judged.outcome;
+    let verdict = ExerciseVerdict {
+        exercise: judged.exercise.id,
+        solved: o.solved,
+        why: o.why,
+        killed: o.killed.map(|(k, t)| (k as u64, t as u64)),
+        short_stage: o.short_stage,
+    };
+    Ok((verdict, judged.report))
+}
+
 /// The worker's answer to one request: posts progress through `post` while it works, and
 /// returns the last message (the report, or why there is none).
 pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> WorkerMessage {
@@ -240,6 +306,18 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
             (*post)(WorkerMessage::Stage { run, progress: p.clone() });
         }
     };
+    if let Some(id) = &req.exercise {
+        return match judge_exercise(&req.task, id, &req.model, &should_stop, &mut stage) {
+            Ok((verdict, Some(report))) => {
+                if let Ok(mut post) = post_cell.try_borrow_mut() {
+                    (*post)(WorkerMessage::Report { run, report: Box::new(report) });
+                }
+                WorkerMessage::Exercise { run, verdict }
+            }
+            Ok((verdict, None)) => WorkerMessage::Exercise { run, verdict },
+            Err(message) => WorkerMessage::Failed { run, message },
+        };
+    }
     let report = match req.bug_model {
         true => grade_bug_model_with_progress(&req.task, &should_stop, &mut stage),
         false => grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage),

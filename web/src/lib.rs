@@ -14,6 +14,7 @@ pub mod bug_run;
 pub mod catalog;
 pub mod check_bench;
 pub mod code_editor;
+pub mod exercises;
 pub mod grading;
 pub mod llm;
 pub mod packs;

@@ -6,7 +6,8 @@
 // with a counterexample in the player, its reference model grades 1.0 in the four stages in the
 // worker (the worker opens the pack each request carries; no system graph, so no precision),
 // its share link names the pack and re-grades; after a reload the pack is still there
-// (IndexedDB); a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
+// (IndexedDB); each kind of exercise is solved and failed, with hints one at a time; "Export
+// results" writes the best attempts; a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from './lib/checks.mjs';
 import { openTaskTest } from './lib/task-page.mjs';
 import { expectBugFound, gradeModel, STAGES } from './lib/grading.mjs';
+import { pasteModel } from './lib/editor.mjs';
 
 const ID = 'buffer';
 const folder = fileURLToPath(new URL('../../tasks/course/buffer/', import.meta.url));
@@ -25,7 +27,7 @@ const read = (...p) => readFileSync(join(folder, ...p), 'utf8');
 function bufferPack() {
   const files = {};
   for (const f of ['task.toml', 'bufferInvariants.tla', 'invariants.cfg']) files[f] = read(f);
-  for (const sub of ['reference', 'bug']) for (const f of readdirSync(join(folder, sub)).sort()) files[`${sub}/${f}`] = read(sub, f);
+  for (const sub of ['reference', 'bug', 'exercises']) for (const f of readdirSync(join(folder, sub)).sort()) files[`${sub}/${f}`] = read(sub, f);
   const traces = {};
   for (const t of ['traces/buffer', 'traces/buffer-bug']) for (const f of readdirSync(join(folder, t)).sort()) traces[`${t}/${f}`] = read(t, f);
   const code = { 'code/buffer.py': read('code', 'buffer.py') };
@@ -115,12 +117,69 @@ await check("the pack's reference model grades 1.0 in the four stages, and its s
   await page.screenshot({ path: screenshot('pack-scorecard.png'), fullPage: true });
 });
 
+/** Choose exercise `id`, paste `text` (unless null), grade, and return the verdict's state and text. */
+async function answer(id, text) {
+  await page.selectOption('#exercise', id);
+  await page.waitForSelector(`#exercise-bar[data-exercise="${id}"]`);
+  if (text !== null) await pasteModel(page, text);
+  await page.waitForSelector('#summary[data-checked="true"]', { timeout: 20000 });
+  await page.click('#grade');
+  await page.waitForSelector(`#exercise-result[data-exercise="${id}"], #grade-status[data-state="failed"]`, { timeout: 120000 });
+  return { solved: await page.getAttribute('#exercise-result', 'data-solved'), text: await page.textContent('#exercise-result') };
+}
+
+await check('each kind of exercise is solved and failed in the page, and hints come one at a time', async () => {
+  // Fix the model: the starter fails; its three hints; the reference solves it.
+  await page.selectOption('#exercise', 'fix-the-model');
+  await page.click('#load-starter');
+  let r = await answer('fix-the-model', null);
+  expect(r.solved === 'false' && r.text.includes('conformance stage scores 0.7500'), r.text);
+  for (let i = 1; i <= 3; i += 1) {
+    await page.click('#next-hint');
+    expect((await page.locator('#hints li').count()) === i, `hint ${i}`);
+  }
+  const hints = await page.locator('#hints li').allTextContents();
+  expect(hints[0].includes('which thread was waiting') && hints[2].startsWith('Where to look: Get'), `hints ${hints}`);
+  expect(await page.isDisabled('#next-hint'), 'no hint beyond the last');
+  r = await answer('fix-the-model', read('reference', 'buffer.tla'));
+  expect(r.solved === 'true', r.text);
+  // Find the bug: the model of the buggy code solves it, the reference does not.
+  r = await answer('find-the-bug', read('bug', 'buffer.tla'));
+  expect(r.solved === 'true' && r.text.includes('the bug is found'), r.text);
+  r = await answer('find-the-bug', read('reference', 'buffer.tla'));
+  expect(r.solved === 'false' && r.text.includes("conform to the buggy code's traces"), r.text);
+  // Write the invariant: one that kills the bug model, one that does not.
+  r = await answer('write-the-invariant', 'NoEmptyGet == \\A t \\in Consumers : got[t] # -1\n');
+  expect(r.solved === 'true' && r.text.includes('bug models killed: 1 of 1'), r.text);
+  r = await answer('write-the-invariant', 'NoEmptyGet == TRUE\n');
+  expect(r.solved === 'false' && r.text.includes('does not catch the bug'), r.text);
+  // Model the system.
+  r = await answer('model', read('reference', 'buffer.tla'));
+  expect(r.solved === 'true', r.text);
+  await page.screenshot({ path: screenshot('pack-exercise.png'), fullPage: true });
+});
+
 await check('after a reload the pack is still in the gallery, and its share link re-grades', async () => {
   await page.goto(url, { waitUntil: 'load' });
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector(`.task-card[data-task="${ID}"] .badge.pack`, { timeout: 20000 });
   await page.goto(link, { waitUntil: 'load' });
   await page.waitForSelector('#verification[data-state="verified"]', { timeout: 60000 });
+});
+
+await check('"Export results" writes the best attempt at each task and exercise', async () => {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#export-results');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-results')]);
+  const file = join(dir, 'sysmo-results.json');
+  await download.saveAs(file);
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  expect(results.format === 'sysmo-results/1', results.format);
+  const kept = results.attempts.map((a) => `${a.task}/${a.exercise ?? ''}/${a.solved ?? ''}`).sort();
+  const want = ['buffer//', 'buffer/find-the-bug/true', 'buffer/fix-the-model/true', 'buffer/model/true', 'buffer/write-the-invariant/true'];
+  expect(JSON.stringify(kept) === JSON.stringify(want), `kept ${kept}`);
+  expect(results.attempts.find((a) => a.exercise === 'fix-the-model').hints === 3, 'the hints used are recorded');
+  expect((await page.textContent('#results-note')).includes('5 kept'), await page.textContent('#results-note'));
 });
 
 await end();

@@ -162,7 +162,7 @@ fn itf_values_read_as_tla() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn worker_messages_round_trip() {
-    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into(), cfg: None, mapping: None, bug_model: false, pack: None };
+    let req = GradeRequest { run: 3, task: "spin".into(), model: "---- MODULE spin ----\n====\n".into(), cfg: None, mapping: None, bug_model: false, pack: None, exercise: None };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     for m in [
         WorkerMessage::Ready,
@@ -174,7 +174,7 @@ fn worker_messages_round_trip() {
         assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
     }
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None, bug_model: false, pack: None }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 9, task: "nope".into(), model: String::new(), cfg: None, mapping: None, bug_model: false, pack: None, exercise: None }.to_json(), &mut |m| posted.push(m));
     assert!(matches!(last, WorkerMessage::Failed { run: 9, ref message } if message.contains("nope")), "{last:?}");
     assert!(matches!(handle_request("{", &mut |_| {}), WorkerMessage::Failed { .. }));
 }
@@ -224,7 +224,7 @@ fn broken_spin() -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_broken_definition_gives_a_partial_syntax_score_and_gates_the_rest() {
     let mut posted = vec![];
-    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin(), cfg: None, mapping: None, bug_model: false, pack: None }.to_json(), &mut |m| posted.push(m));
+    let last = handle_request(&GradeRequest { run: 1, task: "spin".into(), model: broken_spin(), cfg: None, mapping: None, bug_model: false, pack: None, exercise: None }.to_json(), &mut |m| posted.push(m));
     let WorkerMessage::Report { run: 1, report } = last else { panic!("{last:?}") };
     assert!(matches!(&posted[0], WorkerMessage::Progress { stage, .. } if stage == "syntax"), "{posted:?}");
     let card = Scorecard::from_report(&report);

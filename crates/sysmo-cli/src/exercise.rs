@@ -6,47 +6,19 @@
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
-use sysmo_grade::exercise::{self, Outcome, Subject};
-use sysmo_grade::{grade, ModelInput, TaskInput};
+use sysmo_grade::exercise::{self, Outcome};
 use sysmo_task_format::pack::Pack;
-use sysmo_task_format::{Exercise, ExerciseKind};
+use sysmo_task_format::Exercise;
 
 /// Judges `answer` (its text) on the exercise `id` of the task `pack`.
 pub fn judge(pack: &Pack, id: &str, answer_name: &str, answer: &str) -> Result<(Exercise, Outcome), String> {
-    let task = pack.task_toml()?;
-    let ex = exercise::exercise(&task, id)?.clone();
+    let toml = pack.task_toml()?;
     let files: Vec<(&str, &str)> = pack.files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let traces = pack.traces_in(&task.traces);
-    let bug_traces = pack.traces_in(&task.bug_traces);
-    let input = TaskInput::from_folder(&files, &traces).with_system_graph(pack.graph.as_deref());
-    let file = |p: &str| pack.files.get(p).map(String::as_str);
-    let outcome = match ex.kind {
-        ExerciseKind::WriteInvariant => {
-            let module = &task.pinned.module;
-            let reference_path = format!("reference/{module}.tla");
-            let reference = file(&reference_path).ok_or("the task has no reference model")?;
-            let reference_cfg = file(&format!("reference/{module}.cfg"));
-            let bug_path = task.bug_model_path();
-            let bugs: Vec<Subject<'_>> = file(&bug_path)
-                .map(|text| Subject { name: &bug_path, text, cfg: file(&task.bug_cfg_path()), max_states: task.check.bug_max_states })
-                .into_iter()
-                .collect();
-            if bugs.is_empty() {
-                return Err("a write-invariant exercise needs the task's bug model (bug/<Module>.tla)".into());
-            }
-            let subject = Subject { name: &reference_path, text: reference, cfg: reference_cfg, max_states: None };
-            exercise::judge_property(&ex, &input, answer, &subject, &bugs)
-        }
-        _ => {
-            if ex.kind == ExerciseKind::FindBug && bug_traces.is_empty() {
-                return Err("a find-bug exercise needs the task's bug traces (bug_traces in task.toml)".into());
-            }
-            let input = exercise::exercise_input(&ex, input, &bug_traces);
-            let report = grade(&input, &ModelInput { name: answer_name, text: answer, cfg: None, mapping: None }, &|| false);
-            exercise::judge_report(&ex, &report)
-        }
-    };
-    Ok((ex, outcome))
+    let traces = pack.traces_in(&toml.traces);
+    let bug_traces = pack.traces_in(&toml.bug_traces);
+    let task = exercise::ExerciseTask { toml: &toml, files: &files, traces: &traces, bug_traces: &bug_traces, graph: pack.graph.as_deref() };
+    let judged = exercise::judge(&task, id, answer_name, answer, &|| false, &mut |_| {})?;
+    Ok((judged.exercise, judged.outcome))
 }
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {

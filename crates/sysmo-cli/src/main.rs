@@ -12,6 +12,7 @@ mod agent;
 mod args;
 mod exercise;
 mod grade;
+mod results;
 mod tasks;
 mod task_check;
 mod parse;
@@ -142,6 +143,12 @@ Usage:
       (default 600 s; the report says when it fired). Exit 0 when grading ran, whatever the
       scores; 2 for usage errors.
 
+  sysmo grade --results FILE... [--pack PACK.sysmo]... [--csv OUT]
+      Grade again the results files students export from the web app (each task's best attempt
+      per exercise): each model is graded, or judged on its exercise, here; one CSV row per
+      attempt (file, task, exercise, hints used, the claimed and the graded overall score and
+      verdict, whether the claim holds). Tasks of packs are found in the --pack files.
+
   sysmo tasks [--json]
       List the tasks built into sysmo (id, pinned module, traces, title).
 
@@ -259,6 +266,13 @@ fn main() -> ExitCode {
         },
         "replay" => match replay::ReplayArgs::from_args(rest) {
             Ok(a) => replay::run(&a),
+            Err(msg) => {
+                eprintln!("error: {msg}\n\n{USAGE}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        "grade" if rest.iter().any(|a| a == "--results") => match results::run(rest) {
+            Ok(code) => code,
             Err(msg) => {
                 eprintln!("error: {msg}\n\n{USAGE}");
                 ExitCode::from(EXIT_USAGE)

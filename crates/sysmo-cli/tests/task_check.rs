@@ -135,6 +135,7 @@ fn every_built_in_task_packs_into_what_is_embedded() {
         let of = |xs: Vec<(&str, &str)>| xs.into_iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>();
         assert_eq!(pack.files.clone().into_iter().collect::<Vec<_>>(), listed(t.files), "{}", t.id);
         assert_eq!(of(pack.traces_in(&pack.task_toml().unwrap().traces)), listed(t.traces), "{}", t.id);
+        assert_eq!(of(pack.traces_in(&pack.task_toml().unwrap().bug_traces)), listed(t.bug_traces), "{}", t.id);
         assert_eq!(pack.code.clone().into_iter().collect::<Vec<_>>(), listed(t.code), "{}", t.id);
         assert_eq!(pack.graph.as_deref(), t.system_graph(), "{}", t.id);
         // Packing again gives the same bytes.
@@ -346,5 +347,42 @@ fn each_exercise_kind_of_the_course_is_solved_and_failed_with_its_hint() {
     let line = toml.lines().position(|l| l.contains("id = \"fix-the-model\"")).unwrap() as u64 + 1;
     assert_eq!(code, 1);
     assert_eq!(problems(&v), [("task.toml".to_string(), Some(line), "exercise `fix-the-model`: the starter reference/buffer.tla already solves it".to_string())]);
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn results_files_are_graded_again_and_each_claim_is_checked() {
+    let out = scratch("results");
+    let course = repo().join("tasks/course/buffer");
+    let pack_file = out.join("buffer.sysmo");
+    assert_eq!(task_pack(&course, &pack_file).0, 0);
+    let pack = sysmo_task_format::pack::Pack::from_bytes(&std::fs::read(&pack_file).unwrap()).unwrap();
+    let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    let spin = read(repo().join("tasks/spin/reference/spin.tla").to_str().unwrap());
+    let bug = read(course.join("bug/buffer.tla").to_str().unwrap());
+    let results = serde_json::json!({ "format": "sysmo-results/1", "attempts": [
+        { "task": "spin", "model": spin, "overall": 1.0, "hints": 0, "time": 1.0 },
+        { "task": "spin", "exercise": null, "model": "---- MODULE spin ----\n====\n", "overall": 1.0, "hints": 0, "time": 2.0 },
+        { "task": "buffer", "pack": pack.content_hash(), "exercise": "find-the-bug", "model": bug, "overall": 0.9, "solved": true, "hints": 2, "time": 3.0 },
+        { "task": "buffer", "pack": "0000000000000000", "exercise": "model", "model": bug, "solved": true, "hints": 0, "time": 4.0 },
+    ]});
+    let file = out.join("class.json");
+    std::fs::write(&file, results.to_string()).unwrap();
+    let csv = out.join("grades.csv");
+    let o = Command::new(env!("CARGO_BIN_EXE_sysmo")).args(["grade", "--results"]).arg(&file).arg("--pack").arg(&pack_file).arg("--csv").arg(&csv).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0].join(","), "file,task,exercise,hints,claimed_overall,claimed_solved,overall,combined,solved,claim_holds,error");
+    let f = file.display().to_string();
+    // The reference's claim holds; an empty module's claim of 1.0 does not.
+    assert_eq!(rows[1][..10], [f.as_str(), "spin", "", "0", "1", "", "1", "1", "", "true"]);
+    assert_eq!((rows[2][1], rows[2][4], rows[2][9]), ("spin", "1", "false"));
+    // The pack's exercise is judged again: solved, graded against the bug traces as claimed.
+    assert_eq!((rows[3][1], rows[3][2], rows[3][3], rows[3][8]), ("buffer", "find-the-bug", "2", "true"));
+    assert_eq!((rows[3][6], rows[3][9]), ("0.9", "true"), "syntax, runtime, conformance 1 and invariants 3 of 5: {text}");
+    // A pack not given: the row says so.
+    assert!(rows[4][10].contains("the attempt is on the task pack 0000000000000000: give it with --pack"), "{text}");
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), "4 attempt(s) graded again; 2 claim(s) hold");
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -12,7 +12,7 @@
 //!   model, which must violate it: a mutation-kill score.
 
 use crate::report::{Report, Status};
-use crate::{grade, ModelInput, TaskInput};
+use crate::{grade_with_progress, ModelInput, Progress, TaskInput};
 use sysmo_task_format::{Exercise, ExerciseKind, TaskToml};
 
 /// Whether an answer solves an exercise.
@@ -123,7 +123,7 @@ pub fn judge_property(exercise: &Exercise, task: &TaskInput<'_>, definitions: &s
     let cfg = format!("INVARIANT {name}\n");
     let verdict = |s: &Subject<'_>| -> Result<String, String> {
         let input = TaskInput { invariants_tla: &module, invariants_cfg: &cfg, violations_cfg: None, system_graph: None, max_states: s.max_states, ..task.clone() };
-        let r = grade(&input, &ModelInput { name: s.name, text: s.text, cfg: s.cfg, mapping: None }, &|| false);
+        let r = crate::grade(&input, &ModelInput { name: s.name, text: s.text, cfg: s.cfg, mapping: None }, &|| false);
         let iv = &r.stages.invariants;
         match iv.invariants.iter().find(|i| i.name == name) {
             Some(i) if i.verdict == "error" => Err(format!("{name} does not evaluate on {}: {}", s.name, i.message.clone().unwrap_or_else(|| i.result.clone()))),
@@ -171,4 +171,58 @@ pub fn exercise<'t>(task: &'t TaskToml, id: &str) -> Result<&'t Exercise, String
 pub fn hint(exercise: &Exercise, outcome: &Outcome) -> Option<String> {
     let stage = outcome.short_stage.as_deref()?;
     exercise.hints.get(stage).cloned().or_else(|| exercise.place.clone())
+}
+
+/// A task's files as an exercise needs them.
+pub struct ExerciseTask<'a> {
+    pub toml: &'a TaskToml,
+    /// The task folder's files, by path (`task.toml`, `reference/<Module>.tla`, ...).
+    pub files: &'a [(&'a str, &'a str)],
+    pub traces: &'a [(&'a str, &'a str)],
+    pub bug_traces: &'a [(&'a str, &'a str)],
+    pub graph: Option<&'a str>,
+}
+
+/// An answer judged: the exercise, the outcome, and the grade report when the answer is a model.
+pub struct Judged {
+    pub exercise: Exercise,
+    pub outcome: Outcome,
+    pub report: Option<Report>,
+}
+
+/// Judges `answer` (named `answer_name`) on the exercise `id` of `task` (see the module's
+/// docs); `should_stop` and `progress` as [`crate::grade_with_progress`]'s, for a model answer.
+pub fn judge(
+    task: &ExerciseTask<'_>,
+    id: &str,
+    answer_name: &str,
+    answer: &str,
+    should_stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Judged, String> {
+    let ex = exercise(task.toml, id)?.clone();
+    let input = TaskInput::from_folder(task.files, task.traces).with_system_graph(task.graph);
+    let file = |p: &str| task.files.iter().find(|(n, _)| *n == p).map(|(_, t)| *t);
+    if ex.kind == ExerciseKind::WriteInvariant {
+        let module = &task.toml.pinned.module;
+        let reference_path = format!("reference/{module}.tla");
+        let reference = file(&reference_path).ok_or("the task has no reference model")?;
+        let bug_path = task.toml.bug_model_path();
+        let cfg_path = task.toml.bug_cfg_path();
+        let bugs: Vec<Subject<'_>> =
+            file(&bug_path).map(|text| Subject { name: &bug_path, text, cfg: file(&cfg_path), max_states: task.toml.check.bug_max_states }).into_iter().collect();
+        if bugs.is_empty() {
+            return Err("a write-invariant exercise needs the task's bug model (bug/<Module>.tla)".into());
+        }
+        let subject = Subject { name: &reference_path, text: reference, cfg: file(&format!("reference/{module}.cfg")), max_states: None };
+        let outcome = judge_property(&ex, &input, answer, &subject, &bugs);
+        return Ok(Judged { exercise: ex, outcome, report: None });
+    }
+    if ex.kind == ExerciseKind::FindBug && task.bug_traces.is_empty() {
+        return Err("a find-bug exercise needs the task's bug traces (bug_traces in task.toml)".into());
+    }
+    let input = exercise_input(&ex, input, task.bug_traces);
+    let report = grade_with_progress(&input, &ModelInput { name: answer_name, text: answer, cfg: None, mapping: None }, should_stop, progress);
+    let outcome = judge_report(&ex, &report);
+    Ok(Judged { exercise: ex, outcome, report: Some(report) })
 }

@@ -22,6 +22,8 @@ pub struct TaskFiles {
     pub files: &'static [(&'static str, &'static str)],
     /// (path from the repository root, e.g. `traces/spin/pct-001.ndjson`, text), sorted.
     pub traces: &'static [(&'static str, &'static str)],
+    /// The traces of its bug switch (task.toml's `bug_traces`), as `traces`.
+    pub bug_traces: &'static [(&'static str, &'static str)],
     /// (path from the repository root, e.g. `tasks/spin/src/lib.rs`, text): the system's code
     /// that produced the traces (the folder of the traces' `source`, without the harness
     /// `workload.rs`), sorted.
@@ -134,6 +136,7 @@ pub fn open_pack(pack: &Pack) -> Result<&'static TaskFiles, String> {
         id: leak(&toml.id),
         files: leak_pairs(pack.files.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
         traces: leak_pairs(pack.traces_in(&toml.traces).into_iter()),
+        bug_traces: leak_pairs(pack.traces_in(&toml.bug_traces).into_iter()),
         code: leak_pairs(pack.code.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
         graph: None,
         graph_text,

@@ -72,7 +72,7 @@ impl Grader {
         let run = *self.run.borrow();
         let (tx, rx) = futures_channel::oneshot::channel();
         *self.pending.borrow_mut() = Some((run, tx));
-        let req = GradeRequest { run, task: task.to_string(), model: answer.tla.clone(), cfg: answer.cfg.clone(), mapping: answer.mapping.clone(), bug_model: false, pack: GradeRequest::pack_of(task) };
+        let req = GradeRequest { run, task: task.to_string(), model: answer.tla.clone(), cfg: answer.cfg.clone(), mapping: answer.mapping.clone(), bug_model: false, pack: GradeRequest::pack_of(task), exercise: None };
         if let Some(s) = self.slot.borrow().as_ref() {
             s.send(req.to_json())?;
         }

@@ -56,7 +56,7 @@ fn decoding_checks_the_task_against_the_embedded_ones() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn grade_requests_carry_overrides() {
-    let req = GradeRequest { run: 2, task: "spin".into(), model: "m".into(), cfg: Some("CONSTANT Threads = {0}".into()), mapping: Some("x".into()), bug_model: false, pack: None };
+    let req = GradeRequest { run: 2, task: "spin".into(), model: "m".into(), cfg: Some("CONSTANT Threads = {0}".into()), mapping: Some("x".into()), bug_model: false, pack: None, exercise: None };
     assert_eq!(GradeRequest::from_json(&req.to_json()).unwrap(), req);
     // A request of the earlier form (no overrides) still reads.
     let old = GradeRequest::from_json(r#"{"run": 1, "task": "spin", "model": "m"}"#).unwrap();
@@ -89,7 +89,7 @@ fn the_worker_checks_a_model_with_tlc_s_counts() {
     let r = check_model(&CheckRequest { cfg: "CONSTANT Nope = 1\nSPECIFICATION Spec\n".into(), ..req.clone() }, &clock);
     assert_eq!(r.result, "error", "{r:?}");
     // A grade request is not a check request.
-    let grade = GradeRequest { run: 1, task: "spin".into(), model: "m".into(), cfg: None, mapping: None, bug_model: false, pack: None };
+    let grade = GradeRequest { run: 1, task: "spin".into(), model: "m".into(), cfg: None, mapping: None, bug_model: false, pack: None, exercise: None };
     assert!(handle_check_request(&grade.to_json(), &clock).is_none());
     assert!(handle_check_request(r#"{"kind": "check", "run": 1}"#, &clock).unwrap().contains("no model"));
 }
@@ -108,11 +108,11 @@ fn grade_in_worker(req: &GradeRequest) -> Scorecard {
 #[test]
 fn a_shared_grade_verifies_and_an_edited_claim_does_not() {
     let model = reference("spin", "spin.tla").to_string();
-    let req = GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg: None, mapping: None, bug_model: false, pack: None };
+    let req = GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg: None, mapping: None, bug_model: false, pack: None, exercise: None };
     let card = grade_in_worker(&req);
     let link = encode_fragment(&SharePayload { task: "spin".into(), model, cfg: None, mapping: None, claimed: Scores::from_card(&card), pack: None }).unwrap();
     let opened = decode_fragment(&link).unwrap();
-    let again = grade_in_worker(&GradeRequest { run: 2, task: opened.task.clone(), model: opened.model.clone(), cfg: opened.cfg.clone(), mapping: opened.mapping.clone(), bug_model: false, pack: None });
+    let again = grade_in_worker(&GradeRequest { run: 2, task: opened.task.clone(), model: opened.model.clone(), cfg: opened.cfg.clone(), mapping: opened.mapping.clone(), bug_model: false, pack: None, exercise: None });
     assert!(differences(&opened.claimed, &Scores::from_card(&again)).is_empty());
     let claimed = Scores { invariants: 0.5, overall: 0.875, ..opened.claimed };
     let d = differences(&claimed, &Scores::from_card(&again));
@@ -124,7 +124,7 @@ fn a_shared_grade_verifies_and_an_edited_claim_does_not() {
 #[test]
 fn a_cfg_override_changes_what_is_checked() {
     let model = reference("spin", "spin.tla").to_string();
-    let gate = |cfg: Option<String>| grade_in_worker(&GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg, mapping: None, bug_model: false, pack: None }).gate.unwrap();
+    let gate = |cfg: Option<String>| grade_in_worker(&GradeRequest { run: 1, task: "spin".into(), model: model.clone(), cfg, mapping: None, bug_model: false, pack: None, exercise: None }).gate.unwrap();
     let task_own = gate(None);
     let two = gate(Some("SPECIFICATION Spec\nCONSTANT Threads = {0, 1}\n".into()));
     assert!(task_own.contains("19 distinct states"), "{task_own}");
