@@ -659,6 +659,8 @@ fn traces_tab(props: &IdProps) -> Html {
 fn invariants_tab(task: &sysmo_tasks::TaskFiles) -> Html {
     let Some((name, text)) = task.invariants_tla() else { return html! { <p>{ "This task has no invariants module." }</p> } };
     let docs: Vec<InvariantDoc> = catalog::invariant_docs(text, task.file("invariants.cfg").unwrap_or(""), task.file("violations.cfg"));
+    let hidden = catalog::hidden_properties(task.task_toml());
+    let shown = catalog::redact(text, &hidden);
     html! {
         <div id="invariants">
             <ul class="invariant-docs">
@@ -671,12 +673,13 @@ fn invariants_tab(task: &sysmo_tasks::TaskFiles) -> Html {
                             (Some(k), false) => html! { <span class="badge checked">{ format!("checked as {k}") }</span> },
                             _ => html! {},
                         } }
+                        { if hidden.contains(&d.name) { html! { <span class="badge hidden">{ "formula hidden" }</span> } } else { html! {} } }
                         { " " }{ &d.sentence }
                     </li>
                 }) }
             </ul>
             <p class="path">{ name }</p>
-            { numbered(text, "invariants") }
+            { numbered(&shown, "invariants") }
         </div>
     }
 }

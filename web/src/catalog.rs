@@ -264,3 +264,46 @@ pub fn template_module(info: &TaskInfo) -> String {
     s += "\nSpec == Init /\\ [][Next]_vars\n\n====\n";
     s
 }
+
+/// The names of the properties a task hides (`[hidden] properties` of its task.toml).
+pub fn hidden_properties(task_toml: &str) -> Vec<String> {
+    TaskToml::parse(task_toml).map(|t| t.hidden.properties).unwrap_or_default()
+}
+
+/// The invariants module with the body of each hidden definition replaced: the definition's
+/// first line keeps its name and `==`, the lines after it up to the next definition, comment or
+/// blank line are dropped. Comments (the sentences) stay.
+pub fn redact(module: &str, hidden: &[String]) -> String {
+    if hidden.is_empty() {
+        return module.to_string();
+    }
+    let mut out = vec![];
+    let mut skipping = false;
+    for line in module.lines() {
+        let starts_def = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && line.contains("==");
+        let name: String = line.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if starts_def && hidden.contains(&name) {
+            out.push(format!("{name} == (hidden by the task's author)"));
+            skipping = true;
+            continue;
+        }
+        if skipping {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with("\\*") || t.starts_with("====") || starts_def {
+                skipping = false;
+            } else {
+                continue;
+            }
+        }
+        out.push(line.to_string());
+    }
+    out.join("\n") + if module.ends_with('\n') { "\n" } else { "" }
+}
+
+/// A report with what it says of each hidden property reduced to whether it holds: no
+/// message (an evaluation error could quote the formula).
+pub fn hide_in_report(report: &mut sysmo_grade::report::Report, hidden: &[String]) {
+    for i in report.stages.invariants.invariants.iter_mut().filter(|i| hidden.contains(&i.name)) {
+        i.message = None;
+    }
+}

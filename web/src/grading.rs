@@ -234,6 +234,14 @@ pub fn grade_bug_model_with_progress(
     Ok(sysmo_grade::grade_with_progress(&input, &model, should_stop, progress))
 }
 
+/// What a report says of the task's hidden properties, reduced to whether each holds
+/// ([`crate::catalog::hide_in_report`]): every report the worker sends goes through it.
+fn hide(task_id: &str, report: &mut Report) {
+    if let Some(t) = sysmo_tasks::task(task_id) {
+        crate::catalog::hide_in_report(report, &crate::catalog::hidden_properties(t.task_toml()));
+    }
+}
+
 /// Judges `answer` on the exercise `id` of the embedded (or opened) task `task_id`
 /// (`sysmo_grade::exercise::judge`): the verdict, and the grade report when the answer is a model.
 pub fn judge_exercise(
@@ -308,7 +316,8 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     };
     if let Some(id) = &req.exercise {
         return match judge_exercise(&req.task, id, &req.model, &should_stop, &mut stage) {
-            Ok((verdict, Some(report))) => {
+            Ok((verdict, Some(mut report))) => {
+                hide(&req.task, &mut report);
                 if let Ok(mut post) = post_cell.try_borrow_mut() {
                     (*post)(WorkerMessage::Report { run, report: Box::new(report) });
                 }
@@ -323,7 +332,10 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         false => grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage),
     };
     match report {
-        Ok(report) => WorkerMessage::Report { run, report: Box::new(report) },
+        Ok(mut report) => {
+            hide(&req.task, &mut report);
+            WorkerMessage::Report { run, report: Box::new(report) }
+        }
         Err(message) => WorkerMessage::Failed { run, message },
     }
 }

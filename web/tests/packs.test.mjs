@@ -6,13 +6,14 @@
 // with a counterexample in the player, its reference model grades 1.0 in the four stages in the
 // worker (the worker opens the pack each request carries; no system graph, so no precision),
 // its share link names the pack and re-grades; after a reload the pack is still there
-// (IndexedDB); each kind of exercise is solved and failed, with hints one at a time; "Export
+// (IndexedDB); each kind of exercise is solved and failed, with hints one at a time; a hidden
+// property's formula appears nowhere in the page or a share link; "Export
 // results" writes the best attempts; a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { expect } from './lib/checks.mjs';
 import { openTaskTest } from './lib/task-page.mjs';
@@ -157,6 +158,20 @@ await check('each kind of exercise is solved and failed in the page, and hints c
   r = await answer('model', read('reference', 'buffer.tla'));
   expect(r.solved === 'true', r.text);
   await page.screenshot({ path: screenshot('pack-exercise.png'), fullPage: true });
+});
+
+await check("a hidden property's formula is nowhere in the page or in a share link; its sentence and verdict are", async () => {
+  const formula = 'got[t] \\in 1..Items';
+  expect(read('bufferInvariants.tla').includes(formula), 'the formula is in the task');
+  await page.click('.tab[data-tab="invariants"]');
+  await page.waitForSelector('#invariants li[data-name="EveryGetTakesAnItem"] .badge.hidden');
+  expect((await page.textContent('#invariants .numbered')).includes('EveryGetTakesAnItem == (hidden by the task'), 'the definition is redacted');
+  expect((await page.textContent('#invariants li[data-name="EveryGetTakesAnItem"]')).includes('never takes from an empty buffer'), 'the sentence is shown');
+  const html = await page.content();
+  expect(!html.includes(formula) && !html.includes(formula.replace('\\', '&#92;')), 'the formula is not in the DOM');
+  expect(html.includes('EveryGetTakesAnItem'), 'the property is named');
+  const shared = inflateRawSync(Buffer.from(link.split('#/share/1/')[1], 'base64url')).toString('utf8');
+  expect(shared.includes('"model"') && !shared.includes(formula), 'the share link carries the model, not the formula');
 });
 
 await check('after a reload the pack is still in the gallery, and its share link re-grades', async () => {

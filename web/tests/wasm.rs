@@ -402,3 +402,21 @@ fn the_bug_model_is_refuted_on_request_and_its_counterexamples_play() {
         assert!(matches!(&last, WorkerMessage::Failed { run: 4, message } if message.contains(says)), "{last:?}");
     }
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_hidden_propertys_formula_is_redacted_and_its_messages_dropped() {
+    use web::catalog::{hide_in_report, redact};
+    let module = "---- MODULE bInvariants ----\nEXTENDS b\n\n\\* [safety] A done consumer got an item.\nGets == \\A t \\in C :\n    got[t] > 0\n\nOther == TRUE\n====\n";
+    let shown = redact(module, &["Gets".to_string()]);
+    assert_eq!(shown, "---- MODULE bInvariants ----\nEXTENDS b\n\n\\* [safety] A done consumer got an item.\nGets == (hidden by the task's author)\n\nOther == TRUE\n====\n");
+    assert_eq!(redact(module, &[]), module);
+    let mut report = gated_report();
+    report.stages.invariants.invariants = serde_json::from_value(serde_json::json!([
+        {"name": "Gets", "kind": "invariant", "expect": "hold", "verdict": "error", "result": "error", "message": "evaluating got[t] > 0: not a function", "distinct_states": 1},
+        {"name": "Other", "kind": "invariant", "expect": "hold", "verdict": "pass", "result": "holds", "message": "kept", "distinct_states": 1},
+    ])).unwrap();
+    hide_in_report(&mut report, &["Gets".to_string()]);
+    let i = &report.stages.invariants.invariants;
+    assert_eq!((i[0].message.as_deref(), i[0].verdict.as_ref(), i[1].message.as_deref()), (None, "error", Some("kept")));
+}

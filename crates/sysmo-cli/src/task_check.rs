@@ -141,6 +141,13 @@ fn check_structure(pack: &Pack, out: &mut Outcome) -> Option<TaskToml> {
             out.problems.push(Problem::new(needed, None, "missing: every task has it"));
         }
     }
+    // A hidden property is one the invariants module defines.
+    let invariants = pack.files.get(&format!("{module}Invariants.tla")).map(String::as_str).unwrap_or("");
+    for name in &task.hidden.properties {
+        if !invariants.lines().any(|l| l.starts_with(name.as_str()) && l[name.len()..].trim_start().starts_with("==")) {
+            out.problems.push(Problem::new("task.toml", line_of(toml_text, &format!("\"{name}\"")), format!("the hidden property `{name}` is not defined in {module}Invariants.tla")));
+        }
+    }
 
     // Traces: every folder has some; every line reads; every pinned action occurs.
     for name in task.traces.iter().chain(&task.bug_traces) {

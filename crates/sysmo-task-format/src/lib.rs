@@ -73,6 +73,20 @@ pub struct TaskToml {
     /// Exercises a teacher declares (`[[exercise]]`), each with its expected outcome.
     #[serde(default, rename = "exercise")]
     pub exercises: Vec<Exercise>,
+    /// What the web app grades with but does not show.
+    #[serde(default)]
+    pub hidden: Hidden,
+}
+
+/// Parts of a task the web app uses to grade but never shows (`[hidden]`): the formulas of
+/// some properties, of which it shows only the sentence above each and whether it holds. (The
+/// app never shows a reference model.) A convenience, not a secret: the task's files, and a
+/// pack, hold them in full.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hidden {
+    #[serde(default)]
+    pub properties: Vec<String>,
 }
 
 /// An exercise of a task, and what solves it.
