@@ -8,10 +8,12 @@
 // its share link names the pack and re-grades; after a reload the pack is still there
 // (IndexedDB); each kind of exercise is solved and failed, with hints one at a time; a hidden
 // property's formula appears nowhere in the page or a share link; "Export
-// results" writes the best attempts; a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
+// results" writes the best attempts, which `sysmo grade --results` grades again with the same
+// scores; a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync, inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -195,6 +197,15 @@ await check('"Export results" writes the best attempt at each task and exercise'
   expect(JSON.stringify(kept) === JSON.stringify(want), `kept ${kept}`);
   expect(results.attempts.find((a) => a.exercise === 'fix-the-model').hints === 3, 'the hints used are recorded');
   expect((await page.textContent('#results-note')).includes('5 kept'), await page.textContent('#results-note'));
+  // The teacher grades the file again with the CLI: every claim holds.
+  const sysmo = process.env.SYSMO_BIN;
+  expect(sysmo, 'SYSMO_BIN names the sysmo executable (set by `cargo xtask test`)');
+  const packed = join(dir, 'buffer-cli.sysmo');
+  execFileSync(sysmo, ['task', 'pack', folder, '-o', packed]);
+  const csv = execFileSync(sysmo, ['grade', '--results', file, '--pack', packed], { encoding: 'utf8' });
+  const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
+  expect(rows.length === 5, `rows ${csv}`);
+  for (const r of rows) expect(r[9] === 'true', `the claim does not hold: ${r.join(',')}`);
 });
 
 await end();

@@ -114,6 +114,21 @@ pub fn artifact_of(line: &str) -> Option<Result<TestBinary, PathBuf>> {
     Some(Ok(TestBinary { label, executable: exe, package_dir, package }))
 }
 
+/// `cargo build -p sysmo-cli`: the `sysmo` executable, for a run without the native build.
+fn build_sysmo(root: &Path) -> Result<PathBuf, String> {
+    let out = Command::new(cargo())
+        .current_dir(root)
+        .args(["build", "-p", "sysmo-cli", "--message-format=json-render-diagnostics"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err("`cargo build -p sysmo-cli` failed (see the compiler's messages above)".into());
+    }
+    String::from_utf8_lossy(&out.stdout).lines().filter_map(artifact_of).find_map(Result::err).ok_or_else(|| "cargo built no `sysmo`".to_string())
+}
+
 /// `cargo test --workspace --no-run`: builds every test binary (cargo's own lines on the
 /// console) and lists them.
 fn build_native(root: &Path) -> Result<NativeBuild, String> {
@@ -358,8 +373,14 @@ fn wasm_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<
 /// Build the app with Trunk (the `dev` profile, as `cargo xtask serve` builds it: after the wasm
 /// tests it compiles only the app's two binaries), serve it on a free port of 127.0.0.1 and run
 /// every web/tests/*.mjs with node and playwright-core against the system Chromium.
-fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Result<String, String> {
+fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>, sysmo: Option<&Path>) -> Result<String, String> {
     let started = Instant::now();
+    // The CLI, for the tests that check what the page writes with it (a results file graded
+    // again): the native build's, else built here.
+    let sysmo = match sysmo {
+        Some(p) => p.to_path_buf(),
+        None => build_sysmo(root)?,
+    };
     let built = build_web(root, &tb.path, WebBuild::Quick, Some(&log_dir(root).join("browser.log")));
     let failure = built.as_ref().err().cloned().unwrap_or_default();
     record(jobs, "browser", "trunk build (app and worker)".into(), built.is_ok(), failure, started);
@@ -392,7 +413,8 @@ fn browser_suite(root: &Path, tb: &Toolbox, jobs: &Mutex<Vec<Finished>>) -> Resu
                 .env("SYSMO_URL", format!("http://127.0.0.1:{port}/"))
                 .env("CHROMIUM", CHROMIUM)
                 .env("USER_DATA_DIR", &profile)
-                .env("SCREENSHOT_DIR", root.join("target/screenshots")),
+                .env("SCREENSHOT_DIR", root.join("target/screenshots"))
+                .env("SYSMO_BIN", &sysmo),
             JOB_LIMIT,
         );
         let _ = std::fs::remove_dir_all(&profile);
@@ -480,6 +502,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
 
     // 2. The web stream beside the jobs.
     let history = History::load(root);
+    let sysmo_exe: Option<PathBuf> = native.as_ref().and_then(|n| n.sysmo.clone());
     let web_results: Mutex<Vec<SuiteResult>> = Mutex::new(vec![]);
     std::thread::scope(|s| {
         if wanted("wasm") || wanted("browser") {
@@ -499,7 +522,7 @@ pub fn test_command(root: &Path, only: &[String]) -> Result<bool, String> {
                     push("wasm", &|tb| wasm_suite(root, tb, timed));
                 }
                 if wanted("browser") {
-                    push("browser", &|tb| browser_suite(root, tb, timed));
+                    push("browser", &|tb| browser_suite(root, tb, timed, sysmo_exe.as_deref()));
                 }
             });
         }
