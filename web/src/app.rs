@@ -323,7 +323,34 @@ struct PackOpenerProps {
     on_opened: Callback<String>,
 }
 
-/// Where the user opens a task pack: a file chooser that also takes a dropped file.
+/// Opens a pack's bytes and keeps it: its task's id, its content hash, and whether it is kept.
+async fn open_and_keep(bytes: &[u8]) -> Result<(&'static str, String, Result<(), String>), String> {
+    let (task, pack) = crate::packs::open_bytes(bytes)?;
+    Ok((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+}
+
+/// Says what opening a pack from `source` (a file's name, an address) came to.
+fn say_opened(
+    status: &UseStateHandle<Option<(&'static str, String)>>,
+    on_opened: &Callback<String>,
+    source: &str,
+    result: Result<(&'static str, String, Result<(), String>), String>,
+) {
+    match result {
+        Ok((id, hash, kept)) => {
+            let kept = match kept {
+                Ok(()) => "; it is kept in this browser".to_string(),
+                Err(e) => format!("; it could not be kept in this browser ({e})"),
+            };
+            status.set(Some(("opened", format!("opened the task `{id}` from {source} (pack {hash}){kept}"))));
+            on_opened.emit(id.to_string());
+        }
+        Err(e) => status.set(Some(("failed", format!("{source} does not open: {e}")))),
+    }
+}
+
+/// Where the user opens a task pack: a file chooser that also takes a dropped file, or an
+/// address to fetch.
 #[function_component(PackOpener)]
 fn pack_opener(props: &PackOpenerProps) -> Html {
     // ("opening" | "opened" | "failed", what to say)
@@ -335,22 +362,11 @@ fn pack_opener(props: &PackOpenerProps) -> Html {
             let name = file.name();
             status.set(Some(("opening", format!("opening {name}…"))));
             wasm_bindgen_futures::spawn_local(async move {
-                let opened = async {
-                    let bytes = crate::packs::file_bytes(&file).await?;
-                    let (task, pack) = crate::packs::open_bytes(&bytes)?;
-                    Ok::<_, String>((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+                let result = match crate::packs::file_bytes(&file).await {
+                    Ok(bytes) => open_and_keep(&bytes).await,
+                    Err(e) => Err(e),
                 };
-                match opened.await {
-                    Ok((id, hash, kept)) => {
-                        let kept = match kept {
-                            Ok(()) => "; it is kept in this browser".to_string(),
-                            Err(e) => format!("; it could not be kept in this browser ({e})"),
-                        };
-                        status.set(Some(("opened", format!("opened the task `{id}` from {name} (pack {hash}){kept}"))));
-                        on_opened.emit(id.to_string());
-                    }
-                    Err(e) => status.set(Some(("failed", format!("{name} does not open: {e}")))),
-                }
+                say_opened(&status, &on_opened, &name, result);
             });
         })
     };
@@ -379,19 +395,11 @@ fn pack_opener(props: &PackOpenerProps) -> Html {
             }
             status.set(Some(("opening", format!("fetching {address}…"))));
             wasm_bindgen_futures::spawn_local(async move {
-                let opened = async {
-                    let bytes = crate::packs::fetch_bytes(&address).await?;
-                    let (task, pack) = crate::packs::open_bytes(&bytes)?;
-                    Ok::<_, String>((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+                let result = match crate::packs::fetch_bytes(&address).await {
+                    Ok(bytes) => open_and_keep(&bytes).await,
+                    Err(e) => Err(e),
                 };
-                match opened.await {
-                    Ok((id, hash, kept)) => {
-                        let kept = if kept.is_ok() { "; it is kept in this browser" } else { "; it could not be kept in this browser" };
-                        status.set(Some(("opened", format!("opened the task `{id}` from {address} (pack {hash}){kept}"))));
-                        on_opened.emit(id.to_string());
-                    }
-                    Err(e) => status.set(Some(("failed", format!("{address} does not open: {e}")))),
-                }
+                say_opened(&status, &on_opened, &address, result);
             });
         })
     };
