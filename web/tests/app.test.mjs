@@ -103,6 +103,20 @@ await check('the gallery lists every task with its facts', async () => {
   await page.screenshot({ path: join(screenshots, 'gallery.png'), fullPage: true });
 });
 
+// SysMoBench's eleven systems, each a task here.
+const SYSMOBENCH = ['curp', 'dqueue', 'etcd', 'locksvc', 'mutex', 'raftkvs', 'redisraft', 'ringbuffer', 'rwmutex', 'spin', 'zookeeper'];
+
+await check("each of SysMoBench's eleven systems is in the gallery and opens", async () => {
+  for (const id of SYSMOBENCH) {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.click(`.task-card[data-task="${id}"] a`, { timeout: 20000 });
+    await page.waitForSelector(`#task[data-task="${id}"] #description code.module`, { timeout: 10000 });
+    const title = await page.textContent('#task h2');
+    expect(title && title.length > 3, `${id}: title ${title}`);
+    expect((await page.locator('#description tr.action').count()) > 0, `${id}: its pinned actions`);
+  }
+});
+
 await check('a task page shows its description, code, traces, invariants and prompt', async () => {
   await openTask('spin');
   expect((await page.textContent('#description code.module')) === 'spin', 'module name');
