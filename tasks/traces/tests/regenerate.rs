@@ -170,4 +170,5 @@ committed_graph_of! {
     committed_graph_of_rwmutex => "rwmutex",
     committed_graph_of_spin => "spin",
     committed_graph_of_spin_split => "spin-split",
+    committed_graph_of_zookeeper => "zookeeper",
 }

@@ -144,12 +144,9 @@ Handle(i, j, n) ==
             THEN [decided EXCEPT !.lc = n.round, !.ooe = os]
             ELSE [keep EXCEPT !.recv = rs, !.ooe = os]
 
-\* LOOKING peer i takes j's notification (ReceiveNotification if it still
-\* looks after it, DecideBySettled if it decides).
-Receive(i, j) ==
-    LET n == Head(messages[j][i])
-        h == Handle(i, j, n)
-        m1 == Popped(i, j)
+\* LOOKING peer i takes notification n from j and h is what it makes of it.
+Receive(i, j, n, h) ==
+    LET m1 == Popped(i, j)
         m2 == IF h.bcast THEN Broadcast(m1, i, Notif(h.vote, h.lc, "LOOKING")) ELSE m1
         \* A LOOKING sender of a lower round gets i's vote back.
         m3 == IF n.state = "LOOKING" /\ n.round < logicalclock[i]
@@ -164,15 +161,19 @@ Receive(i, j) ==
     /\ messages' = m3
     /\ UNCHANGED <<up, currentEpoch, lastZxid, crashes>>
 
+\* LOOKING peer i takes j's notification and still looks.
 ReceiveNotification(i, j) ==
     /\ up[i] /\ state[i] = "LOOKING" /\ messages[j][i] # <<>>
-    /\ Handle(i, j, Head(messages[j][i])).st = "LOOKING"
-    /\ Receive(i, j)
+    /\ LET n == Head(messages[j][i])
+           h == Handle(i, j, n)
+       IN h.st = "LOOKING" /\ Receive(i, j, n, h)
 
+\* LOOKING peer i takes settled peer j's notification and decides.
 DecideBySettled(i, j) ==
     /\ up[i] /\ state[i] = "LOOKING" /\ messages[j][i] # <<>>
-    /\ Handle(i, j, Head(messages[j][i])).st # "LOOKING"
-    /\ Receive(i, j)
+    /\ LET n == Head(messages[j][i])
+           h == Handle(i, j, n)
+       IN h.st # "LOOKING" /\ Receive(i, j, n, h)
 
 \* A FOLLOWING or LEADING peer takes j's notification and answers a LOOKING
 \* sender with the vote it settled on.
@@ -216,5 +217,20 @@ Next ==
     \/ \E i, j \in Server :
          \/ ReceiveNotification(i, j) \/ DecideBySettled(i, j) \/ SettledReceive(i, j)
 
-Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
+\* Every peer's threads move on: a peer down starts, a notification in flight
+\* is taken, a poll that can time out does, a follower without a leader or a
+\* leader without a quorum looks again; a final wait that keeps being able to
+\* end ends (strong fairness: other peers' notifications may keep arriving).
+\* Crashes need not happen.
+Fairness ==
+    /\ \A i \in Server :
+         /\ WF_vars(Start(i))
+         /\ WF_vars(NotificationTimeout(i))
+         /\ SF_vars(FinalizeWait(i))
+         /\ WF_vars(StopFollowing(i))
+         /\ WF_vars(StopLeading(i))
+    /\ \A i, j \in Server :
+         WF_vars(ReceiveNotification(i, j) \/ DecideBySettled(i, j) \/ SettledReceive(i, j))
+
+Spec == Init /\ [][Next]_vars /\ Fairness
 =============================================================================
