@@ -130,6 +130,12 @@ fn check_graph(dir: &str) {
                 if dir == "redisraft" && ["ApplyEntry", "BecomeLeader", "BecomeFollower", "AddNode", "RecvSnapshot", "RecvSnapshotResponse"].contains(&a) {
                     continue;
                 }
+                // zookeeper's graph holds nine steps from the start; a decision from settled
+                // peers' answers needs two peers settled first (two starts, four notifications
+                // taken, two final waits), then a third peer's start and two answers taken.
+                if dir == "zookeeper" && a == "DecideBySettled" {
+                    continue;
+                }
                 assert!(in_graph.contains(a), "{path}: the traces' action {a} is not in the graph");
             }
         }
