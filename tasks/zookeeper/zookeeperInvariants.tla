@@ -36,11 +36,12 @@ ZKRoundsOver == \E s \in ZKServer : logicalclock[s] >= MaxRound
 \* [safety] LeaderUniqueness: two leaders that a quorum each supports (the
 \* leader and the peers up that follow it) are one.  The template's form
 \* (at most one LEADING peer per round) is not a property of the election
-\* alone: a peer that restarts in round 1 after two others settled on a
-\* leader of round 1 can win round 1 again with the vote of a peer still in
-\* its final wait, and ZooKeeper relies on Zab's epoch agreement after the
-\* election (left out here) to keep the second leader from leading; what
-\* the election keeps is that no two leaders are each followed by a quorum.
+\* alone: peers 2 and 3 start, 3 takes 2's vote and 2 leads round 1 on
+\* {2, 3}; peer 1 starts late, in round 1, 3 (still looking) takes its better
+\* vote and 1 leads round 1 too on {1, 3}.  ZooKeeper relies on Zab's epoch
+\* agreement after the election (left out here) to keep two such leaders
+\* from both leading; what the election keeps is that no two leaders are
+\* each followed by a quorum.
 LeaderUniqueness ==
     \A i, j \in ZKServer :
         (ZKLeading(i) /\ ZKLeading(j) /\ ZKQuorum(ZKFollowers(i) \cup {i}) /\ ZKQuorum(ZKFollowers(j) \cup {j}))
