@@ -105,7 +105,7 @@ fn check_state(name: &str, s: &Value) {
         .iter()
         .filter(|i| s["up"][*i] == true && s["state"][*i] == "LEADING")
         .filter(|i| {
-            let f = ids.iter().filter(|j| s["up"][*j] == true && s["state"][*j] == "FOLLOWING" && s["vote"][*j]["leader"].to_string() == **i).count();
+            let f = ids.iter().filter(|j| s["up"][*j] == true && s["state"][*j] == "FOLLOWING" && u(&s["vote"][*j]["leader"]).to_string() == **i).count();
             2 * (f + 1) > n
         })
         .collect();
@@ -139,7 +139,7 @@ fn every_action_occurs_and_every_line_keeps_the_elections_rules() {
                         wait_broken += 1;
                     }
                     // Two LOOKING peers that each propose themselves in the same round compete.
-                    if n["state"] == "LOOKING" && s["args"]["j"] != s["args"]["i"] && u(&n["leader"]) == u(&s["args"]["j"]) && prev["vote"][&i]["leader"].to_string() == i && n["round"] == prev["logicalclock"][&i] {
+                    if n["state"] == "LOOKING" && s["args"]["j"] != s["args"]["i"] && u(&n["leader"]) == u(&s["args"]["j"]) && prev["vote"][&i]["leader"] == s["args"]["i"] && n["round"] == prev["logicalclock"][&i] {
                         competing += 1;
                     }
                 }
