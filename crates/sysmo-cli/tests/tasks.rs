@@ -23,6 +23,7 @@ const BUG_VIOLATIONS: &[(&str, &str, &[&str])] = &[
     ("raftkvs", "bug", &["LeaderCompleteness"]),
     ("curp", "bug", &["NoLowerTermResult"]),
     ("redisraft", "bug", &["LinearizableReads"]),
+    ("zookeeper", "bug", &["VoteRecencyConsistency"]),
 ];
 
 // Bug models whose violation lies beyond the task's grading budget say so in task.toml
@@ -182,7 +183,7 @@ fn reference_verdicts(task: &str) {
 }
 
 /// One test per task (they run in parallel); `every_task_has_a_reference_test` keeps the list whole.
-const REFERENCE_TESTS: &[&str] = &["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const REFERENCE_TESTS: &[&str] = &["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split", "zookeeper"];
 
 #[test]
 fn every_task_has_a_reference_test() {
@@ -202,6 +203,11 @@ fn reference_curp() {
 #[test]
 fn reference_redisraft() {
     reference_verdicts("redisraft");
+}
+
+#[test]
+fn reference_zookeeper() {
+    reference_verdicts("zookeeper");
 }
 
 #[test]

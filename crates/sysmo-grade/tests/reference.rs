@@ -42,7 +42,7 @@ fn reference_scores_one(id: &str) {
 #[test]
 fn tasks_with_a_system_graph() {
     let with: Vec<&str> = sysmo_tasks::tasks().iter().filter(|t| t.system_graph().is_some()).map(|t| t.id).collect();
-    assert_eq!(with, ["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split"]);
+    assert_eq!(with, ["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split", "zookeeper"]);
     for t in sysmo_tasks::tasks() {
         if let Some(g) = t.system_graph() {
             let g = tla_trace::parse_graph("system-graph.ndjson", g).unwrap_or_else(|e| panic!("{}: {e}", t.id));
@@ -57,7 +57,7 @@ fn tasks_with_a_system_graph() {
 
 /// One test per task, so that they run side by side; `every_task_is_graded_here` keeps the
 /// list whole.
-const GRADED: &[&str] = &["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split"];
+const GRADED: &[&str] = &["counter", "curp", "dqueue", "etcd", "hourclock", "locksvc", "mutex", "raftkvs", "redisraft", "ringbuffer", "rwmutex", "spin", "spin-split", "zookeeper"];
 
 #[test]
 fn every_task_is_graded_here() {
@@ -80,6 +80,11 @@ fn reference_curp() {
 #[test]
 fn reference_redisraft() {
     reference_scores_one("redisraft");
+}
+
+#[test]
+fn reference_zookeeper() {
+    reference_scores_one("zookeeper");
 }
 
 #[test]

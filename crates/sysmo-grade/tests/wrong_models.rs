@@ -191,6 +191,7 @@ wrong_models_of! {
     wrong_models_of_counter => "counter",
     wrong_models_of_curp => "curp",
     wrong_models_of_redisraft => "redisraft",
+    wrong_models_of_zookeeper => "zookeeper",
     wrong_models_of_dqueue => "dqueue",
     wrong_models_of_etcd => "etcd",
     wrong_models_of_hourclock => "hourclock",

@@ -100,6 +100,11 @@ const RAFTKVS_BOUNDS: &str = "every schedule of the traces' system and constants
 pub const REDISRAFT_DEPTH: usize = 5;
 const REDISRAFT_BOUNDS: &str = "every schedule of the traces' system and constants, breadth first to 5 steps from the start (the states at depth 5 are frontier); the cluster's whole state is a function of what the traces observe";
 
+/// The steps the zookeeper graph's search takes from the start (the machine states at each
+/// depth are listed in tasks/zookeeper/NOTES.md).
+pub const ZOOKEEPER_DEPTH: usize = 9;
+const ZOOKEEPER_BOUNDS: &str = "every schedule of the traces' system and constants (three peers, all down at the start, one crash, rounds below 3), breadth first to 9 steps from the start (the states at depth 9 are frontier)";
+
 /// The largest term the etcd graph's search expands (see [`search_etcd`]).
 pub const ETCD_TERM: u64 = 0;
 const ETCD_BOUNDS: &str = "the traces' three nodes and checking bounds (MaxTerm 3, MaxLogLen 3); the network the set of every message sent (any message delivered any number of times, or never); a timer may fire at any moment; crash and restart of any node at any moment; every state in which every node's term is 0 expanded (the pre-vote phase of the first election); states with a term of 1 or more are frontier";
@@ -285,6 +290,11 @@ pub fn specs() -> Vec<GraphSpec> {
             dir: "spin-split",
             bounds: "3 threads, 4 lock calls each (split test-and-set), a scheduling point after every step, under random and PCT schedules",
             how: How::Scheduled(|s, seed| task_spin::workload::graph_run(s, seed, true), false),
+        },
+        GraphSpec {
+            dir: "zookeeper",
+            bounds: ZOOKEEPER_BOUNDS,
+            how: How::Search(|bounds| search(task_zookeeper::workload::graph_state(), "zookeeper", task_zookeeper::workload::constants_json(), ZOOKEEPER_DEPTH, 2_000_000, bounds)),
         },
     ]
 }

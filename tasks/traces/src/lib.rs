@@ -26,6 +26,7 @@ pub fn all() -> Vec<TraceFile> {
     v.extend(task_raftkvs::workload::traces());
     v.extend(task_curp::workload::traces());
     v.extend(task_redisraft::workload::traces());
+    v.extend(task_zookeeper::workload::traces());
     v
 }
 
