@@ -1,7 +1,8 @@
 // Browser test of task packs: the sample course's bounded buffer (tasks/course/buffer, a
 // teacher's folder whose system is a Python program) made into a .sysmo file as `sysmo task
 // pack` writes one, opened from the gallery's file chooser; it joins the gallery with a "pack"
-// badge (so does a link whose fragment carries it, and an address the user gives), its page
+// badge (so does a pack dropped on the gallery, a link whose fragment carries it, and an
+// address the user gives), its page
 // shows its Python code and its traces, its bug model is refuted in the worker
 // with a counterexample in the player, its reference model grades 1.0 in the four stages in the
 // worker (the worker opens the pack each request carries; no system graph, so no precision),
@@ -81,6 +82,23 @@ await check('a task pack opens from an address the user gives, fetched on that r
   const text = await page.textContent('#pack-status');
   expect(text.includes(`opened the task \`${ID}\` from ${address}`) && fetched === 1, text);
   await page.unroute(address);
+});
+
+await check('a task pack dropped on the gallery opens', async () => {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#pack-drop');
+  const data = bufferPack().toString('base64');
+  const transfer = await page.evaluateHandle((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'dropped.sysmo', { type: 'application/gzip' }));
+    return dt;
+  }, data);
+  await page.dispatchEvent('#pack-drop', 'dragover', { dataTransfer: transfer });
+  await page.dispatchEvent('#pack-drop', 'drop', { dataTransfer: transfer });
+  await page.waitForSelector('#pack-status[data-state="opened"], #pack-status[data-state="failed"]');
+  const text = await page.textContent('#pack-status');
+  expect(text.includes(`opened the task \`${ID}\` from dropped.sysmo`), text);
 });
 
 await check('a task pack opens from the file chooser and joins the gallery', async () => {
