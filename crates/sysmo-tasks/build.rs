@@ -37,7 +37,7 @@ fn main() {
         for (_, p) in &listing.code {
             println!("cargo:rerun-if-changed={}", p.display());
         }
-        let _ = writeln!(code, "    TaskFiles {{\n        id: {},\n        graph_text: OnceLock::new(),\n        pack: None,", literal(id));
+        let _ = writeln!(code, "    TaskFiles {{\n        id: {},\n        graph_text: OnceLock::new(),\n        pack: None,\n        pack_hash: None,", literal(id));
         match &listing.graph {
             Some(p) => {
                 let _ = writeln!(code, "        graph: Some(include_bytes!({})),", literal(&p.display().to_string()));

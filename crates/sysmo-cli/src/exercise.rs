@@ -12,13 +12,17 @@ use sysmo_task_format::Exercise;
 
 /// Judges `answer` (its text) on the exercise `id` of the task `pack`.
 pub fn judge(pack: &Pack, id: &str, answer_name: &str, answer: &str) -> Result<(Exercise, Outcome), String> {
+    judge_graded(pack, id, answer_name, answer).map(|j| (j.exercise, j.outcome))
+}
+
+/// [`judge`], with the answer's grade when it is a model.
+pub fn judge_graded(pack: &Pack, id: &str, answer_name: &str, answer: &str) -> Result<exercise::Judged, String> {
     let toml = pack.task_toml()?;
     let files: Vec<(&str, &str)> = pack.files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     let traces = pack.traces_in(&toml.traces);
     let bug_traces = pack.traces_in(&toml.bug_traces);
     let task = exercise::ExerciseTask { toml: &toml, files: &files, traces: &traces, bug_traces: &bug_traces, graph: pack.graph.as_deref() };
-    let judged = exercise::judge(&task, id, answer_name, answer, &|| false, &mut |_| {})?;
-    Ok((judged.exercise, judged.outcome))
+    exercise::judge(&task, id, answer_name, answer, &|| false, &mut |_| {})
 }
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {

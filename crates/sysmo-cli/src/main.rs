@@ -147,13 +147,15 @@ Usage:
       Grade again the results files students export from the web app (each task's best attempt
       per exercise): each model is graded, or judged on its exercise, here; one CSV row per
       attempt (file, task, exercise, hints used, the claimed and the graded overall score and
-      verdict, whether the claim holds). Tasks of packs are found in the --pack files.
+      verdict, whether the claim holds). Tasks of packs are found in the --pack files (packs or
+      courses).
 
   sysmo tasks [--json]
       List the tasks built into sysmo (id, pinned module, traces, title).
 
   sysmo task check DIR|PACK.sysmo [--json]
-      Validate a task folder (a built-in tasks/<id>, or one of your own) or a pack of one: task.toml reads, the
+      Validate a task folder (a built-in tasks/<id>, or one of your own) or a pack of one, or each
+      task of a course (a folder with a course.toml, or its file): task.toml reads, the
       files a task needs are there, every trace line reads and every pinned action occurs in
       the traces, the reference model grades 1.0, the bug model (bug/<Module>.tla) violates a
       property of invariants.cfg (within [check] bug_max_states, with [check] bug_cfg when set). Each
@@ -166,7 +168,9 @@ Usage:
       content hash. Written only when task.toml, the files every task has and the traces check
       (run `sysmo task check` on the pack to grade its models). --link URL: also print URL with
       a fragment that carries the pack (#/pack/1/...), which opens it in the playground, when
-      the pack is small enough for a link (96 KiB of fragment). Exit 0 when written, 1 otherwise.
+      the pack is small enough for a link (96 KiB of fragment). A folder with a course.toml (title,
+      description, tasks = [its task folders, in order]) is a course: every task it names, in one
+      file (default <folder>.sysmo) that the playground opens whole. Exit 0 when written, 1 otherwise.
 
   sysmo exercise TASK ID ANSWER [--json]
       Judge an answer to the exercise ID of a task (a folder or a .sysmo pack; [[exercise]] in

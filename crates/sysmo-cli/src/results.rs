@@ -2,8 +2,8 @@
 //! results files students export from the web app ("Export results": each task's best attempt
 //! per exercise, `sysmo-results/1`), and writes one CSV row per attempt. Nothing a file claims
 //! is trusted: each model is graded (or judged on its exercise) here, and the row says whether
-//! the claim holds. A task opened from a pack is found in the packs given with `--pack` (by
-//! its content hash), else among the built-in tasks.
+//! the claim holds. A task opened from a pack is found in the packs given with `--pack` (packs
+//! or courses, by the pack's content hash), else among the built-in tasks.
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -63,24 +63,22 @@ impl Row {
 
 const HEADER: &str = "file,task,exercise,hints,claimed_overall,claimed_solved,overall,combined,solved,claim_holds,error";
 
-/// The task of an attempt: a pack given (by hash, else by task id), or a built-in task.
-fn task_pack(task: &str, hash: Option<&str>, packs: &[Pack]) -> Result<Pack, String> {
-    let by_hash = hash.and_then(|h| packs.iter().find(|p| p.content_hash() == h));
-    if let Some(p) = by_hash {
-        return Ok(p.clone());
-    }
-    if let Some(h) = hash {
-        return Err(format!("the attempt is on the task pack {h}: give it with --pack"));
-    }
-    let t = sysmo_tasks::task(task).ok_or_else(|| format!("no task `{task}`"))?;
-    let mut p = Pack::new();
-    p.files = t.files.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-    p.traces = t.traces.iter().chain(t.bug_traces).map(|(a, b)| (a.to_string(), b.to_string())).collect();
-    p.graph = t.system_graph().map(str::to_string);
-    Ok(p)
+/// A pack given with `--pack` (alone or in a course), with its content hash.
+struct Given {
+    hash: String,
+    pack: Pack,
 }
 
-fn regrade(file: &str, a: &Value, packs: &[Pack]) -> Row {
+/// The task of an attempt: a pack given (by hash), or a built-in task.
+fn task_pack(task: &str, hash: Option<&str>, packs: &[Given]) -> Result<Pack, String> {
+    if let Some(h) = hash {
+        // A course carries built-in tasks as they are; their attempts name no pack.
+        return packs.iter().find(|g| g.hash == h).map(|g| g.pack.clone()).ok_or_else(|| format!("the attempt is on the task pack {h}: give it with --pack"));
+    }
+    sysmo_tasks::task(task).map(|t| t.to_pack()).ok_or_else(|| format!("no task `{task}`"))
+}
+
+fn regrade(file: &str, a: &Value, packs: &[Given]) -> Row {
     let mut row = Row {
         file: file.to_string(),
         task: a["task"].as_str().unwrap_or("").to_string(),
@@ -134,12 +132,7 @@ fn regrade(file: &str, a: &Value, packs: &[Pack]) -> Row {
 /// An answer to an exercise judged once: whether it solves it, and its grade's scores (a
 /// property answer has none), as the page records them.
 fn judge_exercise(pack: &Pack, id: &str, model: &str) -> Result<(bool, Option<f64>, Option<f64>), String> {
-    let toml = pack.task_toml()?;
-    let files: Vec<(&str, &str)> = pack.files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let traces = pack.traces_in(&toml.traces);
-    let bug_traces = pack.traces_in(&toml.bug_traces);
-    let task = sysmo_grade::exercise::ExerciseTask { toml: &toml, files: &files, traces: &traces, bug_traces: &bug_traces, graph: pack.graph.as_deref() };
-    let j = sysmo_grade::exercise::judge(&task, id, "attempt.tla", model, &|| false, &mut |_| {})?;
+    let j = crate::exercise::judge_graded(pack, id, "attempt.tla", model)?;
     Ok((j.outcome.solved, j.report.as_ref().map(|r| r.overall), j.report.as_ref().and_then(|r| r.combined)))
 }
 
@@ -152,7 +145,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--pack" => {
                 let p = it.next().ok_or("--pack needs a .sysmo file")?;
                 let bytes = std::fs::read(p).map_err(|e| format!("cannot read {p}: {e}"))?;
-                packs.push(Pack::from_bytes(&bytes).map_err(|e| format!("{p}: {e}"))?);
+                let course = sysmo_task_format::course::Course::from_bytes(&bytes).map_err(|e| format!("{p}: {e}"))?;
+                packs.extend(course.packs.into_iter().map(|pack| Given { hash: pack.content_hash(), pack }));
             }
             "--csv" => csv = Some(it.next().ok_or("--csv needs a file")?.into()),
             x if x.starts_with("--") => return Err(format!("unknown option `{x}` for `sysmo grade --results`")),

@@ -103,11 +103,55 @@ fn check_trace(path: &str, text: &str, id: &str, actions: &[String], out: &mut O
     seen
 }
 
-/// Checks the task folder or pack at `path` (see the module's docs).
+/// Checks the task folder or pack at `path`, or each task of the course there (see the
+/// module's docs).
 pub fn check_path(path: &Path) -> Outcome {
-    match open(path) {
-        Ok((pack, problems)) => check_pack(&pack, problems),
-        Err(p) => Outcome { problems: vec![p], passed: vec![] },
+    match course_at(path) {
+        Some(Ok(tasks)) => {
+            let mut out = Outcome::default();
+            for (prefix, read) in tasks {
+                let one = match read {
+                    Ok((pack, problems)) => check_pack(&pack, problems),
+                    Err(p) => Outcome { problems: vec![p], passed: vec![] },
+                };
+                out.passed.extend(one.passed.into_iter().map(|p| format!("{prefix}: {p}")));
+                out.problems.extend(one.problems.into_iter().map(|p| Problem { file: format!("{prefix}/{}", p.file), ..p }));
+            }
+            out
+        }
+        Some(Err(p)) => Outcome { problems: vec![p], passed: vec![] },
+        None => match open(path) {
+            Ok((pack, problems)) => check_pack(&pack, problems),
+            Err(p) => Outcome { problems: vec![p], passed: vec![] },
+        },
+    }
+}
+
+/// A task of a course: where its files are named from (its folder as course.toml gives it, or
+/// its id in a course file), and the task read, with the problems reading it found.
+type CourseTask = (String, Result<(Pack, Vec<Problem>), Problem>);
+
+/// The tasks of the course at `path`: a folder with a course.toml, each task folder it names
+/// read; or a course file. `None` when `path` is neither (a task folder, a pack).
+fn course_at(path: &Path) -> Option<Result<Vec<CourseTask>, Problem>> {
+    use sysmo_task_format::course::{Course, CourseToml, COURSE_TOML};
+    let toml_path = path.join(COURSE_TOML);
+    if path.is_dir() && toml_path.is_file() {
+        let read = std::fs::read_to_string(&toml_path).map_err(|e| e.to_string()).and_then(|t| CourseToml::parse(&t));
+        return Some(match read {
+            Ok(course) => Ok(course.tasks.iter().map(|t| (t.trim_end_matches('/').to_string(), sysmo_task_format::folder::read(&path.join(t)))).collect()),
+            Err(e) => Err(Problem::new(COURSE_TOML, None, e.trim_start_matches("course.toml: ").to_string())),
+        });
+    }
+    let bytes = std::fs::read(path).ok().filter(|_| path.is_file())?;
+    match Course::from_bytes(&bytes) {
+        Ok(c) if c.is_course() => Some(Ok(c
+            .packs
+            .into_iter()
+            .map(|p| (p.task_toml().map(|t| t.id).unwrap_or_default(), Ok((p, vec![]))))
+            .collect())),
+        // A pack, or a file that reads as neither: `open` says which.
+        _ => None,
     }
 }
 
@@ -306,6 +350,9 @@ pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     let dir = dir.ok_or("`sysmo task pack` needs the task's folder")?;
+    if dir.join(sysmo_task_format::course::COURSE_TOML).is_file() {
+        return pack_course(&dir, output, link_base.as_deref(), json_out);
+    }
     let mut out = Outcome::default();
     let pack = match sysmo_task_format::folder::read(&dir) {
         Ok((pack, problems)) => {
@@ -365,4 +412,71 @@ pub fn run_pack(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `sysmo task pack COURSE_DIR`: every task folder of the course's course.toml, each read and
+/// checked as a task folder is, into one course file (default `<folder's name>.sysmo`),
+/// written when none has a problem.
+fn pack_course(dir: &Path, output: Option<PathBuf>, link_base: Option<&str>, json_out: bool) -> Result<ExitCode, String> {
+    use sysmo_task_format::course::{Course, CourseToml, COURSE_TOML};
+    let toml_text = std::fs::read_to_string(dir.join(COURSE_TOML)).map_err(|e| format!("cannot read {}: {e}", dir.join(COURSE_TOML).display()))?;
+    let toml = CourseToml::parse(&toml_text)?;
+    let mut course = Course::new(&toml.title, &toml.description);
+    let mut problems: Vec<Problem> = vec![];
+    for t in &toml.tasks {
+        let mut out = Outcome::default();
+        match sysmo_task_format::folder::read(&dir.join(t)) {
+            Ok((pack, read_problems)) => {
+                out.problems = read_problems;
+                if check_structure(&pack, &mut out).is_some() {
+                    course.packs.push(pack);
+                }
+            }
+            Err(p) => out.problems.push(p),
+        }
+        problems.extend(out.problems.into_iter().map(|p| Problem { file: format!("{}/{}", t.trim_end_matches('/'), p.file), ..p }));
+    }
+    let name = dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| "course".into());
+    let path = output.unwrap_or_else(|| PathBuf::from(format!("{name}.sysmo")));
+    let mut size = None;
+    if problems.is_empty() {
+        // The course as a file reads back (two tasks with one id, say, do not).
+        let bytes = course.to_bytes();
+        match Course::from_bytes(&bytes) {
+            Ok(_) => {
+                std::fs::write(&path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                size = Some(bytes.len());
+            }
+            Err(e) => problems.push(Problem::new(COURSE_TOML, None, e)),
+        }
+    }
+    let ids: Vec<String> = course.packs.iter().filter_map(|p| p.task_toml().ok()).map(|t| t.id).collect();
+    let link = match (size, link_base) {
+        (Some(_), Some(base)) => Some(course.to_fragment().map(|f| format!("{}{f}", base.split('#').next().unwrap_or(base)))),
+        _ => None,
+    };
+    if json_out {
+        let list: Vec<Value> = problems.iter().map(|p| json!({ "file": p.file, "line": p.line, "message": p.message })).collect();
+        let (link, link_error) = match &link {
+            Some(Ok(l)) => (Some(l.clone()), None),
+            Some(Err(e)) => (None, Some(e.clone())),
+            None => (None, None),
+        };
+        let written = size.map(|bytes| json!({ "path": path.display().to_string(), "bytes": bytes, "title": course.title, "tasks": ids, "link": link, "link_error": link_error }));
+        println!("{}", json!({ "folder": dir.display().to_string(), "ok": size.is_some(), "problems": list, "course": written }));
+    } else {
+        for p in &problems {
+            println!("error {}", p.text());
+        }
+        match size {
+            Some(bytes) => println!("wrote {}: the course \"{}\", {} tasks ({}); {bytes} bytes", path.display(), course.title, ids.len(), ids.join(", ")),
+            None => println!("{}: {} problem(s), no course written", dir.display(), problems.len()),
+        }
+        match &link {
+            Some(Ok(l)) => println!("link: {l}"),
+            Some(Err(e)) => println!("no link: {e}"),
+            None => {}
+        }
+    }
+    Ok(if size.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

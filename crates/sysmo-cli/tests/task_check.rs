@@ -130,17 +130,14 @@ fn every_built_in_task_packs_into_what_is_embedded() {
         let bytes = std::fs::read(&file).unwrap();
         let pack = Pack::from_bytes(&bytes).unwrap();
         assert_eq!(v["pack"]["hash"].as_str(), Some(pack.content_hash().as_str()));
-        // The same reading as the embedded task's: files, traces, code and graph.
-        let listed = |xs: &[(&str, &str)]| xs.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>();
-        let of = |xs: Vec<(&str, &str)>| xs.into_iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<Vec<_>>();
-        assert_eq!(pack.files.clone().into_iter().collect::<Vec<_>>(), listed(t.files), "{}", t.id);
-        assert_eq!(of(pack.traces_in(&pack.task_toml().unwrap().traces)), listed(t.traces), "{}", t.id);
-        assert_eq!(of(pack.traces_in(&pack.task_toml().unwrap().bug_traces)), listed(t.bug_traces), "{}", t.id);
-        // The pack keeps its files sorted; the embedded code lists the system's crate first.
-        let mut code = listed(t.code);
-        code.sort();
-        assert_eq!(pack.code.clone().into_iter().collect::<Vec<_>>(), code, "{}", t.id);
-        assert_eq!(pack.graph.as_deref(), t.system_graph(), "{}", t.id);
+        // The same reading as the embedded task's: files, traces (and bug traces), code and
+        // graph; the pack keeps its files sorted, as `to_pack` does.
+        let embedded = t.to_pack();
+        assert_eq!(pack.files, embedded.files, "{}", t.id);
+        assert_eq!(pack.traces, embedded.traces, "{}", t.id);
+        assert_eq!(pack.code, embedded.code, "{}", t.id);
+        assert_eq!(pack.graph, embedded.graph, "{}", t.id);
+        assert_eq!(pack.content_hash(), embedded.content_hash(), "{}", t.id);
         // Packing again gives the same bytes.
         if ["counter", "redisraft"].contains(&t.id) {
             let again = out.join(format!("{}-again.sysmo", t.id));
@@ -292,6 +289,53 @@ fn the_sample_courses_buffer_checks_packs_and_its_traces_are_its_programs() {
             assert_eq!(std::fs::read_to_string(written.join(&n)).unwrap(), std::fs::read_to_string(dir.join(folder).join(&n)).unwrap(), "{folder}/{n}");
         }
     }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn the_sample_course_checks_and_packs_whole_with_the_tutorials_as_built_in() {
+    use sysmo_task_format::course::Course;
+    let dir = repo().join("tasks/course");
+    let (code, v) = task_check(&dir);
+    assert_eq!(code, 0, "{v}");
+    let passed: Vec<&str> = v["passed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    for (task, exercises) in [("../counter", 2), ("../hourclock", 2), ("../spin-split", 2), ("buffer", 4)] {
+        assert!(passed.contains(&format!("{task}: {exercises} exercise(s): their expected outcomes hold").as_str()), "{task}: {passed:?}");
+        assert!(passed.iter().any(|p| p.starts_with(&format!("{task}: reference/")) && p.contains("grades 1.0 in every stage")), "{task}: {passed:?}");
+    }
+    let out = scratch("whole-course");
+    let file = out.join("course.sysmo");
+    let (code, v) = task("pack", &[dir.as_os_str(), "-o".as_ref(), file.as_os_str(), "--link".as_ref(), "http://127.0.0.1:8080/".as_ref()]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["course"]["tasks"], serde_json::json!(["counter", "hourclock", "spin-split", "buffer"]), "{v}");
+    let course = Course::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(course.title, "Modeling concurrent code");
+    let link = v["course"]["link"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(Course::from_fragment(link.strip_prefix("http://127.0.0.1:8080/").unwrap()).unwrap(), course);
+    // The tutorials travel whole and open as the built-in tasks; the buffer opens as a task of
+    // its own.
+    for pack in &course.packs {
+        let opened = sysmo_tasks::open_pack(pack).unwrap();
+        let built_in = sysmo_tasks::tasks().iter().find(|t| t.id == opened.id);
+        assert_eq!(built_in.is_some(), opened.id != "buffer", "{}", opened.id);
+        assert!(built_in.is_none_or(|b| std::ptr::eq(b, opened)), "{}", opened.id);
+    }
+    // The course file checks as its folder does, by task id.
+    let (code, v) = task_check(&file);
+    assert_eq!(code, 0, "{v}");
+    assert!(v["passed"].as_array().unwrap().iter().any(|p| p == "spin-split: 2 exercise(s): their expected outcomes hold"), "{v}");
+    // A course that names a folder that is not there, or no task, says so and writes nothing.
+    let broken = out.join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("course.toml"), "title = \"B\"\ntasks = [\"nowhere\"]\n").unwrap();
+    let (code, v) = task("pack", &[broken.as_os_str(), "-o".as_ref(), out.join("b.sysmo").as_os_str()]);
+    assert_eq!(code, 1, "{v}");
+    let p = problems(&v);
+    assert_eq!((p.len(), p[0].0.as_str()), (1, "nowhere/task.toml"), "{v}");
+    assert!(p[0].2.starts_with("no task.toml in"), "{v}");
+    assert!(!out.join("b.sysmo").exists());
+    std::fs::write(broken.join("course.toml"), "title = \"B\"\ntasks = []\n").unwrap();
+    assert_eq!(problems(&task_check(&broken).1), [("course.toml".to_string(), None, "`tasks` names no task folder".to_string())]);
     std::fs::remove_dir_all(&out).unwrap();
 }
 

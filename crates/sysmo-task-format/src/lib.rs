@@ -6,7 +6,7 @@
 //! a task.toml is found when the task is loaded, not when a default is silently used.
 //!
 //! A task travels as a folder ([`folder`], read from disk with the feature `folder`) or as one
-//! file, a [`pack::Pack`].
+//! file, a [`pack::Pack`]; several tasks travel as one [`course::Course`].
 //!
 //! This crate holds no task: the built-in tasks are `sysmo-tasks`, which embeds them.
 
@@ -15,6 +15,7 @@
 #[cfg(feature = "folder")]
 pub mod folder;
 pub mod layout;
+pub mod course;
 pub mod pack;
 
 use serde::Deserialize;

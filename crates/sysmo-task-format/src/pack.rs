@@ -64,10 +64,7 @@ impl Pack {
 
     /// The pack's file: its JSON, gzipped.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        // Writing into a Vec does not fail.
-        let _ = gz.write_all(self.to_json().as_bytes());
-        gz.finish().unwrap_or_default()
+        gzip(&self.to_json())
     }
 
     /// Reads a pack's file (gzipped JSON; plain JSON is read too); the error says what is wrong.
@@ -76,18 +73,7 @@ impl Pack {
     }
 
     fn from_bytes_within(bytes: &[u8], max_unpacked: u64) -> Result<Pack, String> {
-        let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-            let mut out = Vec::new();
-            let mut limited = flate2::read::GzDecoder::new(bytes).take(max_unpacked + 1);
-            limited.read_to_end(&mut out).map_err(|e| format!("the pack does not unpack (gzip): {e}"))?;
-            if out.len() as u64 > max_unpacked {
-                return Err(format!("the pack unpacks to more than {max_unpacked} bytes"));
-            }
-            String::from_utf8(out).map_err(|e| format!("the pack is not UTF-8 text once unpacked: {e}"))?
-        } else {
-            String::from_utf8(bytes.to_vec()).map_err(|_| "not a task pack: neither gzip nor JSON text".to_string())?
-        };
-        Pack::from_json(&text)
+        Pack::from_json(&unpack(bytes, max_unpacked)?)
     }
 
     /// Reads a pack's JSON; checks its format and that its task.toml reads.
@@ -103,37 +89,17 @@ impl Pack {
     /// A link's fragment that carries the pack ([`LINK_PREFIX`] and its file in base64url);
     /// an error when it would be longer than [`MAX_LINK_CHARS`].
     pub fn to_fragment(&self) -> Result<String, String> {
-        use base64::Engine as _;
-        let fragment = format!("{LINK_PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(self.to_bytes()));
-        if fragment.len() > MAX_LINK_CHARS {
-            return Err(format!(
-                "the pack is too large for a link ({} characters, over {MAX_LINK_CHARS}): share its file instead",
-                fragment.len()
-            ));
-        }
-        Ok(fragment)
+        fragment_of(&self.to_bytes())
     }
 
-    /// Whether a link's fragment (with or without its `#`) carries a pack.
+    /// Whether a link's fragment (with or without its `#`) carries a pack (or a course).
     pub fn is_fragment(fragment: &str) -> bool {
         fragment.trim_start_matches('#').starts_with(LINK_PREFIX.trim_start_matches('#'))
     }
 
     /// The pack a link's fragment carries ([`Pack::to_fragment`]); the error says what is wrong.
     pub fn from_fragment(fragment: &str) -> Result<Pack, String> {
-        use base64::Engine as _;
-        let data = fragment
-            .trim()
-            .trim_start_matches('#')
-            .strip_prefix(LINK_PREFIX.trim_start_matches('#'))
-            .ok_or_else(|| format!("not a link to a task pack: it should start with `{LINK_PREFIX}`"))?;
-        if data.len() > MAX_LINK_CHARS {
-            return Err(format!("the link is too long for a task pack ({} characters, over {MAX_LINK_CHARS})", data.len()));
-        }
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(data)
-            .map_err(|e| format!("the link is damaged: its pack is not valid base64url ({e})"))?;
-        Pack::from_bytes(&bytes)
+        Pack::from_bytes(&bytes_of_fragment(fragment)?)
     }
 
     /// The pack's task.toml, read.
@@ -155,12 +121,67 @@ impl Pack {
     /// A name for the pack's content: 16 hexadecimal digits of a 64-bit FNV-1a hash of its
     /// JSON. Two packs with the same files have the same hash.
     pub fn content_hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.to_json().bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        hash_of_json(&self.to_json())
+    }
+}
+
+/// [`Pack::content_hash`] of the pack whose JSON ([`Pack::to_json`]) is `json`, without
+/// reading it.
+pub fn hash_of_json(json: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in json.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// A link's fragment that carries a file ([`LINK_PREFIX`] and the file in base64url); an
+/// error when it would be longer than [`MAX_LINK_CHARS`].
+pub(crate) fn fragment_of(bytes: &[u8]) -> Result<String, String> {
+    use base64::Engine as _;
+    let fragment = format!("{LINK_PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(format!("the file is too large for a link ({} characters, over {MAX_LINK_CHARS}): share it as a file instead", fragment.len()));
+    }
+    Ok(fragment)
+}
+
+/// The file a link's fragment carries ([`fragment_of`]); the error says what is wrong.
+pub(crate) fn bytes_of_fragment(fragment: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    let data = fragment
+        .trim()
+        .trim_start_matches('#')
+        .strip_prefix(LINK_PREFIX.trim_start_matches('#'))
+        .ok_or_else(|| format!("not a link to a task pack: it should start with `{LINK_PREFIX}`"))?;
+    if data.len() > MAX_LINK_CHARS {
+        return Err(format!("the link is too long for a task pack ({} characters, over {MAX_LINK_CHARS})", data.len()));
+    }
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged: its pack is not valid base64url ({e})"))
+}
+
+/// `text`, gzipped.
+pub(crate) fn gzip(text: &str) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing into a Vec does not fail.
+    let _ = gz.write_all(text.as_bytes());
+    gz.finish().unwrap_or_default()
+}
+
+/// The text of a pack's or a course's file: gunzipped when it is gzip (at most `max_unpacked`
+/// bytes), else as it is; the error says what is wrong.
+pub(crate) fn unpack(bytes: &[u8], max_unpacked: u64) -> Result<String, String> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        let mut limited = flate2::read::GzDecoder::new(bytes).take(max_unpacked + 1);
+        limited.read_to_end(&mut out).map_err(|e| format!("the file does not unpack (gzip): {e}"))?;
+        if out.len() as u64 > max_unpacked {
+            return Err(format!("the file unpacks to more than {max_unpacked} bytes"));
         }
-        format!("{h:016x}")
+        String::from_utf8(out).map_err(|e| format!("the file is not UTF-8 text once unpacked: {e}"))
+    } else {
+        String::from_utf8(bytes.to_vec()).map_err(|_| "not a task pack: neither gzip nor JSON text".to_string())
     }
 }
 
@@ -244,6 +265,6 @@ mod tests {
         let bytes = sample().to_bytes();
         let unpacked = sample().to_json().len() as u64;
         assert!(Pack::from_bytes_within(&bytes, unpacked).is_ok());
-        assert_eq!(Pack::from_bytes_within(&bytes, unpacked - 1).unwrap_err(), format!("the pack unpacks to more than {} bytes", unpacked - 1));
+        assert_eq!(Pack::from_bytes_within(&bytes, unpacked - 1).unwrap_err(), format!("the file unpacks to more than {} bytes", unpacked - 1));
     }
 }

@@ -35,6 +35,8 @@ pub struct TaskFiles {
     pub graph_text: OnceLock<Option<String>>,
     /// The pack's JSON, for a task opened from a pack ([`open_pack`]); `None` for a built-in one.
     pub pack: Option<&'static str>,
+    /// That pack's content hash ([`Pack::content_hash`]).
+    pub pack_hash: Option<&'static str>,
 }
 
 impl TaskFiles {
@@ -71,7 +73,19 @@ impl TaskFiles {
 
     /// The content hash of the pack the task was opened from ([`Pack::content_hash`]).
     pub fn pack_hash(&self) -> Option<String> {
-        self.pack.and_then(|json| Pack::from_json(json).ok()).map(|p| p.content_hash())
+        self.pack_hash.map(str::to_string)
+    }
+
+    /// The task as a pack holds it: what `sysmo task pack` writes of its folder.
+    pub fn to_pack(&self) -> Pack {
+        let pairs = |list: &[(&str, &str)]| list.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect::<std::collections::BTreeMap<_, _>>();
+        let mut pack = Pack::new();
+        pack.files = pairs(self.files);
+        pack.traces = pairs(self.traces);
+        pack.traces.extend(pairs(self.bug_traces));
+        pack.code = pairs(self.code);
+        pack.graph = self.system_graph().map(str::to_string);
+        pack
     }
 }
 
@@ -118,16 +132,19 @@ fn leak_pairs<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> &'static [
 }
 
 /// Opens a task pack: its task joins [`task`] and [`opened`] under its task.toml's id (a pack
-/// opened again with other content replaces the earlier one). An error when its task.toml does
-/// not read, or a built-in task has its id.
+/// opened again with other content replaces the earlier one). A pack of a built-in task (a
+/// course carries the tutorials, say) is that task when its content is the same. An error when
+/// its task.toml does not read, or a built-in task has its id and other content.
 pub fn open_pack(pack: &Pack) -> Result<&'static TaskFiles, String> {
     let toml = pack.task_toml()?;
-    if TASKS.iter().any(|t| t.id == toml.id) {
-        return Err(format!("the pack's task `{}` has the id of a built-in task", toml.id));
+    if let Some(built_in) = TASKS.iter().find(|t| t.id == toml.id) {
+        return match first_difference(&built_in.to_pack(), pack) {
+            None => Ok(built_in),
+            Some(what) => Err(format!("the pack's task `{}` has the id of a built-in task, and differs from it ({what})", toml.id)),
+        };
     }
     let json = pack.to_json();
-    let mut list = opened_list();
-    if let Some(same) = list.iter().find(|t| t.id == toml.id && t.pack == Some(json.as_str())) {
+    if let Some(same) = opened_with(&json) {
         return Ok(same);
     }
     let graph_text = OnceLock::new();
@@ -140,11 +157,37 @@ pub fn open_pack(pack: &Pack) -> Result<&'static TaskFiles, String> {
         code: leak_pairs(pack.code.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
         graph: None,
         graph_text,
+        pack_hash: Some(leak(&sysmo_task_format::pack::hash_of_json(&json))),
         pack: Some(leak(&json)),
     }));
+    let mut list = opened_list();
     list.retain(|t| t.id != files.id);
     list.push(files);
     Ok(files)
+}
+
+/// The task opened from the pack whose JSON is `json`, if one was.
+fn opened_with(json: &str) -> Option<&'static TaskFiles> {
+    opened_list().iter().find(|t| t.pack == Some(json)).copied()
+}
+
+/// Opens a task pack from its JSON ([`Pack::to_json`]), as [`open_pack`]; a pack opened already
+/// is found without reading it again.
+pub fn open_pack_json(json: &str) -> Result<&'static TaskFiles, String> {
+    match opened_with(json) {
+        Some(t) => Ok(t),
+        None => open_pack(&Pack::from_json(json)?),
+    }
+}
+
+/// The first file in which two packs differ, named; `None` when they are the same.
+fn first_difference(a: &Pack, b: &Pack) -> Option<String> {
+    for (what, x, y) in [("file", &a.files, &b.files), ("trace", &a.traces, &b.traces), ("code file", &a.code, &b.code)] {
+        if let Some(path) = x.keys().chain(y.keys()).find(|p| x.get(*p) != y.get(*p)) {
+            return Some(format!("{what} {path}"));
+        }
+    }
+    (a.graph != b.graph).then(|| "the system graph".to_string())
 }
 
 impl TaskFiles {
@@ -167,15 +210,9 @@ mod tests {
 
     /// A pack of the built-in task `id`, renamed `new_id`.
     fn pack_of(id: &str, new_id: &str) -> Pack {
-        let t = task(id).unwrap();
-        let mut p = Pack::new();
-        for (path, text) in t.files {
-            let text = if *path == "task.toml" { text.replacen(&format!("id = \"{id}\""), &format!("id = \"{new_id}\""), 1) } else { text.to_string() };
-            p.files.insert(path.to_string(), text);
-        }
-        p.traces = t.traces.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        p.code = t.code.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        p.graph = t.system_graph().map(str::to_string);
+        let mut p = task(id).unwrap().to_pack();
+        let toml = p.files["task.toml"].replacen(&format!("id = \"{id}\""), &format!("id = \"{new_id}\""), 1);
+        p.files.insert("task.toml".into(), toml);
         p
     }
 
@@ -197,9 +234,16 @@ mod tests {
         assert!(!std::ptr::eq(replaced, first));
         assert!(std::ptr::eq(task("my-counter").unwrap(), replaced));
         assert_eq!(super::opened().iter().filter(|t| t.id == "my-counter").count(), 1);
-        // A pack may not take a built-in task's id.
-        let err = open_pack(&pack_of("counter", "counter")).unwrap_err();
-        assert_eq!(err, "the pack's task `counter` has the id of a built-in task");
+        // The JSON of a pack opened already finds its task.
+        assert!(std::ptr::eq(open_pack_json(&newer.to_json()).unwrap(), replaced));
+        // A pack of a built-in task is that task when it is the same, and refused when not.
+        let same = task("counter").unwrap().to_pack();
+        assert!(std::ptr::eq(open_pack(&same).unwrap(), task("counter").unwrap()));
+        let mut other = same.clone();
+        other.files.insert("reference/counter.tla".into(), "changed".into());
+        let err = open_pack(&other).unwrap_err();
+        assert_eq!(err, "the pack's task `counter` has the id of a built-in task, and differs from it (file reference/counter.tla)");
+        assert!(task("counter").unwrap().pack_hash().is_none());
     }
 
     #[test]
