@@ -210,6 +210,7 @@ fn gallery(props: &GalleryProps) -> Html {
                                 <span class="title">{ &t.title }</span>
                                 { if t.tutorial { html!{ <span class="badge tutorial">{ "tutorial" }</span> } } else { html!{} } }
                                 { t.pack.as_ref().map(|h| html!{ <span class="badge pack" data-pack={h.clone()} title={format!("opened from the task pack {h}")}>{ "pack" }</span> }).unwrap_or_default() }
+                                { (t.exercises > 0).then(|| html!{ <span class="badge exercises" data-exercises={t.exercises.to_string()}>{ format!("{} exercise{}", t.exercises, if t.exercises == 1 { "" } else { "s" }) }</span> }).unwrap_or_default() }
                                 <span class="facts">
                                     <span class="system">{ &t.system }</span>{ " · " }
                                     <span class="language">{ &t.language }</span>{ " · " }
@@ -288,7 +289,7 @@ struct PackLinkProps {
     on_opened: Callback<String>,
 }
 
-/// A link that carries a task pack: the pack opens (and is kept), then its task's page.
+/// A link that carries a task pack or a course: it opens (and is kept), then its (first) task's page.
 #[function_component(PackLink)]
 fn pack_link(props: &PackLinkProps) -> Html {
     let error = use_state(|| None::<String>);
@@ -297,9 +298,12 @@ fn pack_link(props: &PackLinkProps) -> Html {
         use_effect_with((), move |_| {
             wasm_bindgen_futures::spawn_local(async move {
                 match crate::packs::open_fragment(&fragment).await {
-                    Ok(id) => {
-                        on_opened.emit(id.to_string());
-                        go.emit(Route::Task(id.to_string()));
+                    Ok(opened) => {
+                        // A course's link opens its first task.
+                        if let Some(first) = opened.tasks.first() {
+                            on_opened.emit(first.id.to_string());
+                            go.emit(Route::Task(first.id.to_string()));
+                        }
                     }
                     Err(e) => error.set(Some(e)),
                 }
@@ -323,27 +327,19 @@ struct PackOpenerProps {
     on_opened: Callback<String>,
 }
 
-/// Opens a pack's bytes and keeps it: its task's id, its content hash, and whether it is kept.
-async fn open_and_keep(bytes: &[u8]) -> Result<(&'static str, String, Result<(), String>), String> {
-    let (task, pack) = crate::packs::open_bytes(bytes)?;
-    Ok((task.id, pack.content_hash(), crate::packs::keep(&pack).await))
+/// Opens a pack's or a course's bytes and keeps what it opened ([`crate::packs::Opened`]).
+async fn open_and_keep(bytes: &[u8]) -> Result<crate::packs::Opened, String> {
+    crate::packs::open_and_keep(crate::packs::read_bytes(bytes)?).await
 }
 
-/// Says what opening a pack from `source` (a file's name, an address) came to.
-fn say_opened(
-    status: &UseStateHandle<Option<(&'static str, String)>>,
-    on_opened: &Callback<String>,
-    source: &str,
-    result: Result<(&'static str, String, Result<(), String>), String>,
-) {
+/// Says what opening a pack or a course from `source` (a file's name, an address) came to.
+fn say_opened(status: &UseStateHandle<Option<(&'static str, String)>>, on_opened: &Callback<String>, source: &str, result: Result<crate::packs::Opened, String>) {
     match result {
-        Ok((id, hash, kept)) => {
-            let kept = match kept {
-                Ok(()) => "; it is kept in this browser".to_string(),
-                Err(e) => format!("; it could not be kept in this browser ({e})"),
-            };
-            status.set(Some(("opened", format!("opened the task `{id}` from {source} (pack {hash}){kept}"))));
-            on_opened.emit(id.to_string());
+        Ok(opened) => {
+            status.set(Some(("opened", opened.sentence(source))));
+            if let Some(first) = opened.tasks.first() {
+                on_opened.emit(first.id.to_string());
+            }
         }
         Err(e) => status.set(Some(("failed", format!("{source} does not open: {e}")))),
     }
@@ -414,7 +410,7 @@ fn pack_opener(props: &PackOpenerProps) -> Html {
     html! {
         <section id="packs">
             <h3>{ "Task packs" }</h3>
-            <p>{ "A task pack (a .sysmo file, written by " }<code>{ "sysmo task pack" }</code>{ ") is a task someone else wrote: open it and it joins the gallery, kept in this browser." }</p>
+            <p>{ "A task pack (a .sysmo file, written by " }<code>{ "sysmo task pack" }</code>{ ") is a task someone else wrote, or a course of several: open it and its tasks join the gallery, kept in this browser." }</p>
             <label id="pack-drop" class="pack-drop" {ondragover} {ondrop}>
                 { "Choose or drop a task pack " }
                 <input type="file" id="open-pack" accept=".sysmo,.json,application/gzip" {onchange} />
@@ -811,7 +807,16 @@ fn workbench(props: &WorkbenchProps) -> Html {
     let copy_note = use_state(String::new);
     let checked = use_state(|| (*text).clone());
     let timer = use_mut_ref(|| None::<Timeout>);
-    let view = use_memo((*checked).clone(), |t| analyze_text(t));
+    // A write-invariant exercise's answer is definitions, checked inside the task's invariants
+    // module as the grader checks them; anything else is a module.
+    let writes_property = (*exercise).as_ref().is_some_and(|e| exercises.iter().any(|x| x.id == *e && x.kind == crate::exercises::ExerciseKind::WriteInvariant));
+    let view = use_memo(((*checked).clone(), writes_property, id.clone(), props.info.module.clone()), |(t, property, id, module)| {
+        let task = sysmo_tasks::task(id).filter(|_| *property);
+        match task.and_then(|t| Some((t.invariants_tla()?, t.file(&format!("reference/{module}.tla"))?))) {
+            Some((invariants, reference)) => crate::analyze_definitions(t, invariants, module, reference),
+            None => analyze_text(t),
+        }
+    });
     let marks = use_memo(((*checked).clone(), view.clone()), |(t, v)| lint_marks(t, &v.diagnostics));
     let grade = use_state(|| GradeState::Idle);
     let run = use_mut_ref(|| 0u64);

@@ -40,6 +40,8 @@ pub struct TaskInfo {
     pub bug: Option<sysmo_task_format::Bug>,
     /// The content hash of the pack the task was opened from; `None` for a built-in task.
     pub pack: Option<String>,
+    /// How many exercises task.toml declares (`[[exercise]]`).
+    pub exercises: usize,
 }
 
 /// Read a task's `task.toml` (its one schema, [`TaskToml`]) and count its embedded code and
@@ -69,6 +71,7 @@ pub fn task_info(t: &TaskFiles) -> Result<TaskInfo, String> {
         actions: v.pinned.actions,
         bug: v.bug,
         pack: t.pack_hash(),
+        exercises: v.exercises.len(),
     })
 }
 

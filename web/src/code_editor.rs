@@ -339,4 +339,29 @@ mod tests {
         assert_eq!(json[0]["from"], marks[0].from);
         assert_eq!(json[0]["code"], view.diagnostics[0].code.as_str());
     }
+
+    #[test]
+    fn a_property_answer_is_checked_inside_the_invariants_module() {
+        let t = sysmo_tasks::task("counter").unwrap();
+        let (invariants, model) = (t.invariants_tla().unwrap(), t.file("reference/counter.tla").unwrap());
+        let check = |defs: &str| crate::analyze_definitions(defs, invariants, "counter", model);
+        // Definitions over the pinned names: clean here, though not a module on their own.
+        let good = "NoLoss ==\n    \\A t \\in Threads : pc[t] = \"done\" => counter >= 1\n";
+        assert!(check(good).clean, "{:?}", check(good).diagnostics);
+        assert!(!crate::analyze_text(good).clean);
+        // An unknown name is marked where it is, at its line in the answer.
+        let text = "Fine == counter >= 0\nBad == countr + 1 > 0\n";
+        let view = check(text);
+        assert!(!view.clean);
+        let marks = lint_marks(text, &view.diagnostics);
+        assert_eq!(marks.len(), 1, "{:?}", view.diagnostics);
+        assert_eq!(&text[marks[0].from as usize..marks[0].to as usize], "countr");
+        assert_eq!((view.diagnostics[0].line, view.diagnostics[0].column), (2, 8));
+        // An expression cut short is marked at the answer's end, not lost at the module's.
+        let text = "Cut == counter +";
+        let view = check(text);
+        assert!(!view.clean);
+        let marks = lint_marks(text, &view.diagnostics);
+        assert!(!marks.is_empty() && marks.iter().all(|m| m.to as usize <= text.len()), "{:?}", view.diagnostics);
+    }
 }

@@ -279,8 +279,8 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     };
     let run = req.run;
     if let Some(json) = &req.pack {
-        let opened = sysmo_task_format::pack::Pack::from_json(json).and_then(|p| sysmo_tasks::open_pack(&p));
-        if let Err(e) = opened {
+        // A pack the worker opened for an earlier request is not read again.
+        if let Err(e) = sysmo_tasks::open_pack_json(json) {
             return WorkerMessage::Failed { run, message: format!("the task pack does not open: {e}") };
         }
     }

@@ -88,13 +88,49 @@ pub fn file_name_for(text: &str) -> String {
 
 /// Run the front end on one module's text (no other files: only built-in modules resolve).
 pub fn analyze_text(text: &str) -> EditorView {
-    let Analyzed { sources, root, analysis } = Analyzed::new(file_name_for(text), text, &Library::new());
+    let analyzed = Analyzed::new(file_name_for(text), text, &Library::new());
+    view_of(&analyzed, Some)
+}
+
+/// Run the front end on the definitions a `write-invariant` exercise asks for (not a module):
+/// checked as the grader checks them, inside the task's invariants module `invariants`
+/// (`<module>Invariants.tla`, which extends the task's `module`, here `model`), so that the
+/// pinned names resolve. Only the diagnostics in the definitions are kept, placed in them.
+pub fn analyze_definitions(definitions: &str, invariants: (&str, &str), module: &str, model: &str) -> EditorView {
+    let (file, text) = invariants;
+    let (wrapped, offset) = match sysmo_grade::exercise::with_definitions_at(text, definitions) {
+        Ok(w) => w,
+        // A task whose invariants module has no end line: check the text alone.
+        Err(_) => return analyze_text(definitions),
+    };
+    let library = Library::new().with(module, format!("{module}.tla"), model);
+    let analyzed = Analyzed::new(file, wrapped, &library);
+    let (from, to) = (offset as u32, (offset + definitions.trim_end().len()) as u32);
+    // A diagnostic after the definitions (an expression cut short, found at the module's end
+    // line) is placed at their end; one before them (in the task's own module) is listed only.
+    let mut view = view_of(&analyzed, |(start, end)| (start >= from).then(|| (start.min(to) - from, end.clamp(start.min(to), to) - from)));
+    // Lines and columns in the definitions.
+    for d in &mut view.diagnostics {
+        if let Some((start, _)) = d.span {
+            let before = &definitions[..(start as usize).min(definitions.len())];
+            d.line = before.matches('\n').count() as u32 + 1;
+            d.column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+        }
+    }
+    view
+}
+
+/// The editor's view of an analysis: its diagnostics, those in the root module placed in the
+/// editor's text by `place` (a byte range in the root's text to one in the editor's; `None`
+/// lists it without a place, as a diagnostic of another module is).
+fn view_of(analyzed: &Analyzed, place: impl Fn((u32, u32)) -> Option<(u32, u32)>) -> EditorView {
+    let Analyzed { sources, root, analysis } = analyzed;
     let diagnostics = analysis
         .diagnostics
         .iter()
         .map(|d| {
-            let j = to_json(&sources, d);
-            let span = (d.span.file == root).then_some((d.span.start, d.span.end));
+            let j = to_json(sources, d);
+            let span = (d.span.file == *root).then(|| place((d.span.start, d.span.end))).flatten();
             DiagnosticRow {
                 code: j.code,
                 severity: j.severity,

@@ -1,10 +1,13 @@
-//! Task packs in the browser: a pack file (`sysmo task pack`) opened from the gallery (a file
-//! chosen or dropped, or a URL the user gives), or carried by a link's fragment (`#/pack/1/…`,
-//! `sysmo task pack --link`), joins the tasks ([`sysmo_tasks::open_pack`]) and is kept in this browser's IndexedDB (database
-//! [`DB`], object store [`STORE`], the pack's JSON under its content hash), so that the page
-//! opens it again on every visit ([`restore`]). The worker gets the pack with each request
-//! ([`crate::grading::GradeRequest::pack`]).
+//! Task packs in the browser: a pack file (`sysmo task pack`), or a course of several,
+//! opened from the gallery (a file chosen or dropped, or a URL the user gives), or carried by
+//! a link's fragment (`#/pack/1/…`, `sysmo task pack --link`), joins the tasks
+//! ([`sysmo_tasks::open_pack`]; a pack of a built-in task, as a course carries the tutorials,
+//! is that task). Each pack of a task that is not built in is kept in this browser's IndexedDB
+//! (database [`DB`], object store [`STORE`], the pack's JSON under its content hash), so that
+//! the page opens it again on every visit ([`restore`]). The worker gets the pack with each
+//! request ([`crate::grading::GradeRequest::pack`]).
 
+use sysmo_task_format::course::Course;
 use sysmo_task_format::pack::Pack;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -23,11 +26,76 @@ fn js_text(e: JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// Opens a pack file's bytes: reads it and opens its task; the error says what is wrong.
-pub fn open_bytes(bytes: &[u8]) -> Result<(&'static sysmo_tasks::TaskFiles, Pack), String> {
-    let pack = Pack::from_bytes(bytes)?;
-    let task = sysmo_tasks::open_pack(&pack)?;
-    Ok((task, pack))
+/// What opening a pack or a course came to.
+pub struct Opened {
+    /// The course's title; `None` for a single pack.
+    pub course: Option<String>,
+    /// Its tasks, in its order.
+    pub tasks: Vec<&'static sysmo_tasks::TaskFiles>,
+    /// Whether the packs of tasks that are not built in are kept in this browser, or why not.
+    pub kept: Result<(), String>,
+}
+
+impl Opened {
+    /// A sentence saying what opened from `source` (a file's name, an address, a link).
+    pub fn sentence(&self, source: &str) -> String {
+        let name = |t: &sysmo_tasks::TaskFiles| match t.pack_hash {
+            Some(h) => format!("`{}` (pack {h})", t.id),
+            None => format!("`{}` (built in)", t.id),
+        };
+        let what = match (&self.course, self.tasks.as_slice()) {
+            (None, [t]) => match t.pack_hash {
+                Some(h) => format!("opened the task `{}` from {source} (pack {h})", t.id),
+                None => format!("opened the task `{}` from {source}: it is built in", t.id),
+            },
+            (title, tasks) => {
+                let list: Vec<String> = tasks.iter().map(|t| name(t)).collect();
+                format!("opened the course \"{}\" from {source}: {} tasks, {}", title.as_deref().unwrap_or(""), list.len(), list.join(", "))
+            }
+        };
+        let own = self.tasks.iter().any(|t| t.pack.is_some());
+        match &self.kept {
+            Ok(()) if own => format!("{what}; it is kept in this browser"),
+            Ok(()) => what,
+            Err(e) => format!("{what}; it could not be kept in this browser ({e})"),
+        }
+    }
+}
+
+/// Reads a pack's or a course's file.
+pub fn read_bytes(bytes: &[u8]) -> Result<Course, String> {
+    Course::from_bytes(bytes)
+}
+
+/// Opens every task of a course (or of a pack read as a course of one) and keeps the packs of
+/// those that are not built in. Opens nothing when one of them does not open.
+pub async fn open_and_keep(course: Course) -> Result<Opened, String> {
+    // The built-in tasks first: a course made for another version of the playground, whose
+    // tutorial differs from this one's, opens nothing.
+    let built_in = |p: &Pack| p.task_toml().is_ok_and(|t| sysmo_tasks::tasks().iter().any(|b| b.id == t.id));
+    let mut slots = Vec::with_capacity(course.packs.len());
+    for p in &course.packs {
+        slots.push(match built_in(p) {
+            true => Some(sysmo_tasks::open_pack(p).map_err(|e| format!("{e}: it was made for another version of the playground"))?),
+            false => None,
+        });
+    }
+    let mut tasks = Vec::with_capacity(slots.len());
+    for (slot, p) in slots.into_iter().zip(&course.packs) {
+        tasks.push(match slot {
+            Some(t) => t,
+            None => sysmo_tasks::open_pack(p)?,
+        });
+    }
+    let mut kept = Ok(());
+    for (p, t) in course.packs.iter().zip(&tasks) {
+        if t.pack.is_some() {
+            if let Err(e) = keep(p).await {
+                kept = Err(e);
+            }
+        }
+    }
+    Ok(Opened { course: course.is_course().then(|| course.title.clone()), tasks, kept })
 }
 
 /// The result of an IndexedDB request, once it succeeds.
@@ -115,17 +183,37 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// Opens the pack a link's fragment carries and keeps it; returns its task's id.
-pub async fn open_fragment(fragment: &str) -> Result<&'static str, String> {
-    let pack = Pack::from_fragment(fragment)?;
-    let task = sysmo_tasks::open_pack(&pack)?;
-    // A pack that cannot be kept still opens for this visit.
-    let _ = keep(&pack).await;
-    Ok(task.id)
+/// Opens the pack or the course a link's fragment carries and keeps it.
+pub async fn open_fragment(fragment: &str) -> Result<Opened, String> {
+    open_and_keep(Course::from_fragment(fragment)?).await
 }
 
 /// The bytes of a file the user chose or dropped.
 pub async fn file_bytes(file: &web_sys::File) -> Result<Vec<u8>, String> {
     let buffer = JsFuture::from(file.array_buffer()).await.map_err(js_text)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_opened_is_said_in_a_sentence() {
+        let counter = sysmo_tasks::task("counter").unwrap();
+        let mut mine = counter.to_pack();
+        let toml = mine.files["task.toml"].replacen("id = \"counter\"", "id = \"my-counter\"", 1);
+        mine.files.insert("task.toml".into(), toml);
+        let opened = sysmo_tasks::open_pack(&mine).unwrap();
+        let h = mine.content_hash();
+        let said = |course: Option<&str>, tasks: Vec<&'static sysmo_tasks::TaskFiles>, kept: Result<(), String>| {
+            Opened { course: course.map(str::to_string), tasks, kept }.sentence("c.sysmo")
+        };
+        assert_eq!(said(None, vec![opened], Ok(())), format!("opened the task `my-counter` from c.sysmo (pack {h}); it is kept in this browser"));
+        assert_eq!(said(None, vec![counter], Ok(())), "opened the task `counter` from c.sysmo: it is built in");
+        assert_eq!(
+            said(Some("Locks"), vec![counter, opened], Err("quota".into())),
+            format!("opened the course \"Locks\" from c.sysmo: 2 tasks, `counter` (built in), `my-counter` (pack {h}); it could not be kept in this browser (quota)")
+        );
+    }
 }

@@ -10,7 +10,10 @@
 // (IndexedDB); each kind of exercise is solved and failed, with hints one at a time; a hidden
 // property's formula appears nowhere in the page or a share link; "Export
 // results" writes the best attempts, which `sysmo grade --results` grades again with the same
-// scores; a file that is not a pack says why. Environment as app.test.mjs (set by `cargo
+// scores; a file that is not a pack says why. The whole sample course (tasks/course, packed
+// by `sysmo task pack`) opens at once: its tutorials are the built-in tasks, with their
+// exercises. A write-invariant answer (definitions, not a module) is checked in the editor
+// inside the task's invariants module. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +44,10 @@ function bufferPack() {
 const dir = mkdtempSync(join(tmpdir(), 'sysmo-packs-'));
 const packFile = join(dir, `${ID}.sysmo`);
 writeFileSync(packFile, bufferPack());
+const sysmo = process.env.SYSMO_BIN;
+expect(sysmo, 'SYSMO_BIN names the sysmo executable (set by `cargo xtask test`)');
+const courseFile = join(dir, 'course.sysmo');
+execFileSync(sysmo, ['task', 'pack', fileURLToPath(new URL('../../tasks/course/', import.meta.url)), '-o', courseFile]);
 const badFile = join(dir, 'notes.sysmo');
 writeFileSync(badFile, 'hello, class');
 
@@ -110,6 +117,19 @@ await check('a task pack opens from the file chooser and joins the gallery', asy
   expect((await page.textContent(`.task-card[data-task="${ID}"] .title`)) === 'Course: the bounded buffer', 'the pack task title');
 });
 
+await check('the sample course opens whole: the tutorials are the built-in tasks, with their exercises', async () => {
+  const before = await page.locator('.task-card').count();
+  await page.setInputFiles('#open-pack', courseFile);
+  await page.waitForSelector('#pack-status[data-state="opened"], #pack-status[data-state="failed"]');
+  const text = await page.textContent('#pack-status');
+  expect(text.startsWith('opened the course "Modeling concurrent code" from course.sysmo: 4 tasks, `counter` (built in), `hourclock` (built in), `spin-split` (built in), `buffer` (pack ') && text.endsWith('; it is kept in this browser'), text);
+  expect((await page.locator('.task-card').count()) === before, 'no task is listed twice');
+  for (const t of ['counter', 'hourclock', 'spin-split']) {
+    expect((await page.getAttribute(`.task-card[data-task="${t}"] .badge.exercises`, 'data-exercises')) === '2', `${t} has its two exercises`);
+  }
+  expect((await page.getAttribute(`.task-card[data-task="${ID}"] .badge.exercises`, 'data-exercises')) === '4', 'the buffer has four');
+});
+
 await check("the pack's task page shows its Python code and its traces", async () => {
   await page.click(`.task-card[data-task="${ID}"] a`);
   await page.waitForSelector(`#task[data-task="${ID}"]`);
@@ -169,8 +189,15 @@ await check('each kind of exercise is solved and failed in the page, and hints c
   expect(r.solved === 'true' && r.text.includes('the bug is found'), r.text);
   r = await answer('find-the-bug', read('reference', 'buffer.tla'));
   expect(r.solved === 'false' && r.text.includes("conform to the buggy code's traces"), r.text);
-  // Write the invariant: one that kills the bug model, one that does not.
+  // Write the invariant: the answer is checked in the editor inside the invariants module
+  // (the pinned names resolve; a misspelt one is marked); one kills the bug model, one does not.
+  await page.selectOption('#exercise', 'write-the-invariant');
+  await pasteModel(page, 'NoEmptyGet == \\A t \\in Consumers : gott[t] # -1\n');
+  await page.waitForSelector('#editor .cm-lintRange-error', { timeout: 10000 });
+  const rows = await page.locator('#diagnostics li.diagnostic.error').allTextContents();
+  expect(rows.length === 1 && rows[0].includes('gott') && rows[0].includes('1:'), `diagnostics ${rows}`);
   r = await answer('write-the-invariant', 'NoEmptyGet == \\A t \\in Consumers : got[t] # -1\n');
+  expect((await page.locator('#diagnostics li.diagnostic').count()) === 0, 'the answer is clean in the editor');
   expect(r.solved === 'true' && r.text.includes('bug models killed: 1 of 1'), r.text);
   r = await answer('write-the-invariant', 'NoEmptyGet == TRUE\n');
   expect(r.solved === 'false' && r.text.includes('does not catch the bug'), r.text);
@@ -215,12 +242,8 @@ await check('"Export results" writes the best attempt at each task and exercise'
   expect(JSON.stringify(kept) === JSON.stringify(want), `kept ${kept}`);
   expect(results.attempts.find((a) => a.exercise === 'fix-the-model').hints === 3, 'the hints used are recorded');
   expect((await page.textContent('#results-note')).includes('5 kept'), await page.textContent('#results-note'));
-  // The teacher grades the file again with the CLI: every claim holds.
-  const sysmo = process.env.SYSMO_BIN;
-  expect(sysmo, 'SYSMO_BIN names the sysmo executable (set by `cargo xtask test`)');
-  const packed = join(dir, 'buffer-cli.sysmo');
-  execFileSync(sysmo, ['task', 'pack', folder, '-o', packed]);
-  const csv = execFileSync(sysmo, ['grade', '--results', file, '--pack', packed], { encoding: 'utf8' });
+  // The teacher grades the file again with the CLI, given the course: every claim holds.
+  const csv = execFileSync(sysmo, ['grade', '--results', file, '--pack', courseFile], { encoding: 'utf8' });
   const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
   expect(rows.length === 5, `rows ${csv}`);
   for (const r of rows) expect(r[9] === 'true', `the claim does not hold: ${r.join(',')}`);

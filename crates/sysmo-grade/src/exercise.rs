@@ -94,8 +94,15 @@ pub fn judge_report(exercise: &Exercise, report: &Report) -> Outcome {
 /// The task's invariants module with `definitions` added before its end line, so that a
 /// student's property can use everything the module defines.
 pub fn with_definitions(invariants_tla: &str, definitions: &str) -> Result<String, String> {
+    with_definitions_at(invariants_tla, definitions).map(|(module, _)| module)
+}
+
+/// [`with_definitions`], and the byte offset in the module where `definitions` start (for
+/// the editor, which marks the module's diagnostics in the student's text).
+pub fn with_definitions_at(invariants_tla: &str, definitions: &str) -> Result<(String, usize), String> {
     let end = invariants_tla.rfind("\n====").ok_or("the task's invariants module has no end line (====)")?;
-    Ok(format!("{}\n\\* The student's property.\n{}\n{}", &invariants_tla[..end], definitions.trim_end(), &invariants_tla[end..]))
+    let head = format!("{}\n\\* The student's property.\n", &invariants_tla[..end]);
+    Ok((format!("{head}{}\n{}", definitions.trim_end(), &invariants_tla[end..]), head.len()))
 }
 
 /// A model to check a property on: its name, text and .cfg, and its budget in distinct states.
