@@ -225,10 +225,58 @@ fn gallery(props: &GalleryProps) -> Html {
                     }
                 }) }
             </ul>
+            <Courses tasks={tasks.clone()} generation={props.generation} />
             <PackOpener on_opened={props.on_opened.clone()} />
             <ResultsExport />
             { for props.restore_errors.iter().map(|e| html! { <p class="error pack-restore-error">{ e }</p> }) }
         </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CoursesProps {
+    tasks: Rc<Vec<catalog::TaskInfo>>,
+    /// Changes when a pack or a course opens.
+    generation: u32,
+}
+
+/// The courses opened in this browser: each one's tasks in its order, with the exercises
+/// solved of each.
+#[function_component(Courses)]
+fn courses(props: &CoursesProps) -> Html {
+    let courses = crate::packs::courses();
+    if courses.is_empty() {
+        return html! {};
+    }
+    let solved = |id: &str| {
+        let attempts = crate::exercises::read_attempts(&load(&format!("sysmo.attempts.{id}")).unwrap_or_default());
+        let exercises = sysmo_tasks::task(id).map(|t| crate::exercises::exercises_of(t.task_toml())).unwrap_or_default();
+        exercises.iter().filter(|e| attempts.iter().any(|a| a.exercise.as_deref() == Some(e.id.as_str()) && a.solved == Some(true))).count()
+    };
+    html! {
+        <section id="courses">
+            <h3>{ "Courses" }</h3>
+            { for courses.iter().map(|c| html! {
+                <section class="course" data-course={c.title.clone()}>
+                    <h4>{ &c.title }</h4>
+                    { if c.description.is_empty() { html! {} } else { html! { <p>{ &c.description }</p> } } }
+                    <ol>
+                        { for c.tasks.iter().map(|id| {
+                            let info = props.tasks.iter().find(|t| t.id == *id);
+                            let title = info.map_or(id.clone(), |t| t.title.clone());
+                            let total = info.map_or(0, |t| t.exercises);
+                            let done = solved(id);
+                            html! {
+                                <li data-task={id.clone()} data-solved={done.to_string()}>
+                                    <a href={format!("#/task/{id}")}>{ title }</a>
+                                    { if total > 0 { html! { <span class="progress-note">{ format!(" · {done} of {total} exercises solved") }</span> } } else { html! {} } }
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                </section>
+            }) }
+        </section>
     }
 }
 

@@ -4,8 +4,10 @@
 //! ([`sysmo_tasks::open_pack`]; a pack of a built-in task, as a course carries the tutorials,
 //! is that task). Each pack of a task that is not built in is kept in this browser's IndexedDB
 //! (database [`DB`], object store [`STORE`], the pack's JSON under its content hash), so that
-//! the page opens it again on every visit ([`restore`]). The worker gets the pack with each
-//! request ([`crate::grading::GradeRequest::pack`]).
+//! the page opens it again on every visit ([`restore`]). So is each course's index
+//! ([`CourseIndex`]: its title, description and tasks in order, under `course:<title>`), which
+//! the gallery lists ([`courses`]). The worker gets the pack with each request
+//! ([`crate::grading::GradeRequest::pack`]).
 
 use sysmo_task_format::course::Course;
 use sysmo_task_format::pack::Pack;
@@ -24,6 +26,59 @@ fn js_text(e: JsValue) -> String {
         .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
         .or_else(|| e.dyn_ref::<web_sys::DomException>().map(|e| e.message()))
         .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A course opened in this browser, as the gallery lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CourseIndex {
+    pub title: String,
+    pub description: String,
+    /// Its tasks' ids, in the course's order.
+    pub tasks: Vec<String>,
+}
+
+/// The `format` of a course's index kept in IndexedDB.
+const COURSE_INDEX_FORMAT: &str = "sysmo-course-index/1";
+
+impl CourseIndex {
+    fn of(course: &Course) -> CourseIndex {
+        let tasks = course.packs.iter().filter_map(|p| p.task_toml().ok()).map(|t| t.id).collect();
+        CourseIndex { title: course.title.clone(), description: course.description.clone(), tasks }
+    }
+
+    fn key(&self) -> String {
+        format!("course:{}", self.title)
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::json!({ "format": COURSE_INDEX_FORMAT, "title": self.title, "description": self.description, "tasks": self.tasks }).to_string()
+    }
+
+    /// A course's index as kept; `None` for any other text (a pack's JSON).
+    fn from_json(text: &str) -> Option<CourseIndex> {
+        let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        (v["format"] == COURSE_INDEX_FORMAT).then_some(())?;
+        let tasks = v["tasks"].as_array()?.iter().filter_map(|t| t.as_str().map(str::to_string)).collect();
+        Some(CourseIndex { title: v["title"].as_str()?.to_string(), description: v["description"].as_str().unwrap_or("").to_string(), tasks })
+    }
+}
+
+thread_local! {
+    static COURSES: std::cell::RefCell<Vec<CourseIndex>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The courses opened in this browser, in the order opened (a course opened again, by its
+/// title, replaces the earlier one).
+pub fn courses() -> Vec<CourseIndex> {
+    COURSES.with(|c| c.borrow().clone())
+}
+
+fn add_course(index: CourseIndex) {
+    COURSES.with(|c| {
+        let mut list = c.borrow_mut();
+        list.retain(|x| x.title != index.title);
+        list.push(index);
+    });
 }
 
 /// What opening a pack or a course came to.
@@ -95,6 +150,13 @@ pub async fn open_and_keep(course: Course) -> Result<Opened, String> {
             }
         }
     }
+    if course.is_course() {
+        let index = CourseIndex::of(&course);
+        if let Err(e) = put(&index.key(), &index.to_json()).await {
+            kept = Err(e);
+        }
+        add_course(index);
+    }
     Ok(Opened { course: course.is_course().then(|| course.title.clone()), tasks, kept })
 }
 
@@ -137,15 +199,20 @@ async fn database() -> Result<IdbDatabase, String> {
 
 /// Keeps the pack in IndexedDB, under its content hash.
 pub async fn keep(pack: &Pack) -> Result<(), String> {
+    put(&pack.content_hash(), &pack.to_json()).await
+}
+
+/// Keeps `text` in the store under `key`.
+async fn put(key: &str, text: &str) -> Result<(), String> {
     let db = database().await?;
     let tx = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite).map_err(js_text)?;
     let store = tx.object_store(STORE).map_err(js_text)?;
-    let req = store.put_with_key(&JsValue::from_str(&pack.to_json()), &JsValue::from_str(&pack.content_hash())).map_err(js_text)?;
+    let req = store.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key)).map_err(js_text)?;
     done(&req).await.map(|_| ())
 }
 
-/// Opens every pack kept in IndexedDB. Returns the tasks opened and, for each pack that no
-/// longer opens, why.
+/// Opens every pack kept in IndexedDB, and lists every course kept. Returns the tasks opened
+/// and, for each pack that no longer opens, why.
 pub async fn restore() -> (Vec<&'static str>, Vec<String>) {
     let texts = match kept().await {
         Ok(t) => t,
@@ -153,6 +220,10 @@ pub async fn restore() -> (Vec<&'static str>, Vec<String>) {
     };
     let (mut ids, mut errors) = (vec![], vec![]);
     for text in texts {
+        if let Some(index) = CourseIndex::from_json(&text) {
+            add_course(index);
+            continue;
+        }
         match Pack::from_json(&text).and_then(|p| sysmo_tasks::open_pack(&p)) {
             Ok(t) => ids.push(t.id),
             Err(e) => errors.push(format!("a kept task pack does not open: {e}")),

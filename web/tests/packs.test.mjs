@@ -12,7 +12,8 @@
 // results" writes the best attempts, which `sysmo grade --results` grades again with the same
 // scores; a file that is not a pack says why. The whole sample course (tasks/course, packed
 // by `sysmo task pack`) opens at once: its tutorials are the built-in tasks, with their
-// exercises. A write-invariant answer (definitions, not a module) is checked in the editor
+// exercises, and the gallery lists the course in its order with the exercises solved, after a
+// reload too. A write-invariant answer (definitions, not a module) is checked in the editor
 // inside the task's invariants module. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -128,6 +129,9 @@ await check('the sample course opens whole: the tutorials are the built-in tasks
     expect((await page.getAttribute(`.task-card[data-task="${t}"] .badge.exercises`, 'data-exercises')) === '2', `${t} has its two exercises`);
   }
   expect((await page.getAttribute(`.task-card[data-task="${ID}"] .badge.exercises`, 'data-exercises')) === '4', 'the buffer has four');
+  const listed = await page.locator('#courses .course[data-course="Modeling concurrent code"] li').evaluateAll((ls) => ls.map((l) => l.dataset.task));
+  expect(JSON.stringify(listed) === JSON.stringify(['counter', 'hourclock', 'spin-split', ID]), `the course lists its tasks in order: ${listed}`);
+  await page.locator('#courses').screenshot({ path: screenshot('pack-course.png') });
 });
 
 await check("the pack's task page shows its Python code and its traces", async () => {
@@ -225,6 +229,9 @@ await check('after a reload the pack is still in the gallery, and its share link
   await page.goto(url, { waitUntil: 'load' });
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector(`.task-card[data-task="${ID}"] .badge.pack`, { timeout: 20000 });
+  const course = '#courses .course[data-course="Modeling concurrent code"]';
+  expect((await page.getAttribute(`${course} li[data-task="${ID}"]`, 'data-solved')) === '4', 'the course is kept, and says the four exercises are solved');
+  expect((await page.textContent(`${course} li[data-task="counter"]`)).includes('0 of 2 exercises solved'), 'and none of the counter');
   await page.goto(link, { waitUntil: 'load' });
   await page.waitForSelector('#verification[data-state="verified"]', { timeout: 60000 });
 });
