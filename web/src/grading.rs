@@ -298,14 +298,20 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
         },
         false => req.model.as_str(),
     };
-    let syntax = crate::analyze_text(text).syntax_score;
-    post(WorkerMessage::Progress { run, stage: "checking".into(), slices: 0, syntax: Some(syntax) });
+    // An answer to a write-invariant exercise is definitions, not a module: it has no syntax
+    // score of its own.
+    let property_answer = req.exercise.as_ref().is_some_and(|id| {
+        let exercises = sysmo_tasks::task(&req.task).map(|t| crate::exercises::exercises_of(t.task_toml())).unwrap_or_default();
+        exercises.iter().any(|e| e.id == *id && e.kind == sysmo_task_format::ExerciseKind::WriteInvariant)
+    });
+    let syntax = (!property_answer).then(|| crate::analyze_text(text).syntax_score);
+    post(WorkerMessage::Progress { run, stage: "checking".into(), slices: 0, syntax });
     let slices = Cell::new(0u64);
     let post_cell = std::cell::RefCell::new(post);
     let should_stop = || {
         slices.set(slices.get() + 1);
         if let Ok(mut p) = post_cell.try_borrow_mut() {
-            (*p)(WorkerMessage::Progress { run, stage: "checking".into(), slices: slices.get(), syntax: Some(syntax) });
+            (*p)(WorkerMessage::Progress { run, stage: "checking".into(), slices: slices.get(), syntax });
         }
         false
     };
