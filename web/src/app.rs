@@ -180,7 +180,7 @@ struct GalleryProps {
     open: Callback<String>,
     /// Changes when a pack opens.
     generation: u32,
-    /// A task opened from a pack: its id.
+    /// A task opened from a pack (or one removed): its id.
     on_opened: Callback<String>,
     /// Why packs kept in this browser did not open.
     restore_errors: Vec<String>,
@@ -225,8 +225,9 @@ fn gallery(props: &GalleryProps) -> Html {
                     }
                 }) }
             </ul>
-            <Courses tasks={tasks.clone()} generation={props.generation} />
+            <Courses tasks={tasks.clone()} generation={props.generation} on_change={props.on_opened.clone()} />
             <PackOpener on_opened={props.on_opened.clone()} />
+            <KeptPacks tasks={tasks.clone()} on_change={props.on_opened.clone()} />
             <ResultsExport />
             { for props.restore_errors.iter().map(|e| html! { <p class="error pack-restore-error">{ e }</p> }) }
         </main>
@@ -238,6 +239,50 @@ struct CoursesProps {
     tasks: Rc<Vec<catalog::TaskInfo>>,
     /// Changes when a pack or a course opens.
     generation: u32,
+    /// A course was removed.
+    on_change: Callback<String>,
+}
+
+#[derive(Properties, PartialEq)]
+struct KeptPacksProps {
+    tasks: Rc<Vec<catalog::TaskInfo>>,
+    /// A pack was removed: its task's id.
+    on_change: Callback<String>,
+}
+
+/// The tasks opened from packs, each with a button that removes it from the gallery and from
+/// this browser.
+#[function_component(KeptPacks)]
+fn kept_packs(props: &KeptPacksProps) -> Html {
+    let error = use_state(|| None::<String>);
+    let kept: Vec<&catalog::TaskInfo> = props.tasks.iter().filter(|t| t.pack.is_some()).collect();
+    if kept.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section id="kept-packs">
+            <h3>{ "Kept in this browser" }</h3>
+            <ul>
+                { for kept.iter().map(|t| {
+                    let (id, on_change, error) = (t.id.clone(), props.on_change.clone(), error.clone());
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        let (id, on_change, error) = (id.clone(), on_change.clone(), error.clone());
+                        wasm_bindgen_futures::spawn_local(async move {
+                            error.set(crate::packs::forget_task(&id).await.err());
+                            on_change.emit(id);
+                        });
+                    });
+                    html! {
+                        <li data-task={t.id.clone()}>
+                            { format!("{} (pack {}) ", t.title, t.pack.clone().unwrap_or_default()) }
+                            <button class="forget-pack" {onclick}>{ "Remove" }</button>
+                        </li>
+                    }
+                }) }
+            </ul>
+            { (*error).clone().map(|e| html! { <p class="error">{ format!("it could not be removed from this browser: {e}") }</p> }).unwrap_or_default() }
+        </section>
+    }
 }
 
 /// The courses opened in this browser: each one's tasks in its order, with the exercises
@@ -258,7 +303,20 @@ fn courses(props: &CoursesProps) -> Html {
             <h3>{ "Courses" }</h3>
             { for courses.iter().map(|c| html! {
                 <section class="course" data-course={c.title.clone()}>
-                    <h4>{ &c.title }</h4>
+                    <h4>
+                        { &c.title }{ " " }
+                        <button class="forget-course" onclick={{
+                            let (title, on_change) = (c.title.clone(), props.on_change.clone());
+                            Callback::from(move |_: MouseEvent| {
+                                let (title, on_change) = (title.clone(), on_change.clone());
+                                wasm_bindgen_futures::spawn_local(async move {
+                                    // What could not be removed from IndexedDB comes back on the next visit.
+                                    let _ = crate::packs::forget_course(&title).await;
+                                    on_change.emit(title);
+                                });
+                            })
+                        }}>{ "Remove" }</button>
+                    </h4>
                     { if c.description.is_empty() { html! {} } else { html! { <p>{ &c.description }</p> } } }
                     <ol>
                         { for c.tasks.iter().map(|id| {
@@ -266,9 +324,13 @@ fn courses(props: &CoursesProps) -> Html {
                             let title = info.map_or(id.clone(), |t| t.title.clone());
                             let total = info.map_or(0, |t| t.exercises);
                             let done = solved(id);
+                            let link = match sysmo_tasks::task(id) {
+                                Some(_) => html! { <a href={format!("#/task/{id}")}>{ title }</a> },
+                                None => html! { <span class="missing">{ format!("{id} (removed from this browser)") }</span> },
+                            };
                             html! {
                                 <li data-task={id.clone()} data-solved={done.to_string()}>
-                                    <a href={format!("#/task/{id}")}>{ title }</a>
+                                    { link }
                                     { if total > 0 { html! { <span class="progress-note">{ format!(" · {done} of {total} exercises solved") }</span> } } else { html! {} } }
                                 </li>
                             }

@@ -6,7 +6,9 @@
 //! (database [`DB`], object store [`STORE`], the pack's JSON under its content hash), so that
 //! the page opens it again on every visit ([`restore`]). So is each course's index
 //! ([`CourseIndex`]: its title, description and tasks in order, under `course:<title>`), which
-//! the gallery lists ([`courses`]). The worker gets the pack with each request
+//! the gallery lists ([`courses`]). A pack that replaces an earlier version of its task
+//! forgets the earlier one, and the user may remove a pack or a course ([`forget_task`],
+//! [`forget_course`]). The worker gets the pack with each request
 //! ([`crate::grading::GradeRequest::pack`]).
 
 use sysmo_task_format::course::Course;
@@ -136,10 +138,17 @@ pub async fn open_and_keep(course: Course) -> Result<Opened, String> {
         });
     }
     let mut tasks = Vec::with_capacity(slots.len());
+    // The kept packs a newer version replaces (by task id), to forget once it is kept.
+    let mut replaced = vec![];
     for (slot, p) in slots.into_iter().zip(&course.packs) {
         tasks.push(match slot {
             Some(t) => t,
-            None => sysmo_tasks::open_pack(p)?,
+            None => {
+                let earlier = p.task_toml().ok().and_then(|t| sysmo_tasks::task(&t.id)).and_then(|t| t.pack_hash);
+                let t = sysmo_tasks::open_pack(p)?;
+                replaced.extend(earlier.filter(|h| Some(*h) != t.pack_hash));
+                t
+            }
         });
     }
     let mut kept = Ok(());
@@ -148,6 +157,12 @@ pub async fn open_and_keep(course: Course) -> Result<Opened, String> {
             if let Err(e) = keep(p).await {
                 kept = Err(e);
             }
+        }
+    }
+    // Else a reload would open the older version too, and either could win.
+    for h in replaced {
+        if let Err(e) = delete(h).await {
+            kept = Err(e);
         }
     }
     if course.is_course() {
@@ -200,6 +215,38 @@ async fn database() -> Result<IdbDatabase, String> {
 /// Keeps the pack in IndexedDB, under its content hash.
 pub async fn keep(pack: &Pack) -> Result<(), String> {
     put(&pack.content_hash(), &pack.to_json()).await
+}
+
+/// Removes what the store keeps under `key`.
+async fn delete(key: &str) -> Result<(), String> {
+    let db = database().await?;
+    let tx = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite).map_err(js_text)?;
+    let store = tx.object_store(STORE).map_err(js_text)?;
+    let req = store.delete(&JsValue::from_str(key)).map_err(js_text)?;
+    done(&req).await.map(|_| ())
+}
+
+/// Forgets the task opened from a pack with this id: it leaves the gallery and this browser.
+pub async fn forget_task(id: &str) -> Result<(), String> {
+    let hash = sysmo_tasks::task(id).and_then(|t| t.pack_hash);
+    sysmo_tasks::close(id);
+    match hash {
+        Some(h) => delete(h).await,
+        None => Ok(()),
+    }
+}
+
+/// Forgets a course: its index, and the tasks of its own packs (not the built-in ones).
+pub async fn forget_course(title: &str) -> Result<(), String> {
+    let Some(index) = courses().into_iter().find(|c| c.title == title) else { return Ok(()) };
+    COURSES.with(|c| c.borrow_mut().retain(|x| x.title != title));
+    let mut result = delete(&index.key()).await;
+    for id in &index.tasks {
+        if let Err(e) = forget_task(id).await {
+            result = Err(e);
+        }
+    }
+    result
 }
 
 /// Keeps `text` in the store under `key`.

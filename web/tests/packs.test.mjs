@@ -14,7 +14,8 @@
 // by `sysmo task pack`) opens at once: its tutorials are the built-in tasks, with their
 // exercises, and the gallery lists the course in its order with the exercises solved, after a
 // reload too. A write-invariant answer (definitions, not a module) is checked in the editor
-// inside the task's invariants module. Environment as app.test.mjs (set by `cargo
+// inside the task's invariants module. A newer version of a pack replaces the kept one, and a
+// pack or a course can be removed. Environment as app.test.mjs (set by `cargo
 // xtask test`). Prints "N passed, M failed".
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,9 +33,10 @@ const folder = fileURLToPath(new URL('../../tasks/course/buffer/', import.meta.u
 const read = (...p) => readFileSync(join(folder, ...p), 'utf8');
 
 /** The course's buffer folder as a pack: sysmo-pack/1, gzipped JSON (what `sysmo task pack` writes). */
-function bufferPack() {
+function bufferPack(edit = (toml) => toml) {
   const files = {};
   for (const f of ['task.toml', 'bufferInvariants.tla', 'invariants.cfg']) files[f] = read(f);
+  files['task.toml'] = edit(files['task.toml']);
   for (const sub of ['reference', 'bug', 'exercises']) for (const f of readdirSync(join(folder, sub)).sort()) files[`${sub}/${f}`] = read(sub, f);
   const traces = {};
   for (const t of ['traces/buffer', 'traces/buffer-bug']) for (const f of readdirSync(join(folder, t)).sort()) traces[`${t}/${f}`] = read(t, f);
@@ -254,6 +256,46 @@ await check('"Export results" writes the best attempt at each task and exercise'
   const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
   expect(rows.length === 5, `rows ${csv}`);
   for (const r of rows) expect(r[9] === 'true', `the claim does not hold: ${r.join(',')}`);
+});
+
+await check('a newer version of a pack replaces the kept one, after a reload too', async () => {
+  const newer = join(dir, 'buffer-v2.sysmo');
+  writeFileSync(newer, bufferPack((toml) => toml.replace('title = "Course: the bounded buffer"', 'title = "Course: the bounded buffer, v2"')));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.setInputFiles('#open-pack', newer);
+  await page.waitForSelector('#pack-status[data-state="opened"]');
+  for (const when of ['opened', 'after a reload']) {
+    if (when !== 'opened') await page.reload({ waitUntil: 'load' });
+    await page.waitForSelector(`.task-card[data-task="${ID}"] .badge.pack`, { timeout: 20000 });
+    const title = await page.textContent(`.task-card[data-task="${ID}"] .title`);
+    expect(title === 'Course: the bounded buffer, v2', `${when}: ${title}`);
+    expect((await page.locator('#kept-packs li').count()) === 1, `${when}: one pack is listed`);
+  }
+  // IndexedDB keeps the newer version only (beside the course's index).
+  const keys = await page.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('sysmo-playground');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const req = open.result.transaction('packs').objectStore('packs').getAllKeys();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    };
+  }));
+  const packs = keys.filter((k) => !k.startsWith('course:'));
+  const shown = await page.getAttribute(`.task-card[data-task="${ID}"] .badge.pack`, 'data-pack');
+  expect(packs.length === 1 && packs[0] === shown, `kept ${keys}, shown ${shown}`);
+});
+
+await check('a pack or a course removed leaves the gallery and this browser', async () => {
+  await page.click(`#kept-packs li[data-task="${ID}"] .forget-pack`);
+  await page.waitForSelector(`.task-card[data-task="${ID}"]`, { state: 'detached' });
+  const course = '#courses .course[data-course="Modeling concurrent code"]';
+  expect((await page.textContent(`${course} li[data-task="${ID}"]`)).includes('removed from this browser'), 'the course says its task is gone');
+  await page.click(`${course} .forget-course`);
+  await page.waitForSelector('#courses', { state: 'detached' });
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('#gallery .task-card[data-task="counter"]');
+  expect((await page.locator(`.task-card[data-task="${ID}"], #courses, #kept-packs`).count()) === 0, 'neither comes back');
 });
 
 await end();

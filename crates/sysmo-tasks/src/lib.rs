@@ -180,6 +180,15 @@ pub fn open_pack_json(json: &str) -> Result<&'static TaskFiles, String> {
     }
 }
 
+/// Closes the task opened from a pack with this id: it leaves [`task`] and [`opened`]. Returns
+/// whether one was open (a built-in task is never closed).
+pub fn close(id: &str) -> bool {
+    let mut list = opened_list();
+    let before = list.len();
+    list.retain(|t| t.id != id);
+    list.len() < before
+}
+
 /// The first file in which two packs differ, named; `None` when they are the same.
 fn first_difference(a: &Pack, b: &Pack) -> Option<String> {
     for (what, x, y) in [("file", &a.files, &b.files), ("trace", &a.traces, &b.traces), ("code file", &a.code, &b.code)] {
@@ -244,6 +253,9 @@ mod tests {
         let err = open_pack(&other).unwrap_err();
         assert_eq!(err, "the pack's task `counter` has the id of a built-in task, and differs from it (file reference/counter.tla)");
         assert!(task("counter").unwrap().pack_hash().is_none());
+        // Closed, it is gone; a built-in task is never closed.
+        assert!(close("my-counter") && task("my-counter").is_none() && !close("my-counter"));
+        assert!(!close("counter") && task("counter").is_some());
     }
 
     #[test]
