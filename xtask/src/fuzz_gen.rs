@@ -6,7 +6,9 @@
 //! guards, `\E` and `\A`, EXCEPT on functions, records and sequences, operators whose parameters
 //! stand for variables (primed, UNCHANGED, in guards), LET, an INSTANCE with substitutions, a
 //! disjunction inside an action, `x' \in S`, conditions on primed variables, CONSTRAINT,
-//! ACTION_CONSTRAINT, invariants and temporal properties under weak and strong fairness.
+//! ACTION_CONSTRAINT, invariants (a type invariant among them, over the infinite sets models
+//! write: `Nat`, `Seq(..)`, `SUBSET Nat`, ...) and temporal properties under weak and strong
+//! fairness.
 //! A module is `Fuzz` (with `FuzzInner` beside it when it has an instance) and its `.cfg`.
 
 use crate::bench_module::Rng;
@@ -238,6 +240,27 @@ impl Gen<'_> {
             Ty::Fun { k } => format!("[1..N -> 0..{}]", (k - 1).min(1)),
             Ty::Rec { k } => format!("[a: 0..{}, b: BOOLEAN]", (k - 1).min(1)),
         }
+    }
+
+    /// A set a type invariant (`TypeOK`) puts `ty`'s values in, as models write them: exact,
+    /// infinite (`Nat`, `Seq(..)`, `SUBSET Nat`, function and record sets over `Nat`, a filter
+    /// over `Seq`), or one value too narrow, so that the invariant may fail.
+    fn type_set(&mut self, ty: Ty) -> String {
+        let narrow = |k: u64| if k >= 2 { format!("0..{}", k - 2) } else { "{}".to_string() };
+        let options: Vec<String> = match ty {
+            Ty::Int { k } => vec![format!("0..{}", k - 1), "Nat".into(), narrow(k)],
+            Ty::Bool => vec!["BOOLEAN".into()],
+            Ty::Set { k } => vec![format!("SUBSET (0..{})", k - 1), "SUBSET Nat".into(), format!("SUBSET ({})", narrow(k))],
+            Ty::Seq { k, len } => vec![
+                format!("Seq(0..{})", k - 1),
+                "Seq(Nat)".into(),
+                format!("Seq({})", narrow(k)),
+                format!("{{s \\in Seq(0..{}) : Len(s) <= {}}}", k - 1, len.saturating_sub(1)),
+            ],
+            Ty::Fun { k } => vec![format!("[1..N -> 0..{}]", k - 1), "[1..N -> Nat]".into(), format!("[1..N -> {}]", narrow(k))],
+            Ty::Rec { k } => vec![format!("[a: 0..{}, b: BOOLEAN]", k - 1), "[b: BOOLEAN, a: Nat]".into(), format!("[a: {}, b: BOOLEAN]", narrow(k))],
+        };
+        self.rng.pick(&options).clone()
     }
 
     /// A new value for variable `v` (an expression of the next state's value, unprimed inputs).
@@ -532,6 +555,12 @@ pub fn generate(seed: u64) -> Spec {
         let e = g.boolean(2);
         defs.push(format!("Inv{k} == {e}"));
         cfg.push_str(&format!("INVARIANT Inv{k}\n"));
+    }
+    if g.rng.chance(40) {
+        let vars = g.vars.clone();
+        let parts: Vec<String> = vars.iter().map(|v| format!("/\\ {} \\in {}", v.name, g.type_set(v.ty))).collect();
+        defs.push(format!("TypeOK ==\n    {}", parts.join("\n    ")));
+        cfg.push_str("INVARIANT TypeOK\n");
     }
     if g.inst.is_some() && g.rng.chance(50) {
         defs.push("InvInst == C!Low \\/ x = 0 \\/ x > 0".into());
