@@ -439,7 +439,7 @@ struct PackOpenerProps {
 
 /// Opens a pack's or a course's bytes and keeps what it opened ([`crate::packs::Opened`]).
 async fn open_and_keep(bytes: &[u8]) -> Result<crate::packs::Opened, String> {
-    crate::packs::open_and_keep(crate::packs::read_bytes(bytes)?).await
+    crate::packs::open_and_keep(sysmo_task_format::course::Course::from_bytes(bytes)?).await
 }
 
 /// Says what opening a pack or a course from `source` (a file's name, an address) came to.

@@ -218,16 +218,16 @@ impl BugModel {
     }
 }
 
-/// Grade the bug model of the embedded task `task_id` ([`BugModel`]) against the task's
+/// Grade `bug`, the bug model of the embedded task `task_id` ([`BugModel::of`]), against the task's
 /// traces and invariants, as `sysmo task check` does: no system graph (the graph is of the
 /// correct code), so no precision stage.
 pub fn grade_bug_model_with_progress(
     task_id: &str,
+    bug: &BugModel,
     should_stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(&sysmo_grade::Progress),
 ) -> Result<Report, String> {
     let task = sysmo_tasks::task(task_id).ok_or_else(|| format!("no task `{task_id}`"))?;
-    let bug = BugModel::of(task)?.ok_or_else(|| format!("the task `{task_id}` has no bug model"))?;
     let traces: Vec<(&str, &str)> = task.traces.iter().map(|(p, t)| (p.rsplit('/').next().unwrap_or(*p), *t)).collect();
     let input = sysmo_grade::TaskInput::from_folder(task.files, &traces).with_max_states(bug.max_states);
     let model = sysmo_grade::ModelInput { name: &bug.path, text: bug.text, cfg: Some(bug.cfg), mapping: None };
@@ -290,14 +290,15 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
     post(WorkerMessage::Progress { run, stage: "syntax".into(), slices: 0, syntax: None });
     // The syntax score comes first (the grader computes it again; it is cheap), so the page
     // can show it while the later stages run.
-    let text = match req.bug_model {
+    let bug = match req.bug_model {
         true => match sysmo_tasks::task(&req.task).map(BugModel::of) {
-            Some(Ok(Some(b))) => b.text,
+            Some(Ok(Some(b))) => Some(b),
             Some(Err(message)) => return WorkerMessage::Failed { run, message },
             _ => return WorkerMessage::Failed { run, message: format!("the task `{}` has no bug model", req.task) },
         },
-        false => req.model.as_str(),
+        false => None,
     };
+    let text = bug.as_ref().map_or(req.model.as_str(), |b| b.text);
     // An answer to a write-invariant exercise is definitions, not a module: it has no syntax
     // score of its own.
     let property_answer = req.exercise.as_ref().is_some_and(|id| {
@@ -333,9 +334,9 @@ pub fn handle_request(text: &str, post: &mut dyn FnMut(WorkerMessage)) -> Worker
             Err(message) => WorkerMessage::Failed { run, message },
         };
     }
-    let report = match req.bug_model {
-        true => grade_bug_model_with_progress(&req.task, &should_stop, &mut stage),
-        false => grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage),
+    let report = match &bug {
+        Some(b) => grade_bug_model_with_progress(&req.task, b, &should_stop, &mut stage),
+        None => grade_task_with_progress(&req.task, &req.model, req.cfg.as_deref(), req.mapping.as_deref(), &should_stop, &mut stage),
     };
     match report {
         Ok(mut report) => {

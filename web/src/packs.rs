@@ -119,11 +119,6 @@ impl Opened {
     }
 }
 
-/// Reads a pack's or a course's file.
-pub fn read_bytes(bytes: &[u8]) -> Result<Course, String> {
-    Course::from_bytes(bytes)
-}
-
 /// Opens every task of a course (or of a pack read as a course of one) and keeps the packs of
 /// those that are not built in. Opens nothing when one of them does not open.
 pub async fn open_and_keep(course: Course) -> Result<Opened, String> {
