@@ -1283,9 +1283,9 @@ fn exercise_bar(
 
 fn exercise_result(v: &ExerciseVerdict, hints: &[String], shown: usize, on_next: Callback<MouseEvent>) -> Html {
     html! {
-        <section id="exercise-result" data-solved={v.solved.to_string()} data-exercise={v.exercise.clone()}>
-            <p class={classes!("verdict", (!v.solved).then_some("error"))}>{ format!("{} {}", if v.solved { "✓ Solved:" } else { "✗ Not solved:" }, v.why) }</p>
-            { v.killed.map(|(k, t)| html! { <p class="killed">{ format!("bug models killed: {k} of {t}") }</p> }).unwrap_or_default() }
+        <section id="exercise-result" data-solved={v.outcome.solved.to_string()} data-exercise={v.exercise.clone()}>
+            <p class={classes!("verdict", (!v.outcome.solved).then_some("error"))}>{ format!("{} {}", if v.outcome.solved { "✓ Solved:" } else { "✗ Not solved:" }, v.outcome.why) }</p>
+            { v.outcome.killed.map(|(k, t)| html! { <p class="killed">{ format!("bug models killed: {k} of {t}") }</p> }).unwrap_or_default() }
             { if hints.is_empty() { html! {} } else { html! {
                 <>
                     <button id="next-hint" onclick={on_next} disabled={shown >= hints.len()}>{ format!("Show a hint ({shown} of {} shown)", hints.len()) }</button>

@@ -28,15 +28,15 @@ pub fn exercises_of(task_toml: &str) -> Vec<Exercise> {
 /// that fell short, the grader's explanation, and for `fix-model` the place to look. None
 /// for a solved exercise.
 pub fn hints(exercise: &Exercise, verdict: &ExerciseVerdict, explanation: &str) -> Vec<String> {
-    if verdict.solved {
+    if verdict.outcome.solved {
         return vec![];
     }
     let mut out = vec![];
-    if let Some(h) = verdict.short_stage.as_ref().and_then(|s| exercise.hints.get(s)) {
+    if let Some(h) = verdict.outcome.short_stage.as_ref().and_then(|s| exercise.hints.get(s)) {
         out.push(h.clone());
     }
     let explanation = explanation.trim();
-    out.push(if explanation.is_empty() { verdict.why.clone() } else { explanation.to_string() });
+    out.push(if explanation.is_empty() { verdict.outcome.why.clone() } else { explanation.to_string() });
     if exercise.kind == ExerciseKind::FixModel {
         if let Some(p) = &exercise.place {
             out.push(format!("Where to look: {p}"));
@@ -73,7 +73,7 @@ impl Attempt {
             model: model.to_string(),
             overall: card.map(|c| c.overall),
             combined: card.and_then(|c| c.combined),
-            solved: verdict.map(|v| v.solved),
+            solved: verdict.map(|v| v.outcome.solved),
             hints,
             time,
         }
@@ -135,6 +135,7 @@ pub fn results(attempts: &[Attempt]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sysmo_grade::exercise::Outcome;
 
     fn attempt(task: &str, exercise: Option<&str>, overall: f64, solved: Option<bool>, hints: u32, time: f64) -> Attempt {
         Attempt { task: task.into(), pack: None, exercise: exercise.map(str::to_string), model: format!("m{time}"), overall: Some(overall), combined: None, solved, hints, time }
@@ -173,12 +174,13 @@ hints = { conformance = "look at the wakes" }
 place = "Get"
 "#;
         let ex = &exercises_of(toml)[0];
-        let verdict = ExerciseVerdict { exercise: "fix".into(), solved: false, why: "conformance 0.75".into(), killed: None, short_stage: Some("conformance".into()) };
+        let outcome = Outcome { solved: false, why: "conformance 0.75".into(), killed: None, short_stage: Some("conformance".into()) };
+        let verdict = ExerciseVerdict { exercise: "fix".into(), outcome: outcome.clone() };
         assert_eq!(hints(ex, &verdict, "the step 3 of trace a fails"), ["look at the wakes", "the step 3 of trace a fails", "Where to look: Get"]);
         assert_eq!(hints(ex, &verdict, ""), ["look at the wakes", "conformance 0.75", "Where to look: Get"]);
-        let other = ExerciseVerdict { short_stage: Some("syntax".into()), ..verdict.clone() };
+        let other = ExerciseVerdict { exercise: "fix".into(), outcome: Outcome { short_stage: Some("syntax".into()), ..outcome.clone() } };
         assert_eq!(hints(ex, &other, "x").len(), 2);
-        assert!(hints(ex, &ExerciseVerdict { solved: true, ..verdict }, "x").is_empty());
+        assert!(hints(ex, &ExerciseVerdict { exercise: "fix".into(), outcome: Outcome { solved: true, ..outcome } }, "x").is_empty());
         assert!(exercises_of("not toml").is_empty());
     }
 }

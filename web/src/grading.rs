@@ -34,34 +34,8 @@ pub struct GradeRequest {
     pub exercise: Option<String>,
 }
 
-/// Whether an answer solves an exercise, as the worker judged it
-/// (`sysmo_grade::exercise::Outcome`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExerciseVerdict {
-    pub exercise: String,
-    pub solved: bool,
-    pub why: String,
-    /// `write-invariant`: bug models killed, of all.
-    pub killed: Option<(u64, u64)>,
-    /// The first stage short of 1.0, or `property`: which of the teacher's hints applies.
-    pub short_stage: Option<String>,
-}
-
-impl ExerciseVerdict {
-    fn to_json(&self) -> Json {
-        json!({ "exercise": self.exercise, "solved": self.solved, "why": self.why, "killed": self.killed.map(|(k, t)| [k, t]), "short_stage": self.short_stage })
-    }
-
-    fn from_json(v: &Json) -> ExerciseVerdict {
-        ExerciseVerdict {
-            exercise: v.get("exercise").and_then(Json::as_str).unwrap_or("").to_string(),
-            solved: v.get("solved").and_then(Json::as_bool).unwrap_or(false),
-            why: v.get("why").and_then(Json::as_str).unwrap_or("").to_string(),
-            killed: v.get("killed").and_then(Json::as_array).and_then(|a| Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))),
-            short_stage: v.get("short_stage").and_then(Json::as_str).map(str::to_string),
-        }
-    }
-}
+/// Whether an answer solves an exercise, as the worker judged it: sysmo-grade's own type.
+pub use sysmo_grade::exercise::Verdict as ExerciseVerdict;
 
 impl GradeRequest {
     /// The pack's JSON of the task `task_id`, when it was opened from a pack.
@@ -129,7 +103,7 @@ impl WorkerMessage {
             WorkerMessage::Stage { run, progress } => json!({ "kind": "stage", "run": run, "progress": progress.to_json() }),
             WorkerMessage::Report { run, report } => json!({ "kind": "report", "run": run, "report": report.to_json() }),
             WorkerMessage::Failed { run, message } => json!({ "kind": "failed", "run": run, "message": message }),
-            WorkerMessage::Exercise { run, verdict } => json!({ "kind": "exercise", "run": run, "verdict": verdict.to_json() }),
+            WorkerMessage::Exercise { run, verdict } => json!({ "kind": "exercise", "run": run, "verdict": verdict }),
         }
         .to_string()
     }
@@ -156,7 +130,10 @@ impl WorkerMessage {
                 Ok(WorkerMessage::Report { run, report: Box::new(report) })
             }
             Some("failed") => Ok(WorkerMessage::Failed { run, message: v.get("message").and_then(Json::as_str).unwrap_or("").to_string() }),
-            Some("exercise") => Ok(WorkerMessage::Exercise { run, verdict: ExerciseVerdict::from_json(v.get("verdict").unwrap_or(&Json::Null)) }),
+            Some("exercise") => {
+                let verdict = serde_json::from_value(v.get("verdict").cloned().unwrap_or(Json::Null)).map_err(|e| format!("bad exercise verdict: {e}"))?;
+                Ok(WorkerMessage::Exercise { run, verdict })
+            }
             other => Err(format!("unknown message kind {other:?}")),
         }
     }
@@ -259,15 +236,7 @@ pub fn judge_exercise(
     let etask = sysmo_grade::exercise::ExerciseTask { toml: &toml, files: task.files, traces: &traces, bug_traces: &bug_traces, graph: task.system_graph() };
     let name = format!("{}.tla", sysmo_grade::module_name(answer).unwrap_or_else(|| toml.pinned.module.clone()));
     let judged = sysmo_grade::exercise::judge(&etask, id, &name, answer, should_stop, progress)?;
-    let o = judged.outcome;
-    let verdict = ExerciseVerdict {
-        exercise: judged.exercise.id,
-        solved: o.solved,
-        why: o.why,
-        killed: o.killed.map(|(k, t)| (k as u64, t as u64)),
-        short_stage: o.short_stage,
-    };
-    Ok((verdict, judged.report))
+    Ok((judged.verdict(), judged.report))
 }
 
 /// The worker's answer to one request: posts progress through `post` while it works, and

@@ -170,6 +170,13 @@ fn worker_messages_round_trip() {
         WorkerMessage::Stage { run: 2, progress: gate_progress() },
         WorkerMessage::Report { run: 2, report: Box::new(gated_report()) },
         WorkerMessage::Failed { run: 3, message: "no task".into() },
+        WorkerMessage::Exercise {
+            run: 4,
+            verdict: web::grading::ExerciseVerdict {
+                exercise: "kill".into(),
+                outcome: sysmo_grade::exercise::Outcome { solved: false, why: "1 of 2 bug models".into(), killed: Some((1, 2)), short_stage: Some("property".into()) },
+            },
+        },
     ] {
         assert_eq!(WorkerMessage::from_json(&m.to_json()).unwrap(), m);
     }

@@ -13,10 +13,11 @@
 
 use crate::report::{Report, Status};
 use crate::{grade_with_progress, ModelInput, Progress, TaskInput};
+use serde::{Deserialize, Serialize};
 use sysmo_task_format::{Exercise, ExerciseKind, TaskToml};
 
 /// Whether an answer solves an exercise.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     pub solved: bool,
     /// What decided it, in a sentence.
@@ -195,6 +196,22 @@ pub struct Judged {
     pub exercise: Exercise,
     pub outcome: Outcome,
     pub report: Option<Report>,
+}
+
+/// An outcome with the id of the exercise it is of, as a front end shows it (the web worker
+/// sends it to the page as this JSON: the outcome's fields and `exercise`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub exercise: String,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+impl Judged {
+    /// The verdict: the exercise's id and the outcome.
+    pub fn verdict(&self) -> Verdict {
+        Verdict { exercise: self.exercise.id.clone(), outcome: self.outcome.clone() }
+    }
 }
 
 /// Judges `answer` (named `answer_name`) on the exercise `id` of `task` (see the module's
