@@ -493,6 +493,34 @@ fn tlcext_operators_and_named_registers() {
     assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");
 }
 
+/// TLCExt's TLCDefer, TLCEvalDefinition and PickSuccessor as TLC's TLCExt.java evaluates
+/// them: a deferred expression is never evaluated while model checking, a definition is
+/// found by name in the root module, PickSuccessor is TRUE where TLC asks no one. Where TLC
+/// would ask its user, or TLCDefer's expression would run (simulation), the run stops with
+/// an error naming the operator; so does a name that is not a definition without parameters.
+#[test]
+fn tlcext_defer_eval_definition_and_pick_successor() {
+    let out = sysmo(&["check", "DeferPick.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{r}");
+    assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");
+    for (cfg, code, says) in [
+        ("DeferPickAsks.cfg", "E0411", "PickSuccessor's condition is FALSE on a successor"),
+        ("DeferPickNotDef.cfg", "E0415", "\"x\" is not the name of a definition"),
+        ("DeferPickParams.cfg", "E0417", "Scaled takes 1"),
+    ] {
+        let out = sysmo(&["check", "DeferPick.tla", "--config", cfg, "--json"]);
+        let r = json(&out);
+        assert_eq!((out.status.code(), r["result"].as_str()), (Some(75), Some("eval_error")), "{cfg}: {r}");
+        let m = r["message"].as_str().unwrap_or("");
+        assert!(m.starts_with(code) && m.contains(says), "{cfg}: {r}");
+    }
+    let out = sysmo(&["simulate", "DeferPick.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(out.status.code(), Some(75), "{r}");
+    assert!(r["counterexample"]["#meta"]["description"].as_str().is_some_and(|m| m.contains("TLCDefer (module TLCExt)")), "{r}");
+}
+
 /// SVG's SVGElemToString gives the text TLC's Java override writes, and NodeOfRingNetwork
 /// the coordinates it computes (the ASSUMEs of SvgOut state them).
 #[test]

@@ -10,7 +10,7 @@
 
 use tla_syntax::ast::Expr;
 
-use super::{err, ConstEval, Env, Register};
+use super::{err, ConstEval, Env, Global, Register};
 use crate::error::{codes, VResult};
 use crate::value::{Elems, SetVal, Value};
 
@@ -96,12 +96,15 @@ static OVERRIDES: &[Override] = &[
     native_reading("TLCExt", "Trace"),
     unsupported("TLCExt", "CounterExample", TRACE),
     unsupported("TLCExt", "ToTrace", TRACE),
-    unsupported("TLCExt", "TLCDefer", "TLC runs the expression after the state is explored, in Java"),
-    unsupported("TLCExt", "TLCEvalDefinition", LAYOUT),
+    // TRUE, the expression left unevaluated in a model-checking run, as TLC's breadth-first
+    // search never runs what TLCDefer defers; refused elsewhere (see `call_override`).
+    native_reading("TLCExt", "TLCDefer"),
+    native_reading("TLCExt", "TLCEvalDefinition"),
     unsupported("TLCExt", "AssertError", "it compares TLC's own error messages"),
     unsupported("TLCExt", "TLCFP", "it gives TLC's fingerprint of a value, which this checker computes differently"),
     native_reading("TLCExt", "TLCGetOrDefault"),
-    unsupported("TLCExt", "PickSuccessor", "it asks TLC's user, interactively, whether to keep a successor"),
+    // TRUE where TLC answers TRUE without asking; refused where TLC would ask its user.
+    native_reading("TLCExt", "PickSuccessor"),
     native("TLCExt", "TLCModelValue"),
 ];
 
@@ -206,6 +209,87 @@ fn reachable(succ: &[Vec<usize>], from: usize) -> Vec<bool> {
     seen
 }
 
+impl<'a> ConstEval<'a> {
+    /// The overrides that decide whether (and where) to evaluate their argument, as TLC's
+    /// `@Evaluation` methods of TLCExt do; `None` for any other.
+    fn call_lazy_override(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> Option<VResult<Value>> {
+        if !matches!(name, "TLCDefer" | "TLCEvalDefinition" | "PickSuccessor") {
+            return None;
+        }
+        if args.len() != 1 {
+            return Some(Err(err(codes::ARITY, format!("{name} takes 1 argument(s), not {}", args.len()))));
+        }
+        Some(match name {
+            "TLCDefer" => self.tlc_defer(),
+            "TLCEvalDefinition" => self.eval_definition(&args[0], env),
+            _ => self.pick_successor(&args[0], env),
+        })
+    }
+
+    /// TLCExt's `TLCDefer(e)`: TRUE. TLC hands `e` to the successor state, and only its
+    /// simulator runs it, once it has picked that successor; its breadth-first search never
+    /// does. So in a model-checking run `e` is not evaluated at all (its `TLCSet` and `Print`
+    /// have no effect), and anywhere else the call is refused rather than run at the wrong time.
+    fn tlc_defer(&self) -> VResult<Value> {
+        if self.tlc.config.borrow().is_some() {
+            return Ok(Value::Bool(true));
+        }
+        Err(err(
+            codes::UNSUPPORTED,
+            "TLCDefer (module TLCExt) is supported in a model-checking run only (`sysmo check`), where TLC never \
+             evaluates the deferred expression; TLC's simulator evaluates it once it has picked a successor, which \
+             this checker does not reproduce",
+        ))
+    }
+
+    /// TLCExt's `TLCEvalDefinition(name)`: the value of the root module's zero-argument
+    /// definition `name` (its own or one it extends), evaluated outside any instance, in the
+    /// current states.
+    fn eval_definition(&self, arg: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        let v = self.ev(arg, env)?;
+        let Value::Str(s) = &v else {
+            return Err(err(codes::TYPE, format!("TLCEvalDefinition expects a string, the name of a definition, not {v}")));
+        };
+        let name = s.as_str();
+        match self.program.globals.get(name).cloned() {
+            Some(Global::Op(d)) if d.params.is_empty() => self.in_closure_frames(0, || self.call_def(d, &[], &Env::default(), name)),
+            Some(Global::Op(d)) => Err(err(
+                codes::ARITY,
+                format!("TLCEvalDefinition expects a definition without parameters, and {name} takes {}", d.params.len()),
+            )),
+            Some(Global::Fun(d)) => self.in_closure_frames(0, || self.fun_value(d, &Env::default())),
+            Some(Global::Native(o)) => self.in_closure_frames(0, || self.call_override(o, &[], &Env::default())),
+            _ => Err(err(
+                codes::UNKNOWN,
+                format!("TLCEvalDefinition: \"{name}\" is not the name of a definition of the root module or of a module it extends"),
+            )),
+        }
+    }
+
+    /// TLCExt's `PickSuccessor(cond)`: TRUE when `cond` holds, and also where there is no
+    /// complete successor to pick (at constant or state level, in Init, or before every
+    /// primed variable is assigned), as TLC answers. Where TLC would ask its user, on the
+    /// terminal, whether to keep the successor, the call is refused: this checker asks no one.
+    fn pick_successor(&self, arg: &'a Expr, env: &Env<'a>) -> VResult<Value> {
+        let v = self.ev(arg, env)?;
+        let Value::Bool(b) = v else {
+            return Err(err(codes::TYPE, format!("PickSuccessor expects a boolean condition, not {v}")));
+        };
+        let complete = {
+            let next = self.frame.next.borrow();
+            !self.frame.init_mode.get() && !next.is_empty() && next.iter().all(Option::is_some)
+        };
+        if b || !complete {
+            return Ok(Value::Bool(true));
+        }
+        Err(err(
+            codes::UNSUPPORTED,
+            "PickSuccessor's condition is FALSE on a successor: TLC would now ask its user, on the terminal, whether \
+             to keep it, and this checker does not ask (make the condition hold, or leave PickSuccessor out)",
+        ))
+    }
+}
+
 /// Most simple paths `SimplePath` lists before giving up.
 const PATH_LIMIT: usize = 1 << 22;
 
@@ -231,6 +315,9 @@ impl<'a> ConstEval<'a> {
                      run has none (the web playground has no environment; `sysmo check` gives its own)",
                 )
             });
+        }
+        if let Some(r) = self.call_lazy_override(o.name, args, env) {
+            return r;
         }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
