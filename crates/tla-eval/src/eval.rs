@@ -310,6 +310,75 @@ impl StdOp {
     }
 }
 
+/// Builds the scope of module `m` (its definitions, those of the modules it extends and of
+/// its unnamed instances) on top of `outer` (for a module nested in another, the enclosing
+/// module's definitions that precede it, which SANY makes visible inside), and records it
+/// with its variables and declared names; a nested module's own scope is recorded first, when
+/// the walk reaches it, so that an instance of it further down finds it.
+fn module_scope<'a>(
+    m: &'a Module,
+    outer: Scope<'a>,
+    globals: &mut Scope<'a>,
+    scopes: &mut HashMap<&'a str, Rc<Scope<'a>>>,
+    module_vars: &mut HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
+) {
+    let mut scope: Scope<'a> = outer;
+    let mut vars: FxHashSet<&'a str> = FxHashSet::default();
+    let mut decls: FxHashSet<&'a str> = FxHashSet::default();
+    for e in &m.extends {
+        // A name two extended modules define differently means the first one's, as in
+        // SANY (which warns) and TLC.
+        if let Some(sc) = scopes.get(e.name.as_str()) {
+            for (k, v) in sc.iter() {
+                scope.entry(*k).or_insert_with(|| v.clone());
+            }
+        }
+        if let Some((vs, ds)) = module_vars.get(e.name.as_str()) {
+            vars.extend(vs.iter().copied());
+            decls.extend(ds.iter().copied());
+        }
+    }
+    for u in &m.units {
+        match u {
+            Unit::Variables(vs) => vars.extend(vs.iter().map(|v| v.name.as_str())),
+            Unit::Constants(cs) => decls.extend(cs.iter().map(|c| c.name.name.as_str())),
+            Unit::OpDef(d) => {
+                let g = match overrides::of(&m.name.name, &d.name.name) {
+                    Some(o) => Global::Native(o),
+                    None => Global::Op(d),
+                };
+                globals.insert(d.name.name.as_str(), g.clone());
+                scope.insert(d.name.name.as_str(), g);
+            }
+            Unit::FunDef(d) => {
+                globals.insert(d.name.name.as_str(), Global::Fun(d));
+                scope.insert(d.name.name.as_str(), Global::Fun(d));
+            }
+            Unit::ModuleDef(d) => {
+                globals.insert(d.name.name.as_str(), Global::Inst(d));
+                scope.insert(d.name.name.as_str(), Global::Inst(d));
+            }
+            Unit::Assume(Assume { name: Some(n), expr, .. })
+            | Unit::Theorem(Theorem { name: Some(n), statement: Statement::Expr(expr), .. }) => {
+                globals.insert(n.name.as_str(), Global::Stated(expr));
+                scope.insert(n.name.as_str(), Global::Stated(expr));
+            }
+            Unit::Instance(i) => {
+                if let Some(sc) = scopes.get(i.module.name.as_str()) {
+                    for (k, v) in sc.iter() {
+                        scope.entry(*k).or_insert_with(|| v.clone());
+                    }
+                }
+            }
+            Unit::Submodule(sm) => module_scope(sm, scope.clone(), globals, scopes, module_vars),
+            _ => {}
+        }
+    }
+    scopes.insert(m.name.name.as_str(), Rc::new(scope));
+    decls.extend(vars.iter().copied());
+    module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
+}
+
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
     ValueError::new(code, msg)
 }
@@ -376,60 +445,7 @@ impl<'a> ConstEval<'a> {
         let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::default();
         let mut module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)> = HashMap::default();
         for m in modules {
-            let mut scope: Scope<'a> = HashMap::default();
-            let mut vars: FxHashSet<&'a str> = FxHashSet::default();
-            let mut decls: FxHashSet<&'a str> = FxHashSet::default();
-            for e in &m.extends {
-                // A name two extended modules define differently means the first one's, as in
-                // SANY (which warns) and TLC.
-                if let Some(sc) = scopes.get(e.name.as_str()) {
-                    for (k, v) in sc.iter() {
-                        scope.entry(*k).or_insert_with(|| v.clone());
-                    }
-                }
-                if let Some((vs, ds)) = module_vars.get(e.name.as_str()) {
-                    vars.extend(vs.iter().copied());
-                    decls.extend(ds.iter().copied());
-                }
-            }
-            for u in &m.units {
-                match u {
-                    Unit::Variables(vs) => vars.extend(vs.iter().map(|v| v.name.as_str())),
-                    Unit::Constants(cs) => decls.extend(cs.iter().map(|c| c.name.name.as_str())),
-                    Unit::OpDef(d) => {
-                        let g = match overrides::of(&m.name.name, &d.name.name) {
-                            Some(o) => Global::Native(o),
-                            None => Global::Op(d),
-                        };
-                        globals.insert(d.name.name.as_str(), g.clone());
-                        scope.insert(d.name.name.as_str(), g);
-                    }
-                    Unit::FunDef(d) => {
-                        globals.insert(d.name.name.as_str(), Global::Fun(d));
-                        scope.insert(d.name.name.as_str(), Global::Fun(d));
-                    }
-                    Unit::ModuleDef(d) => {
-                        globals.insert(d.name.name.as_str(), Global::Inst(d));
-                        scope.insert(d.name.name.as_str(), Global::Inst(d));
-                    }
-                    Unit::Assume(Assume { name: Some(n), expr, .. })
-                    | Unit::Theorem(Theorem { name: Some(n), statement: Statement::Expr(expr), .. }) => {
-                        globals.insert(n.name.as_str(), Global::Stated(expr));
-                        scope.insert(n.name.as_str(), Global::Stated(expr));
-                    }
-                    Unit::Instance(i) => {
-                        if let Some(sc) = scopes.get(i.module.name.as_str()) {
-                            for (k, v) in sc.iter() {
-                                scope.entry(*k).or_insert_with(|| v.clone());
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            scopes.insert(m.name.name.as_str(), Rc::new(scope));
-            decls.extend(vars.iter().copied());
-            module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
+            module_scope(m, Scope::default(), &mut globals, &mut scopes, &mut module_vars);
         }
         // A name means in the root module what the root's scope says: where two modules it
         // extends or instantiates define it, the first (not the module loaded last); and a
