@@ -137,3 +137,27 @@ fn a_model_with_its_own_actions_grades_through_its_mapping() {
     let r = grade(&task, &ModelInput { name: "spin.tla", text: &renamed, cfg: None, mapping: None }, &|| false);
     assert!(r.stages.conformance.score < 1.0);
 }
+
+/// The counter with its actions in a nested module, reached through an instance (`Next ==
+/// I!Next`, `Read(t) == I!Read(t)`): Next draws no parameter the precision stage can find, so
+/// each action is taken with the arguments the code's steps give. It grades as the reference
+/// does, and the same over-permissive Write (`counter' \in {tmp[t], tmp[t] + 1}`) gives the
+/// same precision as written flat: 28 of 38 steps.
+#[test]
+fn a_model_reached_through_an_instance_grades_as_the_flat_model() {
+    let t = sysmo_tasks::task("counter").expect("the counter task");
+    let task = TaskInput::from_folder(t.files, t.traces).with_system_graph(t.system_graph());
+    let nested = include_str!("data/counter_through_instance.tla");
+    let r = grade(&task, &ModelInput { name: "counter.tla", text: nested, cfg: None, mapping: None }, &|| false);
+    assert_eq!(r.combined, Some(1.0), "{}", r.to_text());
+    assert_eq!((r.stages.precision.matched, r.stages.precision.transitions), (28, 28), "{}", r.to_text());
+    let (exact, loose) = ("    /\\ counter' = tmp[t]\n", "    /\\ counter' \\in {tmp[t], tmp[t] + 1}\n");
+    let flat = t.file("reference/counter.tla").expect("the reference");
+    for (what, text) in [("nested", nested), ("flat", flat)] {
+        assert!(text.contains(exact), "{what}");
+        let wrong = text.replace(exact, loose);
+        let r = grade(&task, &ModelInput { name: "counter.tla", text: &wrong, cfg: None, mapping: None }, &|| false);
+        let p = &r.stages.precision;
+        assert_eq!((p.matched, p.transitions, p.over_permissive), (28, 38, 10), "{what}: {}", r.to_text());
+    }
+}

@@ -7,7 +7,9 @@
 //! to them), each state is projected through the mapping onto the observed fields,
 //! and from every state whose projection the code reaches, each of the code's actions is
 //! taken with each combination of its parameters, drawn from the sets Next binds them to
-//! (evaluated in the state when they read it: `\E m \in network[self] : Receive(self, m)`). Each distinct projected step (from, action
+//! (evaluated in the state when they read it: `\E m \in network[self] : Receive(self, m)`), or,
+//! where Next binds them out of sight (`Next == I!Next` through an instance), from the arguments
+//! the code's own steps give that action. Each distinct projected step (from, action
 //! with the arguments the code's steps carry, to) either is a step of the code or is
 //! **over-permissive**. Steps of the model's other actions (internal ones, or hidden
 //! variables only) are taken while exploring and not judged; steps from states the code never
@@ -196,6 +198,16 @@ fn args_key(args: &[(String, Value)]) -> String {
     a.join(",")
 }
 
+/// Where the parameters `params` of `action` are drawn from when Next's sets cannot be found
+/// (Next reached through an instance, `Next == I!Next`; a parameter bound by a CHOOSE): the
+/// values the code's steps give each one. Such an action is judged on the arguments the code
+/// uses, so a step with an argument the code never takes goes unjudged (never counted as the
+/// code's, nor as over-permissive). `None` when a parameter is not among them.
+fn code_domains(code: &CodeSteps, action: &str, params: &[String]) -> Option<Vec<Vec<Value>>> {
+    let values = code.values.get(action)?;
+    params.iter().map(|p| values.get(p).cloned()).collect()
+}
+
 /// The code's steps, keyed as the model's are.
 struct CodeSteps {
     /// (from, action, arguments, fingerprint of the target's observation).
@@ -204,6 +216,10 @@ struct CodeSteps {
     edges: Vec<(usize, String, String, usize)>,
     /// Per action of the model, the parameters the code's steps give.
     given: BTreeMap<String, BTreeSet<String>>,
+    /// Per action of the model and parameter, the values the code's steps give it, each once,
+    /// in the graph's order: where the parameters are drawn from when Next's sets cannot be
+    /// found (see `code_domains`).
+    values: BTreeMap<String, BTreeMap<String, Vec<Value>>>,
 }
 
 /// Checks `model` against the system graph `graph`. `code_actions` are the code's actions in the
@@ -231,11 +247,18 @@ pub fn check_precision<'a>(
         by_fp.entry(fp(o)).or_default().push(id);
     }
     let lookup = |o: &[Value]| by_fp.get(&fp(o)).and_then(|ids| ids.iter().copied().find(|&id| obs[id].iter().zip(o).all(|(a, b)| a.tlc_eq(b).unwrap_or(false))));
-    let mut code = CodeSteps { steps: HashSet::new(), edges: Vec::new(), given: BTreeMap::new() };
+    let mut code = CodeSteps { steps: HashSet::new(), edges: Vec::new(), given: BTreeMap::new(), values: BTreeMap::new() };
     for e in &graph.edges {
         let (action, args) = r.model_action(file, e.line, &e.action, &e.args)?;
         let given = code.given.entry(action.clone()).or_default();
         given.extend(args.iter().map(|(n, _)| n.clone()));
+        let values = code.values.entry(action.clone()).or_default();
+        for (n, v) in &args {
+            let seen = values.entry(n.clone()).or_default();
+            if !seen.iter().any(|w| w.tlc_eq(v).unwrap_or(false)) {
+                seen.push(v.clone());
+            }
+        }
         code.steps.insert((e.from, action.clone(), args_key(&args), fp(&obs[e.to])));
         code.edges.push((e.from, action, args_key(&args), e.to));
     }
@@ -326,11 +349,11 @@ pub fn check_precision<'a>(
                     let domains = match constant_domains {
                         Ok(d) => d,
                         Err(sites) => {
-                            here = steps.domains_at(sites, Some(&s)).into_iter().collect();
+                            here = steps.domains_at(sites, Some(&s)).into_iter().collect::<Option<Vec<_>>>().or_else(|| code_domains(&code, action, params));
                             match &here {
                                 Some(d) => d,
                                 None => {
-                                    skipped.entry(action.clone()).or_insert_with(|| "Next does not draw its parameters from sets it can enumerate".into());
+                                    skipped.entry(action.clone()).or_insert_with(|| "Next does not draw its parameters from sets it can enumerate, and the code's steps do not give them all".into());
                                     continue;
                                 }
                             }
