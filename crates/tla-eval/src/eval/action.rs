@@ -626,27 +626,31 @@ impl<'a> ConstEval<'a> {
         }
         // An instance's variable substituted by an expression of the instantiating module
         // (implicitly by the same name when the instance does not substitute it).
-        let found = {
-            let ctx = self.frame.ctx.borrow();
-            let mut found = None;
-            for (i, f) in ctx.iter().enumerate().rev() {
-                if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
-                    found = Some((&s.expr, f.env.clone(), i));
-                    break;
-                }
-                if f.scope.contains_key(name) {
-                    return None;
-                }
-            }
-            found
-        };
-        if let Some((x, senv, level)) = found {
+        if let Some((x, senv, level)) = self.substitution_of(name) {
             let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-            let r = self.var_ref(x, &senv);
+            // Through an instance parameter passed by name too (`D(w) == INSTANCE M WITH z <- w`).
+            let r = self.var_of(x, &senv);
             self.frame.ctx.borrow_mut().extend(popped);
             return r;
         }
         self.program.vars.get(name).map(|&slot| VarRef::Slot(slot))
+    }
+
+    /// The expression the innermost instance that substitutes `name` puts in its place, with
+    /// that instance's parameters and the number of frames outside it (where the expression is
+    /// read); `None` when no instance substitutes it or a definition of an instance entered
+    /// since hides it.
+    fn substitution_of(&self, name: &str) -> Option<(&'a Expr, Env<'a>, usize)> {
+        let ctx = self.frame.ctx.borrow();
+        for (i, f) in ctx.iter().enumerate().rev() {
+            if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
+                return Some((&s.expr, f.env.clone(), i));
+            }
+            if f.scope.contains_key(name) {
+                return None;
+            }
+        }
+        None
     }
 
     /// Inside ENABLED, a variable of an instance that was entered before ENABLED stands for
@@ -890,6 +894,18 @@ impl<'a> ConstEval<'a> {
         // A parameter whose argument was passed by name: UNCHANGED of that argument.
         if let Some(cl) = by_name(e, env) {
             return self.act_in_closure_frames(cl.depth, &mut |k| self.act_unchanged(cl.body, &cl.env, k), k);
+        }
+        // A variable of an instance that the instance substitutes by an expression that is not
+        // a variable (`UNCHANGED z` with `z <- <<u, y>>`): UNCHANGED of that expression, where
+        // the instance reads it.
+        if let ExprKind::OpApp { op, args } = &*e.kind
+            && op.path.is_empty()
+            && args.is_empty()
+            && env.lookup(&op.name).is_none()
+            && self.frame.cutoff.get() == 0
+            && let Some((x, senv, level)) = self.substitution_of(&op.name)
+        {
+            return self.act_in_closure_frames(level, &mut |k| self.act_unchanged(x, &senv, k), k);
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
@@ -1587,7 +1603,17 @@ impl<'a> ConstEval<'a> {
             };
             let mut senv = Env::default();
             for (p, a) in md.params.iter().zip(step.args.iter()) {
-                let b = self.in_frames(frames.clone(), || self.op_arg(p.arity, a, env))?;
+                // An argument that reads the state is passed by name: a substitution of the
+                // instance may stand for a variable through the parameter (`D(w) == INSTANCE
+                // M WITH z <- w`, then `D(y)!Bump` primes z), and its prime (or UNCHANGED, or
+                // ENABLED) reads the variable's next value, not the value at the call.
+                let b = self.in_frames(frames.clone(), || {
+                    if p.arity == 0 && self.mentions_var(a, env) {
+                        Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frames_entered() })))
+                    } else {
+                        self.op_arg(p.arity, a, env)
+                    }
+                })?;
                 senv = senv.bind(&p.name.name, b);
             }
             let Some(scope) = self.program.scopes.get(md.instance.module.name.as_str()) else {
