@@ -405,9 +405,11 @@ impl Gen<'_> {
             conj.push(format!("\\A j \\in 1..N : {f}'[j] <= {f}[j] + 1"));
         }
         // Whether an action of the instance could fire, as a guard.
-        if self.inst.is_some() && self.rng.chance(15) {
+        if let Some((inst, _, _)) = self.inst.clone()
+            && self.rng.chance(15)
+        {
             let neg = if self.rng.chance(50) { "~" } else { "" };
-            conj.insert(0, format!("{neg}ENABLED C!Up"));
+            conj.insert(0, format!("{neg}ENABLED {inst}!Up"));
         }
         let body = conj.iter().map(|c| format!("/\\ {c}")).collect::<Vec<_>>().join(&format!("\n{pad}"));
         match let_name {
@@ -446,16 +448,24 @@ pub fn generate(seed: u64) -> Spec {
     let mut modules = vec![];
     let mut defs = vec![];
     if g.rng.chance(35) {
-        let (name, lim) = ("C".to_string(), match g.vars[0].ty { Ty::Int { k } => k - 1, _ => 1 });
-        g.inst = Some((name.clone(), 0, lim));
-        modules.push((
-            "FuzzInner".to_string(),
-            "---- MODULE FuzzInner ----\nEXTENDS Naturals\nCONSTANT Lim, Ok(_)\nVARIABLE c\n\
+        let lim = match g.vars[0].ty { Ty::Int { k } => k - 1, _ => 1 };
+        // The instance by name (`C == INSTANCE FuzzInner WITH c <- x`), or with a parameter that
+        // stands for the variable (`C(w) == INSTANCE FuzzInner WITH c <- w`, used as `C(x)!Up`).
+        let by_param = g.rng.chance(40);
+        let name = if by_param { format!("C({})", g.vars[0].name) } else { "C".to_string() };
+        g.inst = Some((name, 0, lim));
+        let inner = "---- MODULE FuzzInner ----\nEXTENDS Naturals\nCONSTANT Lim, Ok(_)\nVARIABLE c\n\
              Low == c < Lim\nUp == c < Lim /\\ Ok(c) /\\ c' = c + 1\nReset == c' = 0\n\
              Step(d) == IF c + d <= Lim THEN c' = c + d ELSE c' = Lim\n\
              ====\n"
-                .to_string(),
-        ));
+            .to_string();
+        // A module of its own, or nested in the spec's module (first, so that it sees only
+        // the constant and the variables before it).
+        if g.rng.chance(40) {
+            defs.push(inner.trim_end().to_string());
+        } else {
+            modules.push(("FuzzInner".to_string(), inner));
+        }
         // The operator constant Ok: a LAMBDA, or a definition of this module.
         let ok = match g.rng.range(0, 2) {
             0 => "LAMBDA v : TRUE".to_string(),
@@ -465,7 +475,11 @@ pub fn generate(seed: u64) -> Spec {
                 "OkDef".to_string()
             }
         };
-        defs.push(format!("{name} == INSTANCE FuzzInner WITH c <- {}, Lim <- {lim}, Ok <- {ok}", g.vars[0].name));
+        if by_param {
+            defs.push(format!("C(w) == INSTANCE FuzzInner WITH c <- w, Lim <- {lim}, Ok <- {ok}"));
+        } else {
+            defs.push(format!("C == INSTANCE FuzzInner WITH c <- {}, Lim <- {lim}, Ok <- {ok}", g.vars[0].name));
+        }
     }
     let names: Vec<String> = g.vars.iter().map(|v| v.name.clone()).collect();
     let vars_tuple = format!("<<{}>>", names.join(", "));
@@ -562,8 +576,10 @@ pub fn generate(seed: u64) -> Spec {
         defs.push(format!("TypeOK ==\n    {}", parts.join("\n    ")));
         cfg.push_str("INVARIANT TypeOK\n");
     }
-    if g.inst.is_some() && g.rng.chance(50) {
-        defs.push("InvInst == C!Low \\/ x = 0 \\/ x > 0".into());
+    if let Some((inst, _, _)) = g.inst.clone()
+        && g.rng.chance(50)
+    {
+        defs.push(format!("InvInst == {inst}!Low \\/ x = 0 \\/ x > 0"));
         cfg.push_str("INVARIANT InvInst\n");
     }
     if g.rng.chance(20) {
