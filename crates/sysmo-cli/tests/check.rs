@@ -500,22 +500,22 @@ fn tlcext_operators_and_named_registers() {
 /// an error naming the operator; so does a name that is not a definition without parameters.
 #[test]
 fn tlcext_defer_eval_definition_and_pick_successor() {
-    let out = sysmo(&["check", "DeferPick.tla", "--json"]);
+    let out = sysmo(&["check", "RegistersDefer.tla", "--json"]);
     let r = json(&out);
     assert_eq!(out.status.code(), Some(0), "{r}");
     assert_eq!((r["result"].as_str(), r["distinct_states"].as_u64()), (Some("success"), Some(4)), "{r}");
     for (cfg, code, says) in [
-        ("DeferPickAsks.cfg", "E0411", "PickSuccessor's condition is FALSE on a successor"),
-        ("DeferPickNotDef.cfg", "E0415", "\"x\" is not the name of a definition"),
-        ("DeferPickParams.cfg", "E0417", "Scaled takes 1"),
+        ("RegistersDeferAsks.cfg", "E0411", "PickSuccessor's condition is FALSE on a successor"),
+        ("RegistersDeferNotDef.cfg", "E0415", "\"x\" is not the name of a definition"),
+        ("RegistersDeferParams.cfg", "E0417", "Scaled takes 1"),
     ] {
-        let out = sysmo(&["check", "DeferPick.tla", "--config", cfg, "--json"]);
+        let out = sysmo(&["check", "RegistersDefer.tla", "--config", cfg, "--json"]);
         let r = json(&out);
         assert_eq!((out.status.code(), r["result"].as_str()), (Some(75), Some("eval_error")), "{cfg}: {r}");
         let m = r["message"].as_str().unwrap_or("");
         assert!(m.starts_with(code) && m.contains(says), "{cfg}: {r}");
     }
-    let out = sysmo(&["simulate", "DeferPick.tla", "--json"]);
+    let out = sysmo(&["simulate", "RegistersDefer.tla", "--json"]);
     let r = json(&out);
     assert_eq!(out.status.code(), Some(75), "{r}");
     assert!(r["counterexample"]["#meta"]["description"].as_str().is_some_and(|m| m.contains("TLCDefer (module TLCExt)")), "{r}");

@@ -1,4 +1,4 @@
----- MODULE DeferPick ----
+---- MODULE RegistersDefer ----
 \* TLCExt's TLCDefer, TLCEvalDefinition and PickSuccessor, as TLC's TLCExt.java evaluates
 \* them (TLC 2.15 predates them). The ASSUMEs and Inv state what each gives.
 EXTENDS TLCExt, TLC, Naturals
