@@ -645,6 +645,19 @@ mod tests {
     }
 
     #[test]
+    fn instances_come_by_name_by_parameter_and_nested() {
+        let specs: Vec<Spec> = (0..300).map(generate).collect();
+        let text = |s: &Spec| s.modules[0].1.clone();
+        let by_param = specs.iter().filter(|s| text(s).contains("C(w) == INSTANCE FuzzInner")).count();
+        let by_name = specs.iter().filter(|s| text(s).contains("C == INSTANCE FuzzInner")).count();
+        let nested = specs.iter().filter(|s| text(s).contains("---- MODULE FuzzInner ----")).count();
+        let separate = specs.iter().filter(|s| s.modules.iter().any(|(n, _)| n == "FuzzInner")).count();
+        assert!(by_param > 10 && by_name > 10 && nested > 10 && separate > 10, "{by_param} {by_name} {nested} {separate}");
+        // A parameterized instance is used with the variable as its argument.
+        assert!(specs.iter().any(|s| text(s).contains("C(x)!")));
+    }
+
+    #[test]
     fn every_variable_is_declared_and_initialised() {
         for seed in 0..200 {
             let s = generate(seed);
