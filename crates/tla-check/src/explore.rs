@@ -358,7 +358,10 @@ impl<'a, P: Spec, G: GraphSink<P::State, P::Error>> Explorer<'a, P, G> {
         store_in(&mut self.seen, &mut self.parent, &mut self.action, &mut self.stats, fp, parent, action)
     }
 
-    /// Run until done or until `max_expansions` states have been expanded.
+    /// Run until done or until `max_expansions` states have been expanded. Never inlined: the
+    /// exploration loop stays one compact function instead of growing into its caller
+    /// (`run::Run::step`, with the liveness checker's loop), which costs instruction-cache misses.
+    #[inline(never)]
     pub fn run(&mut self, max_expansions: usize) -> Status<P::State, P::Error> {
         if self.done {
             // A finished explorer keeps answering Done with Success; callers keep the outcome.
