@@ -95,6 +95,22 @@ async function tokenTexts(cls) {
   return page.locator(`${CM} .cm-content .${cls}`).allTextContents();
 }
 
+/** The texts of the tokens of class `cls` once all of `wanted` are among them (or after 15 s):
+ * the highlighter works in slices, and on a busy machine the later lines come later. */
+async function tokensWith(cls, wanted) {
+  await page
+    .waitForFunction(
+      ([sel, want]) => {
+        const got = [...document.querySelectorAll(sel)].map((e) => e.textContent);
+        return want.every((w) => got.includes(w));
+      },
+      [`${CM} .cm-content .${cls}`, wanted],
+      { timeout: 15000 },
+    )
+    .catch(() => {});
+  return tokenTexts(cls);
+}
+
 await check('the editor is CodeMirror with line numbers and TLA+ token classes', async () => {
   await openTask('spin');
   const text = await editorText();
@@ -102,11 +118,11 @@ await check('the editor is CodeMirror with line numbers and TLA+ token classes',
   const numbers = await page.locator(`${CM} .cm-lineNumbers .cm-gutterElement`).allTextContents();
   for (const n of ['1', '2', '3', '10']) expect(numbers.includes(n), `line number ${n} in ${numbers}`);
   expect((await tokenTexts('tok-heading')).includes('---- MODULE spin ----'), 'module header');
-  const keywords = await tokenTexts('tok-keyword');
+  const keywords = await tokensWith('tok-keyword', ['EXTENDS', 'VARIABLES', 'UNCHANGED']);
   for (const k of ['EXTENDS', 'VARIABLES', 'UNCHANGED']) expect(keywords.includes(k), `keyword ${k} in ${keywords}`);
-  const operators = await tokenTexts('tok-operator');
+  const operators = await tokensWith('tok-operator', ['==', '\\E', '\\in', '\\/']);
   for (const o of ['==', '\\E', '\\in', '\\/']) expect(operators.includes(o), `operator ${o} in ${operators}`);
-  const definitions = await tokenTexts('tok-definition');
+  const definitions = await tokensWith('tok-definition', ['Init', 'Next', 'vars']);
   for (const d of ['Init', 'Next', 'vars']) expect(definitions.includes(d), `definition ${d} in ${definitions}`);
   expect((await tokenTexts('tok-comment')).some((c) => c.startsWith('\\* ')), 'line comments');
   expect((await tokenTexts('tok-bool')).includes('TRUE'), 'TRUE');
