@@ -21,6 +21,9 @@ pub(crate) enum What {
     Native,
     /// Computed natively with the host's files or processes (`io.rs`).
     Io,
+    /// Computed natively from its unevaluated argument, which it evaluates when and where it
+    /// decides, as TLC's `@Evaluation` methods do ([`ConstEval::call_lazy_override`]).
+    Lazy,
     /// Evaluating it is an error, for this reason.
     Unsupported(&'static str),
 }
@@ -48,6 +51,10 @@ const fn native(module: &'static str, name: &'static str) -> Override {
 /// behaviour being checked).
 const fn native_reading(module: &'static str, name: &'static str) -> Override {
     Override { module, name, what: What::Native, pure: false }
+}
+/// Takes its argument unevaluated (see [`What::Lazy`]).
+const fn lazy(module: &'static str, name: &'static str) -> Override {
+    Override { module, name, what: What::Lazy, pure: false }
 }
 const fn io(module: &'static str, name: &'static str) -> Override {
     Override { module, name, what: What::Io, pure: false }
@@ -98,13 +105,13 @@ static OVERRIDES: &[Override] = &[
     unsupported("TLCExt", "ToTrace", TRACE),
     // TRUE, the expression left unevaluated in a model-checking run, as TLC's breadth-first
     // search never runs what TLCDefer defers; refused elsewhere (see `call_override`).
-    native_reading("TLCExt", "TLCDefer"),
-    native_reading("TLCExt", "TLCEvalDefinition"),
+    lazy("TLCExt", "TLCDefer"),
+    lazy("TLCExt", "TLCEvalDefinition"),
     unsupported("TLCExt", "AssertError", "it compares TLC's own error messages"),
     unsupported("TLCExt", "TLCFP", "it gives TLC's fingerprint of a value, which this checker computes differently"),
     native_reading("TLCExt", "TLCGetOrDefault"),
     // TRUE where TLC answers TRUE without asking; refused where TLC would ask its user.
-    native_reading("TLCExt", "PickSuccessor"),
+    lazy("TLCExt", "PickSuccessor"),
     native("TLCExt", "TLCModelValue"),
 ];
 
@@ -210,20 +217,17 @@ fn reachable(succ: &[Vec<usize>], from: usize) -> Vec<bool> {
 }
 
 impl<'a> ConstEval<'a> {
-    /// The overrides that decide whether (and where) to evaluate their argument, as TLC's
-    /// `@Evaluation` methods of TLCExt do; `None` for any other.
-    fn call_lazy_override(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> Option<VResult<Value>> {
-        if !matches!(name, "TLCDefer" | "TLCEvalDefinition" | "PickSuccessor") {
-            return None;
-        }
+    /// An override of [`What::Lazy`]: it decides whether (and where) to evaluate its argument,
+    /// as TLC's `@Evaluation` methods of TLCExt do.
+    fn call_lazy_override(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> VResult<Value> {
         if args.len() != 1 {
-            return Some(Err(err(codes::ARITY, format!("{name} takes 1 argument(s), not {}", args.len()))));
+            return Err(err(codes::ARITY, format!("{name} takes 1 argument(s), not {}", args.len())));
         }
-        Some(match name {
+        match name {
             "TLCDefer" => self.tlc_defer(),
             "TLCEvalDefinition" => self.eval_definition(&args[0], env),
             _ => self.pick_successor(&args[0], env),
-        })
+        }
     }
 
     /// TLCExt's `TLCDefer(e)`: TRUE. TLC hands `e` to the successor state, and only its
@@ -316,8 +320,8 @@ impl<'a> ConstEval<'a> {
                 )
             });
         }
-        if let Some(r) = self.call_lazy_override(o.name, args, env) {
-            return r;
+        if let What::Lazy = o.what {
+            return self.call_lazy_override(o.name, args, env);
         }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
