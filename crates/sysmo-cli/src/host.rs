@@ -25,6 +25,10 @@ impl Host for Machine {
         Some(self.started.elapsed().as_secs())
     }
 
+    fn unix_seconds(&self) -> Option<u64> {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_secs())
+    }
+
     fn read_file(&self, path: &str) -> Result<Option<String>, String> {
         match std::fs::read(path) {
             Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),

@@ -390,6 +390,15 @@ fn graph_overrides_agree_with_their_definitions() {
     assert_eq!(r["result"], "success", "{r}");
 }
 
+/// JavaTime is this machine's clock through `sysmo check`.
+#[test]
+fn java_time_is_the_machines_clock() {
+    let out = sysmo(&["check", "WallClock.tla", "--json"]);
+    let r = json(&out);
+    assert_eq!(r["result"], "success", "{r}");
+    assert_eq!(r["distinct_states"], 1, "{r}");
+}
+
 /// IOEnv answers the environment of the `sysmo` process; a library operator TLC replaces with
 /// other I/O in Java is an error that says so.
 #[test]

@@ -64,6 +64,10 @@ enum Global<'a> {
     Stated(&'a Expr),
     /// A library definition TLC replaces with Java, replaced here too (see `overrides`).
     Native(&'static overrides::Override),
+    /// An operator of a standard module built into the evaluator (TLC, Sequences, ...), named
+    /// through an instance of that module (`T == INSTANCE TLC`, then `T!PrintT(x)`): the
+    /// built-in of that name.
+    Standard,
 }
 
 type Scope<'a> = HashMap<&'a str, Global<'a>>;
@@ -1386,6 +1390,8 @@ impl<'a> ConstEval<'a> {
             let (frames, target) = self.resolve_path(op, env)?;
             let d = match target {
                 Some(Global::Op(d)) => d,
+                // Its arguments are written here: read in the caller's module.
+                Some(Global::Standard) => return self.builtin(&op.name, args, env, span),
                 Some(Global::Native(o)) => return self.call_override(o, args, env),
                 Some(Global::Value(v)) if args.is_empty() => return Ok(v),
                 Some(Global::Stated(x)) if args.is_empty() => return self.in_frames(frames, || self.ev(x, &Env::default())),
@@ -1533,7 +1539,7 @@ impl<'a> ConstEval<'a> {
             StdOp::Implies => return Ok(Value::Bool(!self.ev_bool(&args[0], env)? || self.ev_bool(&args[1], env)?)),
             StdOp::Len => return Ok(Value::Int(self.ev(&args[0], env)?.seq_len()?)),
             StdOp::Head => return self.ev(&args[0], env)?.head(),
-            StdOp::Tail => return self.ev(&args[0], env)?.tail(),
+            StdOp::Tail => return self.ev(&args[0], env)?.tail().map(|v| self.ranked(v)),
             StdOp::Cardinality => return Ok(Value::Int(self.ev(&args[0], env)?.cardinality()?)),
             StdOp::Domain => return self.ev(&args[0], env)?.domain(),
             _ => {}
@@ -1775,13 +1781,13 @@ impl<'a> ConstEval<'a> {
             ("Len", 1) => Ok(Value::Int(vals[0].seq_len()?)),
             ("Append", 2) => vals[0].append(vals[1].clone()),
             ("Head", 1) => vals[0].head(),
-            ("Tail", 1) => vals[0].tail(),
+            ("Tail", 1) => vals[0].tail().map(|v| self.ranked(v)),
             // A string built at run time takes the rank its text already has (TLC interns it).
             ("\\o", 2) => match vals[0].concat(&vals[1])? {
                 Value::Str(x) => Ok(Value::Str(self.program.interner.get(x.as_str()))),
                 other => Ok(other),
             },
-            ("SubSeq", 3) => vals[0].subseq(int(1)?, int(2)?),
+            ("SubSeq", 3) => vals[0].subseq(int(1)?, int(2)?).map(|v| self.ranked(v)),
             ("Cardinality", 1) => Ok(Value::Int(vals[0].cardinality()?)),
             ("IsFiniteSet", 1) => bool_v(vals[0].is_finite_set()),
             (":>", 2) => Value::fcn(vec![(vals[0].clone(), vals[1].clone())]),
@@ -1885,6 +1891,15 @@ impl<'a> ConstEval<'a> {
                 }
                 v => Err(err(codes::TYPE, format!("The first argument of TLCSet should be a nonnegative integer, but instead it is {}", v))),
             },
+            // The wall clock, as TLC gives it: seconds since 1970 with the top bit cleared (TLC
+            // 2.15 gave milliseconds; current TLCs give seconds, which this follows).
+            ("JavaTime", 0) => {
+                let host = self.tlc.host.borrow().clone();
+                match host.and_then(|h| h.unix_seconds()) {
+                    Some(s) => Ok(Value::Int((s as u32 & 0x7FFF_FFFF) as i32)),
+                    None => Err(err(codes::UNSUPPORTED, "JavaTime reads the wall clock, and this run has none (`sysmo check` and `sysmo simulate` give theirs)")),
+                }
+            }
             // TLC draws these with its random generator, seeded per run: their values (and so the
             // states a model reaches) cannot be reproduced.
             ("RandomElement", 1) | ("RandomSubset", 2) | ("RandomSetOfSubsets", 3) | ("TestRandomSetOfSubsets", 3) => Err(err(
@@ -1892,6 +1907,15 @@ impl<'a> ConstEval<'a> {
                 format!("{name} is not supported: TLC draws its value at random, and no other checker can reproduce the draw; enumerate the choices instead (\\E x \\in S or x' \\in S)"),
             )),
             _ => Err(err(codes::UNKNOWN, format!("unknown operator {} with {} argument(s)", name, n))),
+        }
+    }
+
+    /// `v`, a string built at run time (`Tail` or `SubSeq` of a string) taking the rank its
+    /// text already has, as TLC interns it; other values unchanged.
+    pub(super) fn ranked(&self, v: Value) -> Value {
+        match v {
+            Value::Str(x) if x.rank() == crate::intern::UNRANKED => Value::Str(self.program.interner.get(x.as_str())),
+            v => v,
         }
     }
 

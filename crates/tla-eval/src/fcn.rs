@@ -217,6 +217,14 @@ impl Value {
     }
     /// `Tail(s)`
     pub fn tail(&self) -> VResult<Value> {
+        // TLC's Tail of a string is the string without its first character.
+        if let Value::Str(t) = self {
+            let mut chars = t.as_str().chars();
+            if chars.next().is_none() {
+                return Err(ValueError::new(codes::NOT_IN_DOMAIN, "Attempted to apply Tail to the empty string"));
+            }
+            return Ok(Value::Str(Str::unranked(chars.as_str())));
+        }
         let s = self.as_seq("Tail")?;
         if s.is_empty() {
             return Err(ValueError::new(codes::NOT_IN_DOMAIN, "Attempted to apply Tail to the empty sequence"));
@@ -234,6 +242,20 @@ impl Value {
     }
     /// `SubSeq(s, m, n)`: `<<s[m], ..., s[n]>>` (empty when n < m).
     pub fn subseq(&self, m: i32, n: i32) -> VResult<Value> {
+        // TLC's SubSeq of a string is its substring, with the bounds of a sequence's.
+        if let Value::Str(t) = self {
+            let chars: Vec<char> = t.as_str().chars().collect();
+            if n < m {
+                return Ok(Value::Str(Str::unranked("")));
+            }
+            if m < 1 || n as i64 > chars.len() as i64 {
+                return Err(ValueError::new(
+                    codes::NOT_IN_DOMAIN,
+                    format!("The second and third arguments of SubSeq ({}, {}) are out of the domain of {}", m, n, self),
+                ));
+            }
+            return Ok(Value::Str(Str::unranked(&chars[m as usize - 1..n as usize].iter().collect::<String>())));
+        }
         let s = self.as_seq("SubSeq")?;
         if n < m {
             return Ok(Value::Seq(Elems::from(Vec::new())));

@@ -1,4 +1,5 @@
-//! What a model may ask of the program that runs the check: a clock (`TLCGet("duration")`),
+//! What a model may ask of the program that runs the check: a clock (`TLCGet("duration")`,
+//! `JavaTime`),
 //! and files and processes, for the
 //! library operators that TLC runs as Java with I/O (IOUtils' `IOExec`, Json's
 //! `JsonSerialize` and `JsonDeserialize`, CSV's `CSVWrite` and `CSVRead`, ...).
@@ -21,6 +22,10 @@ pub trait Host: Send + Sync {
     fn exec(&self, command: &[String], env: &[(String, String)]) -> Result<Exec, String>;
     /// Whole seconds since the run started, for `TLCGet("duration")`; `None`: no clock.
     fn seconds_since_start(&self) -> Option<u64> {
+        None
+    }
+    /// Seconds since 1970-01-01 UTC, for TLC's `JavaTime`; `None`: no clock.
+    fn unix_seconds(&self) -> Option<u64> {
         None
     }
 }

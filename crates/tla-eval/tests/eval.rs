@@ -303,3 +303,13 @@ H01 == <<Sorted(<<1, 2, 5>>, <), Sorted(<<3, 2>>, <), Apply2(+, 2, 3), Apply2(\c
 "#;
     assert_defs(spec, &[("H01", "<<TRUE, FALSE, 5, {1, 2}, <<1, 2>>, <<3>>>>")]);
 }
+
+/// TLC's JavaTime reads the wall clock: the engine has none of its own, so without a host
+/// (the web playground, the grader) it is an error that says so; `sysmo check` gives its clock
+/// (see sysmo-cli's tests).
+#[test]
+fn java_time_needs_the_hosts_clock() {
+    let e = eval_error("JavaTime");
+    assert_eq!(e.code, tla_eval::error::codes::UNSUPPORTED);
+    assert!(e.message.contains("wall clock"), "{}", e.message);
+}

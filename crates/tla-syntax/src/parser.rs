@@ -1164,10 +1164,50 @@ impl<'a> Parser<'a> {
         Expr::new(ExprKind::OpApp { op: OpName { path: vec![], name: name.to_string(), span: tspan, sel: vec![] }, args }, span)
     }
 
+    /// Whether the parentheses that open `k` tokens ahead hold a comma outside any inner
+    /// brackets.
+    fn comma_inside(&self, k: usize) -> bool {
+        let mut depth = 0usize;
+        let mut i = k;
+        while let Some(t) = self.ahead(i) {
+            if t.kind == Kind::Sym {
+                match t.text {
+                    "(" | "[" | "{" | "<<" => depth += 1,
+                    ")" | "]" | "}" | ">>" | ">>_" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return false;
+                        }
+                    }
+                    "," if depth == 1 => return true,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        false
+    }
+
     fn unary(&mut self) -> R<Expr> {
         let Some(t) = self.peek() else { return self.unexpected("an expression") };
         if t.kind == Kind::Sym && (t.text == "/\\" || t.text == "\\/") {
             return self.bullets();
+        }
+        // An infix operator applied as a prefix one, `+(a, b)` or `\cup(S, T)`: SANY reads it
+        // as `a + b`. Not `-`, which SANY reads as the negation there.
+        if t.kind == Kind::Sym
+            && let Some(info) = ops::infix(t.text).filter(|i| !matches!(i.name, "\\X" | "\\times" | "-"))
+            && self.ahead(1).is_some_and(|n| n.is_sym("("))
+            && self.comma_inside(1)
+        {
+            self.bump();
+            let open = self.bump();
+            let a = self.expr()?;
+            self.expect_sym(",")?;
+            let b = self.expr()?;
+            let c = self.close(open, ")")?;
+            let e = self.opapp(info.name, self.tok_span(t), vec![a, b], self.sp(t.start, c.end));
+            return self.postfix(e);
         }
         let pre = if t.kind == Kind::Sym && t.text == "-" {
             ops::prefix("-.")

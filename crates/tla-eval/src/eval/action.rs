@@ -1617,6 +1617,11 @@ impl<'a> ConstEval<'a> {
                 senv = senv.bind(&p.name.name, b);
             }
             let Some(scope) = self.program.scopes.get(md.instance.module.name.as_str()) else {
+                // A standard module the evaluator builds in has no definitions to enter: its
+                // operators are the built-ins (SANY has checked that it defines the name).
+                if i + 1 == op.path.len() && tla_sema::stdlib::standard_module(&md.instance.module.name).is_some() {
+                    return Ok((frames, Some(Global::Standard)));
+                }
                 return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
             };
             let (vars, decls) = self.program.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();

@@ -1098,7 +1098,7 @@ impl<'a> ConstEval<'a> {
             Code::Un(f, a) => self.with_ref(a, env, st, base, &mut |a| match f {
                 StdOp::Len => Ok(Value::Int(a.seq_len()?)),
                 StdOp::Head => a.head(),
-                StdOp::Tail => a.tail(),
+                StdOp::Tail => a.tail().map(|v| self.ranked(v)),
                 StdOp::Cardinality => Ok(Value::Int(a.cardinality()?)),
                 _ => a.domain(),
             })?,

@@ -207,7 +207,7 @@ impl<'a> ConstEval<'a> {
                             Some(Global::Fun(fd)) => {
                                 args.is_empty() && self.def_const(fd as *const FunDef as usize, &[fd.name.name.as_str()], &fd.body, &fd.bounds, d)
                             }
-                            Some(Global::Inst(_) | Global::Stated(_) | Global::Native(_)) => false,
+                            Some(Global::Inst(_) | Global::Stated(_) | Global::Native(_) | Global::Standard) => false,
                             // A standard operator of values (Max(S), Range(f), SetToBag(S), ...)
                             // on constant arguments is a constant.
                             None => {

@@ -3,8 +3,8 @@
 //! answer (a placeholder such as `SVGElemToString(e) == TRUE`, I/O, an enumeration of an
 //! infinite set where TLC computes the result directly), the definition is replaced here too:
 //! by a native implementation of what the text defines, or by an error that names the
-//! operator and says why it is not supported. Overrides whose text gives TLC's answer (the
-//! Bitwise and Combinatorics operators, say) are left to the text.
+//! operator and says why it is not supported. Overrides whose text gives TLC's answer
+//! (Combinatorics' `factorial`, say) are left to the text.
 //!
 //! Like TLC, an override applies to any module of that name, wherever its file comes from.
 
@@ -64,6 +64,16 @@ const fn unsupported(module: &'static str, name: &'static str, why: &'static str
 }
 
 static OVERRIDES: &[Override] = &[
+    // The text overflows TLC's 32-bit integers in factorial[n] where the binomial itself
+    // fits (choose(20, 10)), and fails on factorial[-1] where TLC's Java answers 0 (k > n).
+    native("Combinatorics", "choose"),
+    // The text recurses bit by bit, slowly (seconds for a test over 0..255): computed here
+    // with the text's answers (see `bitwise`).
+    native("Bitwise", "And"),
+    native("Bitwise", "Or"),
+    native("Bitwise", "Xor"),
+    native("Bitwise", "Not"),
+    native("Bitwise", "shiftR"),
     native("UndirectedGraphs", "SimplePath"),
     native("UndirectedGraphs", "AreConnectedIn"),
     native("UndirectedGraphs", "ConnectedComponents"),
@@ -114,6 +124,67 @@ static OVERRIDES: &[Override] = &[
     lazy("TLCExt", "PickSuccessor"),
     native("TLCExt", "TLCModelValue"),
 ];
+
+/// Combinatorics' `choose(n, k)`, as TLC's Java computes it: the binomial coefficient (0 when
+/// `k > n`), an error when `n` or `k` is negative or the result exceeds TLC's integers.
+fn binomial(n: &Value, k: &Value) -> VResult<Value> {
+    let (n, k) = match (n, k) {
+        (Value::Int(n), Value::Int(k)) if *n >= 0 && *k >= 0 => (*n as u64, *k as u64),
+        _ => return Err(err(codes::TYPE, format!("choose(n, k) expects two natural numbers, not {n} and {k}"))),
+    };
+    if k > n {
+        return Ok(Value::Int(0));
+    }
+    let k = k.min(n - k);
+    // C(n, i) grows with i up to n/2: once a partial result is too large, so is the answer.
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r * u128::from(n - i) / u128::from(i + 1);
+        if r > i32::MAX as u128 {
+            return Err(err(codes::OVERFLOW, format!("Overflow when computing choose({n}, {k})")));
+        }
+    }
+    Ok(Value::Int(r as i32))
+}
+
+/// The Bitwise operators, as their text defines them, where it gives an answer:
+/// `And(x, y, n, m)` (and `Or`, `Xor`, each with `n = 0` and `m` the greater operand, behind
+/// `&`, `|` and `^^`) combines bit `k` of `x` and `y` (`(x \div 2^k) % 2`, so a negative
+/// number's two's-complement bits) for each `k` from `n` while `m \div 2^(k-n)` is not 0;
+/// `Not(a)` flips the bits of `a` up to its highest; `shiftR(n, pos)` halves `n` `pos` times,
+/// rounding down. Where the text never ends (a negative `m`, `a` or `pos`), TLC's Java
+/// answers, and so does this: `x & y`, `x | y`, `x ^ y`, `0`, and an unsigned shift.
+fn bitwise(name: &str, v: [i32; 4]) -> VResult<i32> {
+    let [x, y, n, m] = v;
+    match name {
+        "shiftR" if y >= 0 => Ok(x >> y.min(31)),
+        "shiftR" => Ok(((x as u32) >> (y & 31)) as i32),
+        "Not" if x < 0 => Ok(0),
+        "And" | "Or" | "Xor" if m < 0 => Ok(match name {
+            "And" => x & y,
+            "Or" => x | y,
+            _ => x ^ y,
+        }),
+        _ => {
+            let (y, n, mut m) = if name == "Not" { (0, 0, x) } else { (y, n, m) };
+            let bit = |v: i32, k: u32| (i64::from(v) >> k.min(63)) & 1;
+            let (mut k, mut out) = (n.max(0) as u32, 0i64);
+            while m != 0 {
+                let (a, b) = (bit(x, k), bit(y, k));
+                let one = match name {
+                    "And" => a & b,
+                    "Or" => a | b,
+                    "Xor" => a ^ b,
+                    _ => 1 - a,
+                };
+                out += one << k.min(62);
+                m /= 2;
+                k += 1;
+            }
+            i32::try_from(out).map_err(|_| err(codes::OVERFLOW, format!("Overflow when computing {name}")))
+        }
+    }
+}
 
 /// The override of `module`'s definition `name`, if TLC has one that the text does not match.
 pub(crate) fn of(module: &str, name: &str) -> Option<&'static Override> {
@@ -330,6 +401,8 @@ impl<'a> ConstEval<'a> {
         let want = match o.name {
             "Trace" => 0,
             "AreConnectedIn" => 3,
+            "choose" | "shiftR" => 2,
+            "And" | "Or" | "Xor" => 4,
             "TLCGetOrDefault" => 2,
             "NodeOfRingNetwork" => 5,
             _ => 1,
@@ -398,6 +471,17 @@ impl<'a> ConstEval<'a> {
                 let mut out = String::new();
                 self.svg(&vals[0], &mut out, 0).map_err(|e| err(codes::TYPE, format!("SVGElemToString: {e}")))?;
                 Ok(Value::Str(self.program.interner.get(&out)))
+            }
+            "choose" => binomial(&vals[0], &vals[1]),
+            "And" | "Or" | "Xor" | "Not" | "shiftR" => {
+                let mut v = [0i32; 4];
+                for (i, x) in vals.iter().enumerate() {
+                    v[i] = match x {
+                        Value::Int(k) => *k,
+                        _ => return Err(err(codes::TYPE, format!("{} (module Bitwise) expects integers, not {x}", o.name))),
+                    };
+                }
+                Ok(Value::Int(bitwise(o.name, v)?))
             }
             "atoi" => match &vals[0] {
                 Value::Str(s) => s.as_str().trim().parse::<i32>().map(Value::Int).map_err(|_| {
@@ -581,4 +665,61 @@ fn json_string(s: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn choose(n: i32, k: i32) -> Result<i32, &'static str> {
+        match binomial(&Value::Int(n), &Value::Int(k)) {
+            Ok(Value::Int(v)) => Ok(v),
+            Ok(_) => Err("not an integer"),
+            Err(e) => Err(e.code),
+        }
+    }
+
+    /// What TLC's Java (tlc2.util.Combinatorics.choose, then Math.toIntExact) answers where the
+    /// module's text overflows in factorial[n] or fails on factorial[n - k].
+    #[test]
+    fn choose_is_tlcs_binomial_where_the_text_overflows() {
+        assert_eq!(choose(20, 10), Ok(184_756));
+        assert_eq!(choose(30, 15), Ok(155_117_520));
+        assert_eq!(choose(63, 1), Ok(63));
+        assert_eq!(choose(2_000_000_000, 1), Ok(2_000_000_000));
+        assert_eq!(choose(3, 5), Ok(0));
+        assert_eq!(choose(0, 0), Ok(1));
+        // C(34, 17) = 2,333,606,220 does not fit.
+        assert_eq!(choose(34, 17), Err(codes::OVERFLOW));
+        assert_eq!(choose(-1, 0), Err(codes::TYPE));
+        assert_eq!(choose(1, -1), Err(codes::TYPE));
+    }
+
+    /// The text's answers (checked with TLC 2.15 on the CommunityModules' Bitwise.tla), and
+    /// TLC's Java where the text's recursion never ends.
+    #[test]
+    fn bitwise_follows_the_text() {
+        let b = |name: &str, x: i32, y: i32| {
+            let m = x.max(y);
+            bitwise(name, [x, y, 0, m]).map_err(|e| e.code)
+        };
+        assert_eq!(b("And", 12, 10), Ok(8));
+        assert_eq!(b("Or", 12, 10), Ok(14));
+        assert_eq!(b("Xor", 12, 10), Ok(6));
+        assert_eq!(b("And", 5, -3), Ok(5));
+        assert_eq!(b("Or", 12, -3), Ok(13));
+        assert_eq!(b("Xor", 12, -3), Ok(1));
+        assert_eq!(b("Or", -12, -3), Ok(-12 | -3));
+        assert_eq!(bitwise("Not", [5, 0, 0, 0]).map_err(|e| e.code), Ok(2));
+        assert_eq!(bitwise("Not", [0, 0, 0, 0]).map_err(|e| e.code), Ok(0));
+        assert_eq!(bitwise("shiftR", [-5, 1, 0, 0]).map_err(|e| e.code), Ok(-3));
+        assert_eq!(
+            bitwise("shiftR", [-1, 40, 0, 0]).map_err(|e| e.code),
+            Ok(-1)
+        );
+        assert_eq!(
+            bitwise("And", [i32::MAX, i32::MAX, 0, i32::MAX]).map_err(|e| e.code),
+            Ok(i32::MAX)
+        );
+    }
 }

@@ -762,6 +762,12 @@ impl<'a> ConstEval<'a> {
                 let xs = s(0)?;
                 v(0).apply(&Value::Int(len_i32(xs)))
             }
+            // Strings, as TLC takes them in IsPrefix (and so in IsStrictPrefix, defined from
+            // it): a prefix of the text.
+            "IsPrefix" | "IsStrictPrefix" if matches!((v(0), v(1)), (Value::Str(_), Value::Str(_))) => {
+                let (Value::Str(a), Value::Str(b)) = (v(0), v(1)) else { unreachable!("checked above") };
+                Ok(Value::Bool(b.as_str().starts_with(a.as_str()) && (name == "IsPrefix" || a.as_str() != b.as_str())))
+            }
             "IsPrefix" | "IsStrictPrefix" | "IsSuffix" | "IsStrictSuffix" => {
                 let (a, b) = (s(0)?, s(1)?);
                 let yes = if name.contains("Prefix") {
@@ -783,6 +789,16 @@ impl<'a> ConstEval<'a> {
             }
             "CommonPrefixes" | "LongestCommonPrefix" => {
                 let all = set(0)?;
+                // Strings, as TLC takes them: the longest common prefix of their text.
+                if name == "LongestCommonPrefix" && !all.elems().is_empty() && all.elems().iter().all(|x| matches!(x, Value::Str(_))) {
+                    let texts: Vec<&str> = all.elems().iter().filter_map(|x| if let Value::Str(t) = x { Some(t.as_str()) } else { None }).collect();
+                    let mut prefix = texts[0];
+                    for t in &texts[1..] {
+                        let common = prefix.char_indices().zip(t.chars()).find(|((_, a), b)| a != b).map_or(prefix.len().min(t.len()), |((i, _), _)| i);
+                        prefix = &prefix[..common];
+                    }
+                    return Ok(Value::Str(self.program.interner.get(prefix)));
+                }
                 let seqs = all.elems().iter().map(|x| seq(x, name)).collect::<VResult<Vec<_>>>()?;
                 let Some(first) = seqs.first() else {
                     return match name {
@@ -811,6 +827,10 @@ impl<'a> ConstEval<'a> {
                 Ok(if r.as_int()? == 0 { v(1).clone() } else { r })
             }
             "FlattenSeq" => {
+                // The text's `IF Len(seqs) = 0 THEN seqs`, with TLC's Len of a string.
+                if matches!(v(0), Value::Str(t) if t.as_str().is_empty()) {
+                    return Ok(v(0).clone());
+                }
                 let xs = s(0)?;
                 let Some(first) = xs.first() else { return Ok(v(0).clone()) };
                 let mut acc = first.clone();
@@ -867,6 +887,30 @@ impl<'a> ConstEval<'a> {
                 let (r, sub) = (s(1)?, s(2)?);
                 s(3)?;
                 splice(v(3), i.saturating_sub(1), r, i.saturating_add(len_i32(sub)))
+            }
+            // Three strings, as TLC's Java takes them: the text with the first (or every)
+            // occurrence of `s` replaced by `r`. An empty `s` puts `r` before the text
+            // (ReplaceFirstSubSeq), or before each of its characters (ReplaceAllSubSeqs:
+            // `r t1 r t2 ... r tn`, just `r` for an empty text).
+            "ReplaceFirstSubSeq" | "ReplaceAllSubSeqs" if matches!((v(0), v(1), v(2)), (Value::Str(_), Value::Str(_), Value::Str(_))) => {
+                let text = |i: usize| if let Value::Str(x) = v(i) { x.as_str() } else { "" };
+                let (r, sub, t) = (text(0), text(1), text(2));
+                let out = match (name, sub.is_empty()) {
+                    ("ReplaceFirstSubSeq", true) => format!("{r}{t}"),
+                    ("ReplaceFirstSubSeq", false) => t.replacen(sub, r, 1),
+                    (_, true) => {
+                        let mut out = r.to_string();
+                        for (i, c) in t.chars().enumerate() {
+                            if i != 0 {
+                                out.push_str(r);
+                            }
+                            out.push(c);
+                        }
+                        out
+                    }
+                    (_, false) => t.replace(sub, r),
+                };
+                Ok(Value::Str(self.program.interner.get(&out)))
             }
             "ReplaceFirstSubSeq" => {
                 let (r, sub, t) = (s(0)?, s(1)?, s(2)?);
