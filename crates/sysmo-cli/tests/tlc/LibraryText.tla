@@ -32,6 +32,9 @@ ASSUME <<IsPrefix("ab", "abc"), IsPrefix("b", "abc"), IsStrictPrefix("abc", "abc
 ASSUME <<LongestCommonPrefix({"abc", "a"}), LongestCommonPrefix({"abc", "abd"})>> = <<"a", "ab">>
 ASSUME <<ReplaceFirstSubSeq("x", "", "ab"), ReplaceFirstSubSeq("x", "b", "abab")>> = <<"xab", "axab">>
 ASSUME FlattenSeq("") = ""
+ASSUME <<SubSeqs("ab"), Prefixes("ab")>> = <<{"", "a", "b", "ab"}, {"", "a", "ab"}>>
+ASSUME <<Front("abc"), Front(""), RemoveAt("abc", 2), RemoveAt("abc", 4)>> = <<"ab", "", "ac", "abc">>
+ASSUME <<IndexFirstSubSeq("b", "abab"), IndexFirstSubSeq("", "ab"), ReplaceSubSeqAt(2, "x", "b", "abc")>> = <<2, 1, "axc">>
 
 VARIABLE q
 Init == q = <<>>

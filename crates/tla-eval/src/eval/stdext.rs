@@ -531,8 +531,77 @@ impl<'a> ConstEval<'a> {
         Value::tuple(out)
     }
 
+    /// The operators of SequencesExt whose text TLC evaluates on strings too, through its
+    /// `Len`, `SubSeq` and `\o` of strings: on string arguments, the strings that text gives
+    /// (None: not one of them, or not strings).
+    fn strings_as_text(&self, name: &str, vals: &[Value]) -> Option<VResult<Value>> {
+        let text = |i: usize| match vals.get(i) {
+            Some(Value::Str(t)) => Some(t.as_str().chars().collect::<Vec<char>>()),
+            _ => None,
+        };
+        let string = |cs: &[char]| Value::Str(self.program.interner.get(&cs.iter().collect::<String>()));
+        let index = |i: usize| match vals.get(i) {
+            Some(Value::Int(k)) => Some(*k),
+            _ => None,
+        };
+        // SubSeq(t, m, n) as TLC takes a string: "" when n < m, else an error outside 1..Len(t).
+        let sub = |t: &[char], m: i32, n: i32| -> VResult<Vec<char>> {
+            if n < m {
+                return Ok(vec![]);
+            }
+            if m < 1 || n as i64 > t.len() as i64 {
+                return Err(err(codes::NOT_IN_DOMAIN, format!("The second and third arguments of SubSeq ({m}, {n}) are out of the domain of the string \"{}\"", t.iter().collect::<String>())));
+            }
+            Ok(t[m as usize - 1..n as usize].to_vec())
+        };
+        Some(match name {
+            // {SubSeq(s, i+1, j) : i, j \in 0..Len(s)} and {SubSeq(s, 1, n) : n \in 0..Len(s)}
+            "SubSeqs" | "Prefixes" => {
+                let t = text(0)?;
+                let mut out = vec![];
+                for i in 0..=t.len() {
+                    for j in i..=t.len() {
+                        if name == "SubSeqs" || i == 0 {
+                            out.push(string(&t[i..j]));
+                        }
+                    }
+                }
+                Value::set(out)
+            }
+            // SubSeq(s, 1, Len(s) - 1)
+            "Front" => {
+                let t = text(0)?;
+                sub(&t, 1, t.len() as i32 - 1).map(|r| string(&r))
+            }
+            // SubSeq(s, 1, i - 1) \o SubSeq(s, i + 1, Len(s))
+            "RemoveAt" => {
+                let (t, i) = (text(0)?, index(1)?);
+                (|| Ok(string(&[sub(&t, 1, i - 1)?, sub(&t, i.saturating_add(1), t.len() as i32)?].concat())))()
+            }
+            // The least index at which `s` occurs in `t` (none: CHOOSE has no choice).
+            "IndexFirstSubSeq" => {
+                let (a, b) = (text(0)?, text(1)?);
+                match (0..=b.len().saturating_sub(a.len())).find(|&i| b.len() >= a.len() && b[i..i + a.len()] == a[..]) {
+                    Some(i) => Ok(Value::Int(i as i32 + 1)),
+                    None => Err(err(codes::CHOOSE_NONE, format!("IndexFirstSubSeq: \"{}\" does not occur in \"{}\"", a.iter().collect::<String>(), b.iter().collect::<String>()))),
+                }
+            }
+            // SubSeq(t, 1, i - 1) \o r \o SubSeq(t, i + Len(s), Len(t))
+            "ReplaceSubSeqAt" => {
+                let (i, r, s, t) = (index(0)?, text(1)?, text(2)?, text(3)?);
+                (|| Ok(string(&[sub(&t, 1, i - 1)?, r.clone(), sub(&t, i.saturating_add(s.len() as i32), t.len() as i32)?].concat())))()
+            }
+            _ => return None,
+        })
+    }
+
     /// The operators of this module whose arguments are all values.
     fn std_ext_values(&self, name: &str, vals: Vec<Value>) -> VResult<Value> {
+        if vals.iter().any(|x| matches!(x, Value::Str(_)))
+            && let Some(r) = self.strings_as_text(name, &vals)
+        {
+            return r;
+        }
         let v = |i: usize| &vals[i];
         let int = |i: usize| vals[i].as_int();
         let set = |i: usize| vals[i].to_set();
