@@ -1050,6 +1050,10 @@ pub fn with_checked_model(
         model.evaluator().set_check_config(model.check_deadlock(), w);
     }
     if let Err(e) = model.check_assumptions() {
+        // What the ASSUMEs before the failing one printed, as TLC prints it before the error.
+        for line in model.take_output() {
+            eprintln!("{line}");
+        }
         let failure = tla_check::load::LoadFailure::of_error(e);
         let stop = Stop { kind: result_kind(failure.kind), message: failure.first_line(&inputs.sources), diagnostics: failure.diagnostics, sources: None };
         return report_stop(&stop, Some(&inputs.sources), json, started);

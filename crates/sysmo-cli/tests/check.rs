@@ -390,6 +390,16 @@ fn graph_overrides_agree_with_their_definitions() {
     assert_eq!(r["result"], "success", "{r}");
 }
 
+/// What the ASSUMEs printed before one failed is shown with the error, as TLC shows it.
+#[test]
+fn output_printed_before_a_failing_assumption_is_kept() {
+    let out = sysmo(&["check", "PrintThenFail.tla"]);
+    assert_eq!(out.status.code(), Some(75));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let (printed, error) = (err.find("\"before the failure\""), err.find("E0402"));
+    assert!(printed.is_some() && printed < error, "{err}");
+}
+
 /// JavaTime is this machine's clock through `sysmo check`.
 #[test]
 fn java_time_is_the_machines_clock() {
