@@ -495,6 +495,7 @@ impl<'a> ConstEval<'a> {
                 primed_params: RefCell::new(HashMap::default()),
                 primed_mask_fast: PtrCache::new(FAST_BITS, 0),
                 branching: RefCell::new(HashMap::default()),
+                tabled: RefCell::new(HashMap::default()),
                 resolved: RefCell::new(HashMap::default()),
                 resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
                 varies_fast: PtrCache::new(FAST_BITS, ()),
@@ -1090,50 +1091,54 @@ impl<'a> ConstEval<'a> {
     #[inline(never)]
     fn apply_fun_def(&self, d: &'a FunDef, env: &Env<'a>, arg: &Value) -> VResult<Value> {
         self.enter()?;
-        let r = (|| {
-            let sets = self.bound_sets(&d.bounds, env)?;
-            let mut names: Vec<(&'a BoundVars, &Value)> = Vec::new();
-            for (b, s) in d.bounds.iter().zip(sets.iter()) {
-                names.push((&b.vars, s));
-            }
-            let total: usize = d.bounds.iter().map(|b| match &b.vars {
-                BoundVars::Names(ns) => ns.len(),
-                BoundVars::Tuple(_) => 1,
-            }).sum();
-            let comps: Vec<Value> = if total == 1 {
-                vec![arg.clone()]
-            } else {
-                match arg {
-                    Value::Seq(t) if t.len() == total => t.to_vec(),
-                    _ => return Err(err(codes::NOT_IN_DOMAIN, format!("{} is not in the domain of {}", arg, d.name.name))),
-                }
-            };
-            let mut env2 = env.clone();
-            let mut k = 0;
-            for (vars, set) in names {
-                let count = match vars {
-                    BoundVars::Names(ns) => ns.len(),
-                    BoundVars::Tuple(_) => 1,
-                };
-                for j in 0..count {
-                    let v = &comps[k];
-                    if !set.member(v)? {
-                        return Err(err(
-                            codes::NOT_IN_DOMAIN,
-                            format!("Attempted to apply function {} to argument {}, which is not in its domain", d.name.name, arg),
-                        ));
-                    }
-                    env2 = match vars {
-                        BoundVars::Names(ns) => env2.bind_value(&ns[j].name, v.clone()),
-                        BoundVars::Tuple(_) => self.bind_bound(vars, v.clone(), &env2)?,
-                    };
-                    k += 1;
-                }
-            }
-            self.ev(&d.body, &env2)
-        })();
+        let r = self.fun_def_env(d, env, arg).and_then(|env2| self.ev(&d.body, &env2));
         self.leave();
         r
+    }
+
+    /// The environment the body of the function definition `d` is read in for `d[arg]`: `env`
+    /// with its bound names given the argument's components, each checked to be in its set.
+    fn fun_def_env(&self, d: &'a FunDef, env: &Env<'a>, arg: &Value) -> VResult<Env<'a>> {
+        let sets = self.bound_sets(&d.bounds, env)?;
+        let mut names: Vec<(&'a BoundVars, &Value)> = Vec::new();
+        for (b, s) in d.bounds.iter().zip(sets.iter()) {
+            names.push((&b.vars, s));
+        }
+        let total: usize = d.bounds.iter().map(|b| match &b.vars {
+            BoundVars::Names(ns) => ns.len(),
+            BoundVars::Tuple(_) => 1,
+        }).sum();
+        let comps: Vec<Value> = if total == 1 {
+            vec![arg.clone()]
+        } else {
+            match arg {
+                Value::Seq(t) if t.len() == total => t.to_vec(),
+                _ => return Err(err(codes::NOT_IN_DOMAIN, format!("{} is not in the domain of {}", arg, d.name.name))),
+            }
+        };
+        let mut env2 = env.clone();
+        let mut k = 0;
+        for (vars, set) in names {
+            let count = match vars {
+                BoundVars::Names(ns) => ns.len(),
+                BoundVars::Tuple(_) => 1,
+            };
+            for j in 0..count {
+                let v = &comps[k];
+                if !set.member(v)? {
+                    return Err(err(
+                        codes::NOT_IN_DOMAIN,
+                        format!("Attempted to apply function {} to argument {}, which is not in its domain", d.name.name, arg),
+                    ));
+                }
+                env2 = match vars {
+                    BoundVars::Names(ns) => env2.bind_value(&ns[j].name, v.clone()),
+                    BoundVars::Tuple(_) => self.bind_bound(vars, v.clone(), &env2)?,
+                };
+                k += 1;
+            }
+        }
+        Ok(env2)
     }
 
     /// Bytes of stack between the outermost and the current evaluation frame (for tuning).

@@ -861,8 +861,62 @@ impl<'a> ConstEval<'a> {
                 },
             },
             ExprKind::OpApp { .. } => true,
+            // `f[a]` of a function definition is enumerated as its body (see `act_inner`); a
+            // name that is no definition, variable or constant may be a LET function.
+            ExprKind::FunApp { fun, .. } => match &*fun.kind {
+                ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() => match self.program.globals.get(op.name.as_str()) {
+                    Some(Global::Fun(d)) => !self.fun_tabled(d) && self.may_branch_at(&d.body, depth + 1),
+                    Some(_) => false,
+                    None => !self.program.vars.contains_key(op.name.as_str()),
+                },
+                _ => false,
+            },
             _ => false,
         }
+    }
+
+    /// The function definition `fun` names, with the environment its body is read in (a LET
+    /// function sees itself, as it may be recursive): None for anything else.
+    fn fun_def_named(&self, fun: &'a Expr, env: &Env<'a>) -> Option<(&'a FunDef, Env<'a>)> {
+        let ExprKind::OpApp { op, args } = &*fun.kind else { return None };
+        if !op.path.is_empty() || !args.is_empty() {
+            return None;
+        }
+        match env.lookup(&op.name) {
+            Some(Binding::Fun(d, fenv)) => Some((d, fenv.bind(&d.name.name, Binding::Fun(d, fenv.clone())))),
+            Some(_) => None,
+            None => match self.global(op.name.as_str()) {
+                Some(Global::Fun(d)) if !self.fun_tabled(d) => Some((d, Env::default())),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether TLC holds the module's function definition `d` as a table when an action
+    /// applies it. TLC evaluates a constant-level definition once, before checking, and makes
+    /// a table of a non-recursive one whose domains are finite (Tool.evalAppl, OPCODE_nrfs);
+    /// a recursive one, or one that reads the state, stays a lambda (a LET's always does).
+    fn fun_tabled(&self, d: &'a FunDef) -> bool {
+        let key = d as *const FunDef as usize;
+        if let Some(&known) = self.caches.tabled.borrow().get(&key) {
+            return known;
+        }
+        let name = d.name.name.as_str();
+        let mut recursive = false;
+        tla_syntax::ast::walk(&d.body, &mut |x| {
+            if let ExprKind::OpApp { op, .. } = &*x.kind
+                && op.path.is_empty()
+                && op.name == name
+            {
+                recursive = true;
+            }
+        });
+        let tabled = !recursive
+            && self.frame.ctx.borrow().is_empty()
+            && self.def_const(key, &[name], &d.body, &d.bounds, 0)
+            && self.bound_sets(&d.bounds, &Env::default()).is_ok_and(|sets| sets.iter().all(|s| !matches!(s, Value::Lazy(l) if !l.is_finite())));
+        self.caches.tabled.borrow_mut().insert(key, tabled);
+        tabled
     }
 
     fn act_conj(&self, items: &'a [Expr], env: &Env<'a>, k: &mut Cont<'_>) -> VResult<bool> {
@@ -967,6 +1021,20 @@ impl<'a> ConstEval<'a> {
             ExprKind::Let { defs, body } => {
                 let env2 = self.let_env(defs, env)?;
                 self.act(body, &env2, k)
+            }
+            // As TLC: `f[a]`, where `f` is a function definition (the module's or a LET's), is
+            // not read as a value in an action. TLC holds such a function as a lambda with no
+            // table yet, and enumerates its body as an action with the bound names given `a`
+            // (Tool.getNextStates, OPCODE_fa): a disjunction or `\E` there branches, and a
+            // successor reached through two disjuncts that hold is generated twice.
+            ExprKind::FunApp { fun, args } if self.may_branch(e, 0) && let Some((d, fenv)) = self.fun_def_named(fun, env) && self.may_branch(&d.body, 0) => {
+                let arg = if args.len() == 1 {
+                    self.ev(&args[0], env)?
+                } else {
+                    Value::tuple(args.iter().map(|a| self.ev(a, env)).collect::<VResult<_>>()?)?
+                };
+                let env2 = self.fun_def_env(d, &fenv, &arg)?;
+                self.act(&d.body, &env2, k)
             }
             // As TLC: `\A` in an action is the conjunction of its instances, each enumerated
             // as an action, so a disjunction or `\E` inside branches (and counts as TLC counts).

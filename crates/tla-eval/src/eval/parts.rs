@@ -76,6 +76,9 @@ pub(super) struct Caches<'a> {
     pub(super) primed_mask_fast: PtrCache<u64>,
     /// Whether an action may branch at a node (see `action::may_branch`), by address.
     pub(super) branching: RefCell<HashMap<usize, bool>>,
+    /// Whether TLC holds a module's function definition as a table (see
+    /// `action::fun_tabled`), by the definition's address.
+    pub(super) tabled: RefCell<HashMap<usize, bool>>,
     /// What a name applied at a node means outside instances, when no local binds it.
     pub(super) resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).

@@ -323,6 +323,9 @@ impl<'a> ConstEval<'a> {
             }
             ExprKind::OpApp { op, args } if op.path.is_empty() => self.plan_op(e, op, args, pcx),
             ExprKind::BoxAction { .. } | ExprKind::AngleAction { .. } | ExprKind::OpApp { .. } => self.interp_node(e, pcx),
+            // `f[a]` of a function definition whose body branches: enumerated as its body, as
+            // TLC does (see `action::act_inner`).
+            ExprKind::FunApp { .. } if self.may_branch(e, 0) => self.interp_node(e, pcx),
             _ => self.guard_node(e, pcx),
         }
     }
