@@ -5,7 +5,8 @@
 //! every action, and is meant to be accepted by SANY. What varies is the way a spec is written:
 //! guards, `\E` and `\A`, EXCEPT on functions, records and sequences, operators whose parameters
 //! stand for variables (primed, UNCHANGED, in guards), LET, an INSTANCE with substitutions, a
-//! disjunction inside an action, `x' \in S`, conditions on primed variables, CONSTRAINT,
+//! disjunction inside an action, a LET function applied as a guard, `x' \in S`, conditions on
+//! primed variables, CONSTRAINT,
 //! ACTION_CONSTRAINT, invariants (a type invariant among them, over the infinite sets models
 //! write: `Nat`, `Seq(..)`, `SUBSET Nat`, ...) and temporal properties under weak and strong
 //! fairness.
@@ -403,6 +404,18 @@ impl Gen<'_> {
         if !funs.is_empty() && self.rng.chance(15) {
             let f = self.rng.pick(&funs).clone();
             conj.push(format!("\\A j \\in 1..N : {f}'[j] <= {f}[j] + 1"));
+        }
+        // A LET function applied as a guard, its body a disjunction (recursive at times): TLC
+        // enumerates the body of such a function as an action, so each disjunct that holds
+        // gives the successor once more (states generated).
+        if self.rng.chance(15) {
+            let (g, j, w) = (self.fresh("g"), self.fresh("j"), self.fresh("w"));
+            self.ints.push(j.clone());
+            let b = self.boolean(1);
+            self.ints.pop();
+            let rec = if self.rng.chance(50) { format!("({j} > 0 /\\ {g}[{j} - 1])") } else { format!("\\E {w} \\in 0..{j} : {w} = 1") };
+            let at = self.int(1);
+            conj.push(format!("LET {g}[{j} \\in 0..3] == {j} = 0 \\/ {rec} \\/ {b} IN {g}[({at}) % 4]"));
         }
         // Whether an action of the instance could fire, as a guard.
         if let Some((inst, _, _)) = self.inst.clone()

@@ -1099,6 +1099,18 @@ impl<'a> ConstEval<'a> {
     /// The environment the body of the function definition `d` is read in for `d[arg]`: `env`
     /// with its bound names given the argument's components, each checked to be in its set.
     fn fun_def_env(&self, d: &'a FunDef, env: &Env<'a>, arg: &Value) -> VResult<Env<'a>> {
+        // One name over one set, the usual `f[x \in S]`: no lists built.
+        if let [Bound { vars: BoundVars::Names(ns), set: Some(set), .. }] = &d.bounds[..]
+            && let [n] = &ns[..]
+        {
+            if !self.ev(set, env)?.member(arg)? {
+                return Err(err(
+                    codes::NOT_IN_DOMAIN,
+                    format!("Attempted to apply function {} to argument {}, which is not in its domain", d.name.name, arg),
+                ));
+            }
+            return Ok(env.bind_value(&n.name, arg.clone()));
+        }
         let sets = self.bound_sets(&d.bounds, env)?;
         let mut names: Vec<(&'a BoundVars, &Value)> = Vec::new();
         for (b, s) in d.bounds.iter().zip(sets.iter()) {
