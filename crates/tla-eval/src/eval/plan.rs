@@ -263,6 +263,18 @@ impl<'a> ConstEval<'a> {
                 let other = other.as_ref().map(|o| Box::new(self.plan_node(o, pcx)));
                 PlanNode { branches: false, e, names, kind: PlanStep::Case(out.into(), other) }
             }
+            // A LET definition whose body branches, used as an action: TLC enumerates its body
+            // there (a LazyValue not yet computed, in Tool.getNextStates), so the interpreter
+            // takes the LET (`act_op` enumerates a LET definition's body).
+            ExprKind::Let { defs, body }
+                if defs.iter().any(|d| {
+                    matches!(d, LetDef::Op(od) if od.params.is_empty()
+                        && self.may_branch(&od.body, 0)
+                        && (used_as_action(&od.name.name, body) || defs.iter().any(|o| matches!(o, LetDef::Op(x) if used_as_action(&od.name.name, &x.body)))))
+                }) =>
+            {
+                self.interp_node(e, pcx)
+            }
             ExprKind::Let { defs, body } => {
                 let names = names(pcx);
                 let mark = pcx.scope.len();
@@ -1050,4 +1062,23 @@ fn same_guards(items: &[PlanNode<'_>]) -> Option<Box<[u32]>> {
         }
     }
     any.then(|| same.into_boxed_slice())
+}
+
+/// Whether the name `name` stands, in `e`, where an action is enumerated: a conjunct or
+/// disjunct, a branch of IF or CASE, the body of LET, a label, `\E` or `\A`, or what `=>`
+/// implies.
+fn used_as_action(name: &str, e: &Expr) -> bool {
+    match &*e.kind {
+        ExprKind::Junction { items, .. } => items.iter().any(|x| used_as_action(name, x)),
+        ExprKind::Label { body, .. } | ExprKind::Let { body, .. } | ExprKind::Quant { body, .. } => used_as_action(name, body),
+        ExprKind::If { then, els, .. } => used_as_action(name, then) || used_as_action(name, els),
+        ExprKind::Case { arms, other } => arms.iter().any(|a| used_as_action(name, &a.body)) || other.as_ref().is_some_and(|o| used_as_action(name, o)),
+        ExprKind::OpApp { op, args } if op.path.is_empty() => match (op.name.as_str(), args.len()) {
+            ("/\\" | "\\/", 2) => args.iter().any(|x| used_as_action(name, x)),
+            ("=>", 2) => used_as_action(name, &args[1]),
+            (n, 0) => n == name,
+            _ => false,
+        },
+        _ => false,
+    }
 }
