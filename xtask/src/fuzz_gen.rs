@@ -5,8 +5,8 @@
 //! every action, and is meant to be accepted by SANY. What varies is the way a spec is written:
 //! guards, `\E` and `\A`, EXCEPT on functions, records and sequences, operators whose parameters
 //! stand for variables (primed, UNCHANGED, in guards), LET, an INSTANCE with substitutions, a
-//! disjunction inside an action, a LET function applied as a guard, `x' \in S`, conditions on
-//! primed variables, CONSTRAINT,
+//! disjunction inside an action, a LET function and a LET condition used as guards, `x' \in S`,
+//! conditions on primed variables, CONSTRAINT,
 //! ACTION_CONSTRAINT, invariants (a type invariant among them, over the infinite sets models
 //! write: `Nat`, `Seq(..)`, `SUBSET Nat`, ...) and temporal properties under weak and strong
 //! fairness.
@@ -416,6 +416,12 @@ impl Gen<'_> {
             let rec = if self.rng.chance(50) { format!("({j} > 0 /\\ {g}[{j} - 1])") } else { format!("\\E {w} \\in 0..{j} : {w} = 1") };
             let at = self.int(1);
             conj.push(format!("LET {g}[{j} \\in 0..3] == {j} = 0 \\/ {rec} \\/ {b} IN {g}[({at}) % 4]"));
+        }
+        // A LET condition with a disjunction, used as a conjunct: TLC enumerates its body there.
+        if self.rng.chance(15) {
+            let h = self.fresh("h");
+            let (b1, b2) = (self.boolean(1), self.boolean(1));
+            conj.push(format!("LET {h} == {b1} \\/ {b2} IN {h}"));
         }
         // Whether an action of the instance could fire, as a guard.
         if let Some((inst, _, _)) = self.inst.clone()
