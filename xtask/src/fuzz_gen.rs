@@ -82,7 +82,11 @@ impl Gen<'_> {
             return self.rng.pick(&options).clone();
         }
         match self.rng.range(0, 10) {
-            8 => format!("(CHOOSE e \\in 0..3 : e >= ({}) % 4)", self.int(depth - 1)),
+            // A fresh name: SANY rejects a CHOOSE inside another of the same bound name.
+            8 => {
+                let e = self.fresh("e");
+                format!("(CHOOSE {e} \\in 0..3 : {e} >= ({}) % 4)", self.int(depth - 1))
+            }
             9 => {
                 let (c1, c2) = (self.boolean(depth - 1), self.boolean(depth - 1));
                 format!("(CASE {c1} -> {} [] {c2} -> {} [] OTHER -> {})", self.int(depth - 1), self.int(depth - 1), self.int(depth - 1))
@@ -279,7 +283,10 @@ impl Gen<'_> {
             Ty::Set { k } => match self.rng.range(0, 3) {
                 0 => format!("{name} \\cup {{{}}}", self.ranged(k, 1)),
                 1 => format!("{name} \\ {{{}}}", self.ranged(k, 1)),
-                2 => format!("{{e \\in {name} : e # {}}}", self.int(1)),
+                2 => {
+                    let e = self.fresh("e");
+                    format!("{{{e} \\in {name} : {e} # {}}}", self.int(1))
+                }
                 _ => format!("{{(e + 1) % {k} : e \\in {name}}}"),
             },
             // Sequences grow only under a guard: the caller adds it.
