@@ -531,9 +531,10 @@ impl<'a> ConstEval<'a> {
         Value::tuple(out)
     }
 
-    /// The operators of SequencesExt whose text TLC evaluates on strings too, through its
-    /// `Len`, `SubSeq` and `\o` of strings: on string arguments, the strings that text gives
-    /// (None: not one of them, or not strings).
+    /// The operators of SequencesExt that TLC takes on strings: through its `Len`, `SubSeq` and
+    /// `\o` of strings when it evaluates their text, or in its Java (IsPrefix and the
+    /// replacements). On string arguments, what TLC gives (None: not one of them, or not
+    /// strings). LongestCommonPrefix, whose argument is a set, takes strings where it is.
     fn strings_as_text(&self, name: &str, vals: &[Value]) -> Option<VResult<Value>> {
         let text = |i: usize| match vals.get(i) {
             Some(Value::Str(t)) => Some(t.as_str().chars().collect::<Vec<char>>()),
@@ -591,6 +592,38 @@ impl<'a> ConstEval<'a> {
                 let (i, r, s, t) = (index(0)?, text(1)?, text(2)?, text(3)?);
                 (|| Ok(string(&[sub(&t, 1, i - 1)?, r.clone(), sub(&t, i.saturating_add(s.len() as i32), t.len() as i32)?].concat())))()
             }
+            // Strings, as TLC takes them in IsPrefix (and so in IsStrictPrefix, defined from
+            // it): a prefix of the text.
+            "IsPrefix" | "IsStrictPrefix" => {
+                let (Some(Value::Str(a)), Some(Value::Str(b))) = (vals.first(), vals.get(1)) else { return None };
+                Ok(Value::Bool(b.as_str().starts_with(a.as_str()) && (name == "IsPrefix" || a.as_str() != b.as_str())))
+            }
+            // Three strings, as TLC's Java takes them: the text with the first (or every)
+            // occurrence of `s` replaced by `r`. An empty `s` puts `r` before the text
+            // (ReplaceFirstSubSeq), or before each of its characters (ReplaceAllSubSeqs:
+            // `r t1 r t2 ... r tn`, just `r` for an empty text).
+            "ReplaceFirstSubSeq" | "ReplaceAllSubSeqs" => {
+                let (Some(Value::Str(r)), Some(Value::Str(sub)), Some(Value::Str(t))) = (vals.first(), vals.get(1), vals.get(2)) else { return None };
+                let (r, sub, t) = (r.as_str(), sub.as_str(), t.as_str());
+                let out = match (name, sub.is_empty()) {
+                    ("ReplaceFirstSubSeq", true) => format!("{r}{t}"),
+                    ("ReplaceFirstSubSeq", false) => t.replacen(sub, r, 1),
+                    (_, true) => {
+                        let mut out = r.to_string();
+                        for (i, c) in t.chars().enumerate() {
+                            if i != 0 {
+                                out.push_str(r);
+                            }
+                            out.push(c);
+                        }
+                        out
+                    }
+                    (_, false) => t.replace(sub, r),
+                };
+                Ok(Value::Str(self.program.interner.get(&out)))
+            }
+            // The text's `IF Len(seqs) = 0 THEN seqs`, with TLC's Len of a string.
+            "FlattenSeq" if matches!(vals.first(), Some(Value::Str(t)) if t.as_str().is_empty()) => Ok(vals[0].clone()),
             _ => return None,
         })
     }
@@ -831,12 +864,6 @@ impl<'a> ConstEval<'a> {
                 let xs = s(0)?;
                 v(0).apply(&Value::Int(len_i32(xs)))
             }
-            // Strings, as TLC takes them in IsPrefix (and so in IsStrictPrefix, defined from
-            // it): a prefix of the text.
-            "IsPrefix" | "IsStrictPrefix" if matches!((v(0), v(1)), (Value::Str(_), Value::Str(_))) => {
-                let (Value::Str(a), Value::Str(b)) = (v(0), v(1)) else { unreachable!("checked above") };
-                Ok(Value::Bool(b.as_str().starts_with(a.as_str()) && (name == "IsPrefix" || a.as_str() != b.as_str())))
-            }
             "IsPrefix" | "IsStrictPrefix" | "IsSuffix" | "IsStrictSuffix" => {
                 let (a, b) = (s(0)?, s(1)?);
                 let yes = if name.contains("Prefix") {
@@ -896,10 +923,6 @@ impl<'a> ConstEval<'a> {
                 Ok(if r.as_int()? == 0 { v(1).clone() } else { r })
             }
             "FlattenSeq" => {
-                // The text's `IF Len(seqs) = 0 THEN seqs`, with TLC's Len of a string.
-                if matches!(v(0), Value::Str(t) if t.as_str().is_empty()) {
-                    return Ok(v(0).clone());
-                }
                 let xs = s(0)?;
                 let Some(first) = xs.first() else { return Ok(v(0).clone()) };
                 let mut acc = first.clone();
@@ -956,30 +979,6 @@ impl<'a> ConstEval<'a> {
                 let (r, sub) = (s(1)?, s(2)?);
                 s(3)?;
                 splice(v(3), i.saturating_sub(1), r, i.saturating_add(len_i32(sub)))
-            }
-            // Three strings, as TLC's Java takes them: the text with the first (or every)
-            // occurrence of `s` replaced by `r`. An empty `s` puts `r` before the text
-            // (ReplaceFirstSubSeq), or before each of its characters (ReplaceAllSubSeqs:
-            // `r t1 r t2 ... r tn`, just `r` for an empty text).
-            "ReplaceFirstSubSeq" | "ReplaceAllSubSeqs" if matches!((v(0), v(1), v(2)), (Value::Str(_), Value::Str(_), Value::Str(_))) => {
-                let text = |i: usize| if let Value::Str(x) = v(i) { x.as_str() } else { "" };
-                let (r, sub, t) = (text(0), text(1), text(2));
-                let out = match (name, sub.is_empty()) {
-                    ("ReplaceFirstSubSeq", true) => format!("{r}{t}"),
-                    ("ReplaceFirstSubSeq", false) => t.replacen(sub, r, 1),
-                    (_, true) => {
-                        let mut out = r.to_string();
-                        for (i, c) in t.chars().enumerate() {
-                            if i != 0 {
-                                out.push_str(r);
-                            }
-                            out.push(c);
-                        }
-                        out
-                    }
-                    (_, false) => t.replace(sub, r),
-                };
-                Ok(Value::Str(self.program.interner.get(&out)))
             }
             "ReplaceFirstSubSeq" => {
                 let (r, sub, t) = (s(0)?, s(1)?, s(2)?);
