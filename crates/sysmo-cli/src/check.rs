@@ -366,7 +366,7 @@ pub fn explore_tla(tla: &Tla<'_>, opts: Options, workers: usize, printed: &mut V
         unsafe {
             tla_eval::single_thread(false)
         };
-        let (finished, out) = tla_check::run::explore_parallel(tla.inputs, tla.model, opts, workers);
+        let (finished, out) = tla_check::run::explore_parallel(tla.model, opts, workers);
         printed.extend(out);
         finished
     };
@@ -670,8 +670,6 @@ pub struct Tla<'m> {
     pub model: &'m Model<'m>,
     pub sources: &'m SourceMap,
     pub vars: Vec<String>,
-    /// What the model was built from: each extra worker builds its own model from them.
-    pub inputs: &'m Inputs,
 }
 
 impl Spec for Tla<'_> {
@@ -1058,7 +1056,7 @@ pub fn with_checked_model(
         let stop = Stop { kind: result_kind(failure.kind), message: failure.first_line(&inputs.sources), diagnostics: failure.diagnostics, sources: None };
         return report_stop(&stop, Some(&inputs.sources), json, started);
     }
-    let tla = Tla { model: &model, sources: &inputs.sources, vars: model.variables(), inputs: &inputs };
+    let tla = Tla { model: &model, sources: &inputs.sources, vars: model.variables() };
     let code = run(&tla);
     // The process ends now: exit without freeing the model and the syntax trees.
     let _ = std::io::stdout().flush();

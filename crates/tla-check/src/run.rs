@@ -255,24 +255,25 @@ fn done(outcome: Outcome<State, ModelError>, stats: Stats, coverage: Vec<ActionC
 
 /// A check of the safety properties with `workers` threads (TLC's `-workers N`), ending as a
 /// [`Run`] with no temporal properties ends (POSTCONDITION checked). `model` is the main
-/// worker's; each other worker evaluates with a model of its own built from `inputs`, which
-/// answers `TLCGet("config")` for `workers` and holds the registers the ASSUMEs set, as in
-/// TLC. The answers are one worker's ([`crate::parallel`]). Also returned: what the other
+/// worker's; each other worker evaluates with a model of its own over `model`'s program
+/// (shared, not built again: [`Model::seed`]), which answers `TLCGet("config")` for `workers`
+/// and holds the registers the ASSUMEs set, as in TLC. The answers are one worker's ([`crate::parallel`]). Also returned: what the other
 /// workers printed (`Print`). With one worker, or temporal properties to check on the graph,
 /// use [`Run`].
 ///
 /// A caller that made values' counts plain (`tla_eval::single_thread(true)`) must make them
 /// atomic again before calling this.
 #[cfg(feature = "parallel")]
-pub fn explore_parallel(inputs: &crate::load::Inputs, model: &Model<'_>, opts: Options, workers: usize) -> (Finished, Vec<String>) {
+pub fn explore_parallel(model: &Model<'_>, opts: Options, workers: usize) -> (Finished, Vec<String>) {
     let printed = std::sync::Mutex::new(Vec::new());
     let registers = model.registers();
+    let seed = model.seed();
     let run = crate::parallel::explore(
         model,
         opts,
         workers,
         |_| {
-            let m = inputs.model().ok()?;
+            let m = seed.model().ok()?;
             m.evaluator().set_check_config(m.check_deadlock(), workers);
             m.set_registers(&registers);
             Some(m)

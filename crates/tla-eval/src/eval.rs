@@ -10,6 +10,7 @@
 use std::cell::{Cell, RefCell};
 use crate::fxhash::{FxHashMap as HashMap, FxHashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use tla_syntax::ast::*;
 use tla_syntax::Span;
@@ -31,6 +32,7 @@ mod io;
 mod parts;
 mod level;
 use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
+pub use parts::SharedProgram;
 pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
 
 /// A state: the values of the variables, indexed by variable slot (declaration order).
@@ -75,13 +77,13 @@ type Scope<'a> = HashMap<&'a str, Global<'a>>;
 /// The module an instance call evaluates in: its definitions and its substitutions.
 #[derive(Clone)]
 struct InstFrame<'a> {
-    scope: Rc<Scope<'a>>,
+    scope: Arc<Scope<'a>>,
     substs: &'a [Subst],
     /// The variables the instantiated module declares (its own and those it extends).
-    vars: Rc<FxHashSet<&'a str>>,
+    vars: Arc<FxHashSet<&'a str>>,
     /// Its declared names: variables and constants (an instance that does not substitute one
     /// explicitly substitutes it by the same name one module out).
-    decls: Rc<FxHashSet<&'a str>>,
+    decls: Arc<FxHashSet<&'a str>>,
     /// The instance's parameters, bound at the call.
     env: Env<'a>,
     /// The arguments of the instance's parameters that stand for a constant or variable of the
@@ -189,7 +191,7 @@ fn same_name(a: &str, b: &str) -> bool {
 /// file, `action`, `konst`), compiled code (`compile`, `plan`) and built-ins (`bags`,
 /// `stdext`, `builtin` here), over five parts of state, each with its own job (see `parts`).
 pub struct ConstEval<'a> {
-    program: Program<'a>,
+    program: Arc<Program<'a>>,
     frame: Frame<'a>,
     caches: Caches<'a>,
     code: CompiledCode<'a>,
@@ -323,8 +325,8 @@ fn module_scope<'a>(
     m: &'a Module,
     outer: Scope<'a>,
     globals: &mut Scope<'a>,
-    scopes: &mut HashMap<&'a str, Rc<Scope<'a>>>,
-    module_vars: &mut HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
+    scopes: &mut HashMap<&'a str, Arc<Scope<'a>>>,
+    module_vars: &mut HashMap<&'a str, (Arc<FxHashSet<&'a str>>, Arc<FxHashSet<&'a str>>)>,
 ) {
     let mut scope: Scope<'a> = outer;
     let mut vars: FxHashSet<&'a str> = FxHashSet::default();
@@ -378,9 +380,9 @@ fn module_scope<'a>(
             _ => {}
         }
     }
-    scopes.insert(m.name.name.as_str(), Rc::new(scope));
+    scopes.insert(m.name.name.as_str(), Arc::new(scope));
     decls.extend(vars.iter().copied());
-    module_vars.insert(m.name.name.as_str(), (Rc::new(vars), Rc::new(decls)));
+    module_vars.insert(m.name.name.as_str(), (Arc::new(vars), Arc::new(decls)));
 }
 
 fn err(code: &'static str, msg: impl Into<String>) -> ValueError {
@@ -446,8 +448,8 @@ impl<'a> ConstEval<'a> {
         for l in literals {
             interner.intern(l);
         }
-        let mut scopes: HashMap<&'a str, Rc<Scope<'a>>> = HashMap::default();
-        let mut module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)> = HashMap::default();
+        let mut scopes: HashMap<&'a str, Arc<Scope<'a>>> = HashMap::default();
+        let mut module_vars: HashMap<&'a str, (Arc<FxHashSet<&'a str>>, Arc<FxHashSet<&'a str>>)> = HashMap::default();
         for m in modules {
             module_scope(m, Scope::default(), &mut globals, &mut scopes, &mut module_vars);
         }
@@ -461,17 +463,24 @@ impl<'a> ConstEval<'a> {
                 globals.insert(*k, v.clone());
             }
         }
+        ConstEval::around(Arc::new(Program {
+            globals,
+            interner,
+            vars: HashMap::default(),
+            var_names: Vec::new(),
+            scopes,
+            module_vars,
+            overrides: HashMap::default(),
+            levels: None,
+            cacheable: Default::default(),
+        }))
+    }
+
+    /// An evaluator of `program` with nothing evaluated yet: no state, empty caches, no
+    /// compiled code, TLC's registers empty.
+    fn around(program: Arc<Program<'a>>) -> ConstEval<'a> {
         ConstEval {
-            program: Program {
-                globals,
-                interner,
-                vars: HashMap::default(),
-                var_names: Vec::new(),
-                scopes,
-                module_vars,
-                overrides: HashMap::default(),
-                levels: None,
-            },
+            program,
             frame: Frame {
                 depth: Cell::new(0),
                 max_depth: DEFAULT_MAX_DEPTH,
@@ -486,7 +495,6 @@ impl<'a> ConstEval<'a> {
                 enumerating: Cell::new(false),
             },
             caches: Caches {
-                cacheable: Default::default(),
                 cache: RefCell::new(HashMap::default()),
                 konst: RefCell::new(HashMap::default()),
                 konst_defs: RefCell::new(HashMap::default()),
@@ -539,7 +547,7 @@ impl<'a> ConstEval<'a> {
     /// Give a CONSTANT its value (from the `.cfg`).
     pub fn set_constant(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.program.globals.insert(name, Global::Value(v));
+        self.program_mut().globals.insert(name, Global::Value(v));
     }
 
     /// A `.cfg` value (`3`, `"a"`, `{p1, p2}`); bare names are model values.
@@ -547,9 +555,9 @@ impl<'a> ConstEval<'a> {
         use tla_syntax::cfg::CfgValue;
         Ok(match v {
             CfgValue::Int(n) => Value::Int(arith::literal(*n)?),
-            CfgValue::Str(s) => Value::Str(self.program.interner.intern(s)),
+            CfgValue::Str(s) => Value::Str(self.program_mut().interner.intern(s)),
             CfgValue::Bool(b) => Value::Bool(*b),
-            CfgValue::ModelValue(m) => Value::model(self.program.interner.intern(m)),
+            CfgValue::ModelValue(m) => Value::model(self.program_mut().interner.intern(m)),
             CfgValue::Set(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
@@ -578,7 +586,7 @@ impl<'a> ConstEval<'a> {
                 },
                 ConstRhs::Subst(def) => match self.program.globals.get(def.name.as_str()).cloned() {
                     Some(g) => {
-                        self.program.globals.insert(&c.name.name, g);
+                        self.program_mut().globals.insert(&c.name.name, g);
                     }
                     None => errors.push(err(codes::UNKNOWN, format!("{} <- {}: no definition named {}", c.name.name, def.name, def.name)).at(def.span)),
                 },
@@ -591,7 +599,7 @@ impl<'a> ConstEval<'a> {
     /// The intern table (to build `.cfg` values and model values with TLC's ranks).
     pub fn interner_mut(&mut self) -> &mut Interner {
         self.forget_constants();
-        &mut self.program.interner
+        &mut self.program_mut().interner
     }
 
     /// What `Print` and `PrintT` would have printed, in order (this crate does no I/O).
@@ -1515,7 +1523,7 @@ impl<'a> ConstEval<'a> {
                 return self.read_var(slot);
             }
         match self.global(name) {
-            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.caches.cacheable.contains(&(d as *const OpDef)) => {
+            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) => {
                 if let Some(v) = self.caches.cache.borrow().get(&(d as *const OpDef)) {
                     return Ok(v.clone());
                 }
@@ -1704,7 +1712,7 @@ impl<'a> ConstEval<'a> {
                     match self.global(&op.name) {
                         // A constant-level definition is computed once and kept: its value is
                         // looked up faster than its predicate is evaluated.
-                        Some(Global::Op(d)) if d.params.is_empty() && !self.caches.cacheable.contains(&(d as *const OpDef)) => e = &d.body,
+                        Some(Global::Op(d)) if d.params.is_empty() && !self.program.cacheable.contains(&(d as *const OpDef as usize)) => e = &d.body,
                         _ => return None,
                     }
                 }

@@ -108,7 +108,7 @@ pub mod testing;
 pub mod value;
 
 pub use error::{VResult, ValueError};
-pub use eval::{ActionSite, ActionSplit, Bindings, ConstEval, Register, RunFigures, SplitAction, State};
+pub use eval::{ActionSite, ActionSplit, Bindings, ConstEval, Register, RunFigures, SharedProgram, SplitAction, State};
 pub use intern::{Interner, Str};
 pub use set::{LazySet, SetPredicate};
 pub use value::{Elems, ModelValue, SetVal, Value};

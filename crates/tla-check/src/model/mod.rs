@@ -125,6 +125,11 @@ pub struct LiveProperty {
 /// A model ready to check.
 pub struct Model<'a> {
     ev: ConstEval<'a>,
+    /// What it was loaded from, and what loading learnt of the declarations: to rebuild it for
+    /// parallel workers (see [`Model::seed`]).
+    analysis: &'a Analysis,
+    config: &'a Config,
+    declared: Declared<'a>,
     init: Vec<(&'a Expr, Bindings<'a>)>,
     /// Next's top-level disjuncts, each enumerated in turn.
     actions: Vec<SplitAction<'a>>,
@@ -154,12 +159,6 @@ pub struct Model<'a> {
     postcondition: Option<(String, &'a Expr, Span)>,
     /// Why the last state fingerprinted could not be (see [`Spec::take_fingerprint_error`]).
     fp_error: RefCell<Option<ModelError>>,
-    /// Whether a definition applies `TLCSet` (see [`Model::writes_registers`]).
-    writes_registers: bool,
-    /// Whether a definition applies TLCExt's `Trace` (see [`Model::reads_behaviour`]).
-    reads_behaviour: bool,
-    /// Where each variable is declared (for errors about its value).
-    var_decls: Vec<(&'a str, Span)>,
     /// Per invariant, once asked for (see `violated_invariant_after`): its conjuncts, through
     /// definitions without parameters, each with the variables it may read (a mask), when it is
     /// read in the root module and every conjunct's reads are known; None: evaluated whole.
@@ -222,10 +221,50 @@ fn cfg_text_words(config: &Config) -> String {
 
 /// Build a model from an analysis without errors and a parsed .cfg.
 pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>, Vec<Diagnostic>> {
+    let (ev, declared) = program(analysis, config)?;
+    shape(analysis, config, ev, declared)
+}
+
+/// What loading learns of the modules' declarations while it builds the program, for the
+/// rest of the model: the variables in scope and where they are declared, the modules whose
+/// ASSUMEs are the root's, and whether definitions apply `TLCSet` or TLCExt's `Trace`.
+#[derive(Clone)]
+struct Declared<'a> {
+    /// Where each variable is declared (for errors about its value).
+    var_decls: Vec<(&'a str, Span)>,
+    visible: Vec<&'a str>,
+    writes_registers: bool,
+    reads_behaviour: bool,
+}
+
+/// A model as a parallel run's other workers rebuild it (see [`Model::seed`]): `Send + Sync`,
+/// holding the program they share.
+pub struct ModelSeed<'a> {
+    analysis: &'a Analysis,
+    config: &'a Config,
+    program: tla_eval::SharedProgram<'a>,
+    declared: Declared<'a>,
+}
+
+impl<'a> ModelSeed<'a> {
+    /// A model of its own for a worker, over the shared program: the spec's shape (Init, the
+    /// actions, the properties) is read again, the program and its constants are not.
+    pub fn model(&self) -> Result<Model<'a>, Vec<Diagnostic>> {
+        shape(self.analysis, self.config, ConstEval::from_shared(&self.program), self.declared.clone())
+    }
+}
+
+// Seeds go to worker threads.
+const _: fn() = || {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<ModelSeed<'static>>();
+};
+
+/// The evaluator of a model, with the `.cfg`'s constants and overrides applied: its program.
+fn program<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<(ConstEval<'a>, Declared<'a>), Vec<Diagnostic>> {
     let Some(root) = analysis.root_module() else {
         return Err(vec![diag(model_codes::NO_SPEC, Span::default(), "no root module")]);
     };
-    let root_span = root.name.span;
     let mut errors = Vec::new();
     let mut ev = ConstEval::with_config(&analysis.modules, &cfg_text_words(config));
     ev.use_levels(&analysis.levels);
@@ -334,6 +373,18 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     let writes_registers = analysis.root_scope.iter().any(|sym| ev.definition(&sym.name).is_some_and(|d| applies_any(&d.body, &["TLCSet"])));
     let reads_behaviour = analysis.modules.iter().any(|m| m.name.name == "TLCExt")
         && analysis.root_scope.iter().any(|sym| ev.definition(&sym.name).is_some_and(|d| applies_any(&d.body, &["Trace"])));
+    Ok((ev, Declared { var_decls, visible, writes_registers, reads_behaviour }))
+}
+
+/// The model of a program: the spec's Init and actions, its invariants, constraints and
+/// properties, read from the `.cfg` with the program's definitions.
+fn shape<'a>(analysis: &'a Analysis, config: &'a Config, ev: ConstEval<'a>, declared: Declared<'a>) -> Result<Model<'a>, Vec<Diagnostic>> {
+    let Some(root) = analysis.root_module() else {
+        return Err(vec![diag(model_codes::NO_SPEC, Span::default(), "no root module")]);
+    };
+    let root_span = root.name.span;
+    let mut errors = Vec::new();
+    let vars = ev.variables().len();
 
     let def_body = |ev: &ConstEval<'a>, id: &Ident, what: &str| -> Result<&'a Expr, Diagnostic> {
         match ev.definition(&id.name) {
@@ -374,7 +425,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
             }
         }
     }
-    if init.is_empty() && !vars.is_empty() {
+    if init.is_empty() && vars > 0 {
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no initial predicate (SPECIFICATION or INIT)"));
         return Err(errors);
     }
@@ -393,7 +444,7 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         },
         None => ActionSplit::default(),
     };
-    if next.is_none() && vars.len() > 0 {
+    if next.is_none() && vars > 0 {
         errors.push(diag(model_codes::NO_SPEC, root_span, "the .cfg gives no next-state relation (SPECIFICATION or NEXT)"));
     }
 
@@ -427,6 +478,9 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
     };
     let mut model = Model {
         ev,
+        analysis,
+        config,
+        declared,
         init,
         actions: split.units,
         next_bindings: next.as_ref().map(|(_, b)| b.clone()).filter(|b| !b.is_empty()),
@@ -447,15 +501,12 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
         alias: None,
         postcondition: None,
         fp_error: RefCell::new(None),
-        writes_registers,
-        reads_behaviour,
-        var_decls,
         inv_parts: std::cell::OnceCell::new(),
         constraint_reads: std::cell::OnceCell::new(),
     };
     // ASSUMEs of the root and the modules it shares names with (a module instantiated by name
     // reads its ASSUMEs through its substitutions, which are not evaluated here).
-    for m in analysis.modules.iter().filter(|m| visible.contains(&m.name.name.as_str())) {
+    for m in analysis.modules.iter().filter(|m| model.declared.visible.contains(&m.name.name.as_str())) {
         for u in &m.units {
             if let Unit::Assume(a) = u {
                 model.assumes.push((&a.expr, a.span));
@@ -529,6 +580,19 @@ pub fn load<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<Model<'a>,
 }
 
 impl<'a> Model<'a> {
+    /// What the other workers of a parallel run build their models from: this model's program
+    /// (shared, not copied: with the constants computed so far, the ASSUMEs' included) and its
+    /// sources. Values cross threads, so their counts must be atomic (the default).
+    pub fn seed(&self) -> ModelSeed<'a> {
+        ModelSeed { analysis: self.analysis, config: self.config, program: self.ev.share(), declared: self.declared.clone() }
+    }
+
+    /// Whether this model and `other` evaluate over one program (a worker's model made from
+    /// [`Model::seed`] does).
+    pub fn shares_program_with(&self, other: &Model<'a>) -> bool {
+        self.ev.shares_program_with(&other.ev)
+    }
+
     fn atom(&mut self, kind: AtomKind<'a>, env: Bindings<'a>) -> AtomId {
         self.atoms.push(Atom { kind, env });
         (self.atoms.len() - 1) as AtomId
@@ -700,14 +764,14 @@ impl<'a> Model<'a> {
     /// from state to state in the order one worker evaluates them, which several workers
     /// would not keep.
     pub fn writes_registers(&self) -> bool {
-        self.writes_registers
+        self.declared.writes_registers
     }
 
     /// Whether the model reads the behaviour to the state it evaluates in (TLCExt's `Trace`):
     /// the explorer then rebuilds it for every state, and one worker explores, as for TLC's
     /// registers.
     pub fn reads_behaviour(&self) -> bool {
-        self.reads_behaviour
+        self.declared.reads_behaviour
     }
 
     pub fn check_deadlock(&self) -> bool {
@@ -916,7 +980,7 @@ impl<'a> Model<'a> {
             e.code,
             format!("the value of {} in this state cannot be stored (as TLC, a state may hold only finite values): {}", name, e.message),
         );
-        match self.var_decls.iter().find(|(n, _)| *n == name) {
+        match self.declared.var_decls.iter().find(|(n, _)| *n == name) {
             Some((_, span)) => e.at(*span),
             None => e,
         }
@@ -1036,7 +1100,7 @@ impl<'a> Spec for Model<'a> {
     }
 
     fn reads_behaviour(&self) -> bool {
-        self.reads_behaviour
+        self.declared.reads_behaviour
     }
 
     fn set_behaviour(&self, states: Option<Vec<State>>) {

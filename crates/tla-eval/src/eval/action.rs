@@ -82,8 +82,8 @@ impl<'a> ConstEval<'a> {
     /// Declare the state variables, in slot order.
     pub fn set_variables(&mut self, names: &[&'a str]) {
         self.forget_constants();
-        self.program.vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-        self.program.var_names = names.to_vec();
+        self.program_mut().vars = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        self.program_mut().var_names = names.to_vec();
     }
 
     /// The variables, in slot order.
@@ -96,7 +96,8 @@ impl<'a> ConstEval<'a> {
     pub fn cache_definition(&mut self, name: &str) {
         if let Some(Global::Op(d)) = self.program.globals.get(name)
             && d.params.is_empty() {
-                self.caches.cacheable.insert(*d as *const OpDef);
+                let d = *d as *const OpDef as usize;
+                self.program_mut().cacheable.insert(d);
             }
     }
 
@@ -183,15 +184,15 @@ impl<'a> ConstEval<'a> {
     /// once, or a `.cfg` override).
     pub fn set_definition_value(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.program.globals.insert(name, Global::Value(v));
+        self.program_mut().globals.insert(name, Global::Value(v));
     }
 
     /// Override the definition `name` of an instantiated module with a value (`.cfg`'s
     /// `name = [M] v`): the value wins in every module, instances included.
     pub fn override_value(&mut self, name: &'a str, v: Value) {
         self.forget_constants();
-        self.program.globals.insert(name, Global::Value(v.clone()));
-        self.program.overrides.insert(name, Global::Value(v));
+        self.program_mut().globals.insert(name, Global::Value(v.clone()));
+        self.program_mut().overrides.insert(name, Global::Value(v));
     }
 
     /// Override `name` with the definition `def` in every module, instances included
@@ -200,8 +201,8 @@ impl<'a> ConstEval<'a> {
         self.forget_constants();
         match self.program.globals.get(def).cloned() {
             Some(g) => {
-                self.program.globals.insert(name, g.clone());
-                self.program.overrides.insert(name, g);
+                self.program_mut().globals.insert(name, g.clone());
+                self.program_mut().overrides.insert(name, g);
                 true
             }
             None => false,
@@ -214,7 +215,7 @@ impl<'a> ConstEval<'a> {
         self.forget_constants();
         match self.program.globals.get(def).cloned() {
             Some(g) => {
-                self.program.globals.insert(name, g);
+                self.program_mut().globals.insert(name, g);
                 true
             }
             None => false,

@@ -827,7 +827,7 @@ impl<'a> ConstEval<'a> {
                 if d.params.len() != args.len() {
                     return self.interp(e, cx);
                 }
-                if args.is_empty() && self.caches.cacheable.contains(&(d as *const OpDef)) {
+                if args.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) {
                     // A constant-level definition: the interpreter computes and keeps it.
                     cx.globals.push(name);
                     return Code::Constness(e, OnceCell::new());

@@ -10,7 +10,7 @@ use super::*;
 impl<'a> ConstEval<'a> {
     /// Read levels from the analysis of the modules being evaluated.
     pub fn use_levels(&mut self, levels: &'a Levels) {
-        self.program.levels = Some(levels);
+        self.program_mut().levels = Some(levels);
     }
 
     /// The level of `e` read under `b`: each parameter it depends on counts at the level of

@@ -3,7 +3,10 @@
 use super::*;
 
 /// The program: the modules' definitions and scopes, the variables, the `.cfg`'s overrides and
-/// the string table. Built once by [`ConstEval::with_config`]; evaluation only reads it.
+/// the string table. Built once by [`ConstEval::with_config`] and the `.cfg`'s settings;
+/// evaluation only reads it. It is `Send + Sync`: the workers of a parallel run share one
+/// (see [`SharedProgram`]) instead of each building its own.
+#[derive(Clone)]
 pub(super) struct Program<'a> {
     pub(super) globals: HashMap<&'a str, Global<'a>>,
     pub(super) interner: Interner,
@@ -11,16 +14,19 @@ pub(super) struct Program<'a> {
     pub(super) vars: HashMap<&'a str, usize>,
     pub(super) var_names: Vec<&'a str>,
     /// Each module's scope (own definitions, extended and instantiated ones), by module name.
-    pub(super) scopes: HashMap<&'a str, Rc<Scope<'a>>>,
+    pub(super) scopes: HashMap<&'a str, Arc<Scope<'a>>>,
     /// Each module's variables, and its variables and constants (declared or extended), by
     /// module name.
-    pub(super) module_vars: HashMap<&'a str, (Rc<FxHashSet<&'a str>>, Rc<FxHashSet<&'a str>>)>,
+    pub(super) module_vars: HashMap<&'a str, (Arc<FxHashSet<&'a str>>, Arc<FxHashSet<&'a str>>)>,
     /// `.cfg` overrides of a module's definitions (`Op = [M] v`, `Op <- [M] Def`): they win
     /// over the definitions of every module, instances included.
     pub(super) overrides: HashMap<&'a str, Global<'a>>,
     /// The analysis's level of each expression (`level`); `None` for an evaluator made
     /// without one (constant-level tests), which then assumes any argument may be an action.
     pub(super) levels: Option<&'a tla_sema::Levels>,
+    /// Constant-level zero-argument definitions whose value is kept once computed, by the
+    /// definition's address.
+    pub(super) cacheable: FxHashSet<usize>,
 }
 
 /// Where evaluation stands: the current and next state, whether it reads primed or Init
@@ -54,8 +60,6 @@ pub(super) struct Frame<'a> {
 /// What evaluation keeps, keyed by the address of a node or definition: constant values and
 /// facts (constant or not, action level or not), names resolved, function results.
 pub(super) struct Caches<'a> {
-    /// Constant-level zero-argument definitions whose value is kept once computed.
-    pub(super) cacheable: FxHashSet<*const OpDef>,
     pub(super) cache: RefCell<HashMap<*const OpDef, Value>>,
     /// Constant subexpressions by address, with their values once computed (see `konst`).
     pub(super) konst: RefCell<HashMap<*const Expr, konst::Constness<'a>>>,
@@ -150,3 +154,65 @@ pub(super) struct TlcRuntime {
     /// The behaviour to the state being evaluated, for TLCExt's `Trace` (see `set_behaviour`).
     pub(super) behaviour: RefCell<Option<Vec<State>>>,
 }
+
+/// What the workers of a parallel run share: the program, and the values of its constant
+/// definitions computed so far (TLC's workers share one tool with its constants defined once).
+/// `Send + Sync`: each worker makes its own evaluator of it ([`ConstEval::from_shared`]), with
+/// its own state, caches, compiled code and TLC registers, as each TLC worker has its own.
+///
+/// Values cross threads only while their counts are atomic (`crate::single_thread(false)`,
+/// the default).
+#[derive(Clone)]
+pub struct SharedProgram<'a> {
+    program: Arc<Program<'a>>,
+    max_depth: u32,
+    compiling: bool,
+    /// Values of constant-level definitions already computed, by the definition's address.
+    constants: Vec<(usize, Value)>,
+    host: Option<Arc<dyn crate::host::Host>>,
+    environment: Option<Value>,
+}
+
+impl<'a> ConstEval<'a> {
+    /// The program, to change while loading (the `.cfg`'s constants and overrides, the
+    /// variables, the levels). Once shared ([`ConstEval::share`]) an evaluator changing it
+    /// gets a copy of its own: what others read never changes under them.
+    pub(super) fn program_mut(&mut self) -> &mut Program<'a> {
+        Arc::make_mut(&mut self.program)
+    }
+
+    /// This evaluator's program, for workers to share (see [`SharedProgram`]).
+    pub fn share(&self) -> SharedProgram<'a> {
+        SharedProgram {
+            program: self.program.clone(),
+            max_depth: self.frame.max_depth,
+            compiling: self.code.compiling.get(),
+            constants: self.caches.cache.borrow().iter().map(|(d, v)| (*d as usize, v.clone())).collect(),
+            host: self.tlc.host.borrow().clone(),
+            environment: self.tlc.environment.borrow().clone(),
+        }
+    }
+
+    /// An evaluator of a shared program: the program itself is not copied, and the constants
+    /// computed before it was shared are not computed again.
+    pub fn from_shared(shared: &SharedProgram<'a>) -> ConstEval<'a> {
+        let mut ev = ConstEval::around(shared.program.clone());
+        ev.frame.max_depth = shared.max_depth;
+        ev.caches.cache.get_mut().extend(shared.constants.iter().map(|(d, v)| (*d as *const OpDef, v.clone())));
+        ev.code.compiling.set(shared.compiling);
+        *ev.tlc.host.get_mut() = shared.host.clone();
+        *ev.tlc.environment.get_mut() = shared.environment.clone();
+        ev
+    }
+
+    /// Whether two evaluators read one program (not two copies).
+    pub fn shares_program_with(&self, other: &ConstEval<'a>) -> bool {
+        Arc::ptr_eq(&self.program, &other.program)
+    }
+}
+
+// Workers share programs across threads: keep them shareable.
+const _: fn() = || {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<SharedProgram<'static>>();
+};
