@@ -6,7 +6,9 @@
 //! safety counterexample. A spec TLC rejects must be rejected here too.
 //!
 //! Options: `--minutes N` (default 10) or `--count N`; `--seed S`, the first seed (default: the
-//! one after the last seed of `target/fuzz-tlc/log.tsv`, so runs add up to new specs).
+//! one after the last seed of `target/fuzz-tlc/log.tsv`, so runs add up to new specs);
+//! `--workers N`, the workers of `sysmo check` (default 1; TLC keeps one: a parallel run must
+//! give one worker's answers, so the figures compare the same way).
 //! Each disagreement is kept in `target/fuzz-tlc/findings/seed-S/`, ready to become a test of
 //! `crates/sysmo-cli/tests/tlc`: the modules, the .cfg, TLC's output, our report and a
 //! `NAME.expect` with TLC's figures. Each run appends a line to `target/fuzz-tlc/log.tsv`.
@@ -118,10 +120,11 @@ struct Opts {
     minutes: Option<f64>,
     count: Option<u64>,
     seed: Option<u64>,
+    workers: u32,
 }
 
 fn parse_args(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { minutes: None, count: None, seed: None };
+    let mut o = Opts { minutes: None, count: None, seed: None, workers: 1 };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value")).cloned();
@@ -129,7 +132,8 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             "--minutes" => o.minutes = Some(val("--minutes")?.parse().map_err(|e| format!("--minutes: {e}"))?),
             "--count" => o.count = Some(val("--count")?.parse().map_err(|e| format!("--count: {e}"))?),
             "--seed" => o.seed = Some(val("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?),
-            other => return Err(format!("unknown option `{other}` (--minutes N | --count N | --seed S)")),
+            "--workers" => o.workers = val("--workers")?.parse().ok().filter(|&w| w >= 1).ok_or("--workers needs a number of at least 1")?,
+            other => return Err(format!("unknown option `{other}` (--minutes N | --count N | --seed S | --workers N)")),
         }
     }
     if o.minutes.is_none() && o.count.is_none() {
@@ -170,7 +174,7 @@ pub fn fuzz_command(root: &Path, args: &[String]) -> Result<bool, String> {
         }
         std::fs::write(work.join("Fuzz.cfg"), &spec.cfg).map_err(|e| e.to_string())?;
         let ours = measure(
-            Command::new(&sysmo).args(["check", "Fuzz.tla", "--config", "Fuzz.cfg", "--json", "--workers", "1"]).current_dir(&work),
+            Command::new(&sysmo).args(["check", "Fuzz.tla", "--config", "Fuzz.cfg", "--json", "--workers", &o.workers.to_string()]).current_dir(&work),
             SYSMO_TIMEOUT,
         )?;
         let tlc = measure(

@@ -55,7 +55,7 @@ usage: cargo xtask <command>
                    (--runs N loads, --check-runs N, --threads N for the rwmutex model,
                    --no-build to measure the last build's dist/)
   fuzz-tlc         random small specs through `sysmo check` and TLC, compared (--minutes N, default 10,
-                   or --count N; --seed S); disagreements go to target/fuzz-tlc/findings/
+                   or --count N; --seed S; --workers N for sysmo); disagreements go to target/fuzz-tlc/findings/
   mutate --task ID|all [--json]
                    grade mutants of the task's reference model (guard-drop, guard-flip,
                    body-flip) and report which stage catches each; `all`: tasks with a system graph
