@@ -1,6 +1,7 @@
 //! `sysmo grade --task ID MODEL.tla... [--config C.cfg] [--mapping M.json] [--json]
 //! [--feedback] [--time-limit SECS] [--csv FILE]` and `sysmo grade DIR`: SysMoBench's four
-//! stages and precision for one model or many (several at once, one per core). `--feedback`
+//! stages and precision for one model or many (several at once, one per core, each in a child
+//! process of its own: see `run_job_in_child`). `--feedback`
 //! prints the repair text of one model's grade (`sysmo_grade::feedback`) instead of the table. The grading itself is `sysmo_grade::grade`;
 //! this front end reads the files, keeps the clock (a per-model safety net and the `elapsed`
 //! field) and prints.
@@ -155,6 +156,83 @@ fn run_job(job: &Job, limit: Duration) -> Result<Report, String> {
     Ok(r)
 }
 
+/// How long past its own time limit a child grading one model may run before it is killed:
+/// the limit is checked between slices of work, so a child finishes soon after it.
+const CHILD_GRACE: Duration = Duration::from_secs(60);
+
+/// `run_job` in a child process (this binary, `grade --task ID MODEL --json`), so that whatever
+/// ends one model's grading abnormally (a crash, a stack overflow, running out of memory)
+/// becomes that model's error and the other models are graded: a release build aborts on a
+/// panic, and a stack overflow ends any process. A child still running `CHILD_GRACE` after the
+/// time limit is killed.
+fn run_job_in_child(job: &Job, limit: Duration) -> Result<Report, String> {
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the sysmo binary to grade with: {e}"))?;
+    let mut cmd = Command::new(exe);
+    cmd.args(["grade", "--json", "--time-limit", &limit.as_secs_f64().to_string(), "--task", job.task.id]).arg(&job.model);
+    if let Some(c) = &job.config {
+        cmd.arg("--config").arg(c);
+    }
+    if let Some(m) = &job.mapping {
+        cmd.arg("--mapping").arg(m);
+    }
+    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot start a grading process: {e}"))?;
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_string(&mut s);
+            }
+            s
+        })
+    };
+    let out = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err = read(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let started = Instant::now();
+    let mut killed = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st,
+            Ok(None) if started.elapsed() > limit + CHILD_GRACE && !killed => {
+                let _ = child.kill();
+                killed = true;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("cannot wait for the grading process: {e}")),
+        }
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    if killed {
+        return Err(format!("no report {} s after the time limit of {} s; the grading process was stopped", CHILD_GRACE.as_secs(), limit.as_secs_f64()));
+    }
+    if status.success() {
+        return serde_json::from_str::<Report>(stdout.trim()).map_err(|e| format!("the grading process printed no report ({e})"));
+    }
+    // The child's own message: `error: ...` for a model it could not read, the panic message
+    // of a crash.
+    let said: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("note: run with")).collect();
+    let said = said.iter().rev().take(3).rev().copied().collect::<Vec<_>>().join(" | ");
+    if status.code() == Some(i32::from(EXIT_USAGE)) && !said.is_empty() {
+        return Err(said.trim_start_matches("error: ").to_string());
+    }
+    let how = match status.code() {
+        Some(c) => format!("exit code {c}"),
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::ExitStatusExt;
+                format!("signal {}", status.signal().unwrap_or(0))
+            }
+            #[cfg(not(unix))]
+            {
+                "no exit code".to_string()
+            }
+        }
+    };
+    Err(format!("the grader stopped unexpectedly ({how}){}", if said.is_empty() { String::new() } else { format!(": {said}") }))
+}
+
 /// Mean scores per task and stage, as CSV (SysMoBench's leaderboard layout).
 fn summary_csv(reports: &[Report]) -> String {
     let mut by_task: BTreeMap<&str, Vec<&Report>> = BTreeMap::new();
@@ -219,14 +297,7 @@ pub fn run(a: &GradeArgs) -> ExitCode {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(job) = jobs.get(i) else { break };
-                // Deep evaluations need more stack than a spawned thread's default.
-                let r = std::thread::scope(|s2| {
-                    std::thread::Builder::new()
-                        .stack_size(64 << 20)
-                        .spawn_scoped(s2, || run_job(job, limit))
-                        .map_err(|e| e.to_string())
-                        .and_then(|h| h.join().map_err(|_| "the grader stopped unexpectedly".to_string())?)
-                });
+                let r = run_job_in_child(job, limit);
                 if let Ok(mut v) = results.lock() {
                     v[i] = Some(r);
                 }
