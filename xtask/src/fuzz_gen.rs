@@ -6,7 +6,8 @@
 //! guards, `\E` and `\A`, EXCEPT on functions, records and sequences, operators whose parameters
 //! stand for variables (primed, UNCHANGED, in guards), LET, an INSTANCE with substitutions, a
 //! disjunction inside an action, a LET function and a LET condition used as guards, `x' \in S`,
-//! conditions on primed variables, CONSTRAINT,
+//! conditions on primed variables, recursive operators and functions (a LET function reading
+//! the state among them), CONSTRAINT,
 //! ACTION_CONSTRAINT, invariants (a type invariant among them, over the infinite sets models
 //! write: `Nat`, `Seq(..)`, `SUBSET Nat`, ...) and temporal properties under weak and strong
 //! fairness.
@@ -72,8 +73,14 @@ impl Gen<'_> {
             for v in &self.vars {
                 match v.ty {
                     Ty::Int { .. } => options.push(v.name.clone()),
-                    Ty::Set { .. } => options.push(format!("Cardinality({})", v.name)),
-                    Ty::Seq { .. } => options.push(format!("Len({})", v.name)),
+                    Ty::Set { .. } => {
+                        options.push(format!("Cardinality({})", v.name));
+                        options.push(format!("SetSum({})", v.name));
+                    }
+                    Ty::Seq { .. } => {
+                        options.push(format!("Len({})", v.name));
+                        options.push(format!("SeqSum({})", v.name));
+                    }
                     Ty::Fun { .. } => options.push(format!("{}[1]", v.name)),
                     Ty::Rec { .. } => options.push(format!("{}.a", v.name)),
                     Ty::Bool => {}
@@ -81,7 +88,17 @@ impl Gen<'_> {
             }
             return self.rng.pick(&options).clone();
         }
-        match self.rng.range(0, 10) {
+        match self.rng.range(0, 12) {
+            // A recursive function of the module, at an argument the state decides.
+            11 => format!("Fact[({}) % 5]", self.int(depth - 1)),
+            // A recursive function defined in a LET whose body reads the state: its values
+            // belong to one evaluation, never kept for the next state.
+            12 => {
+                let (g, i) = (self.fresh("g"), self.fresh("i"));
+                let base = self.int(depth - 1);
+                let n = self.rng.range(0, 3);
+                format!("(LET {g}[{i} \\in 0..3] == IF {i} = 0 THEN {base} ELSE {g}[{i} - 1] + {i} IN {g}[{n}])")
+            }
             // A fresh name: SANY rejects a CHOOSE inside another of the same bound name.
             8 => {
                 let e = self.fresh("e");
@@ -511,6 +528,11 @@ pub fn generate(seed: u64) -> Spec {
     let vars_tuple = format!("<<{}>>", names.join(", "));
     defs.push(format!("vars == {vars_tuple}"));
     defs.push("Max2(a, b) == IF a > b THEN a ELSE b".into());
+    defs.push("RECURSIVE SetSum(_)".into());
+    defs.push("SetSum(s) == IF s = {} THEN 0 ELSE LET m == CHOOSE y \\in s : TRUE IN m + SetSum(s \\ {m})".into());
+    defs.push("RECURSIVE SeqSum(_)".into());
+    defs.push("SeqSum(q) == IF q = <<>> THEN 0 ELSE Head(q) + SeqSum(Tail(q))".into());
+    defs.push("Fact[n \\in 0..4] == IF n = 0 THEN 1 ELSE n * Fact[n - 1]".into());
     defs.push("SetTo(v, e) == v' = e".into());
     defs.push("Bump(v, k) == v' = (v + 1) % k".into());
     defs.push("Shift(f, i, k) == f[i] < k - 1 /\\ f' = [f EXCEPT ![i] = f[i] + 1]".into());
@@ -681,6 +703,17 @@ mod tests {
         assert!(by_param > 10 && by_name > 10 && nested > 10 && separate > 10, "{by_param} {by_name} {nested} {separate}");
         // A parameterized instance is used with the variable as its argument.
         assert!(specs.iter().any(|s| text(s).contains("C(x)!")));
+    }
+
+    #[test]
+    fn recursive_operators_and_functions_are_used() {
+        let specs: Vec<String> = (0..300).map(|s| generate(s).modules[0].1.clone()).collect();
+        // `SetSum(` and `SeqSum(` appear three times in every module's definitions (RECURSIVE,
+        // the definition, its recursive call); a use is a fourth.
+        let uses = |pat: &str| specs.iter().filter(|t| t.matches(pat).count() > 3).count();
+        let (set_sum, seq_sum, fact) = (uses("SetSum("), uses("SeqSum("), specs.iter().filter(|t| t.contains("Fact[(")).count());
+        let let_fun = specs.iter().filter(|t| t.contains("(LET g") && t.contains(" \\in 0..3] == IF i")).count();
+        assert!(set_sum > 5 && seq_sum > 5 && fact > 5 && let_fun > 5, "{set_sum} {seq_sum} {fact} {let_fun}");
     }
 
     #[test]
