@@ -175,11 +175,16 @@ impl Value {
         match self {
             // One allocation: the elements copied, the one at i replaced.
             Value::Seq(s) => {
+                let fp = s.get(i).and_then(|old| crate::fingerprint::after_replace(s.fp(), i, old, &new));
                 let mut new = Some(new);
-                Ok(Value::Seq(Elems::from_iter_exact((0..s.len()).map(|j| match new.take_if(|_| j == i) {
+                let out = Elems::from_iter_exact((0..s.len()).map(|j| match new.take_if(|_| j == i) {
                     Some(v) => v,
                     None => s[j].clone(),
-                }))))
+                }));
+                if let Some(fp) = fp {
+                    out.fp().set(fp);
+                }
+                Ok(Value::Seq(out))
             }
             Value::Fcn(f) => Ok(f.with_value_at(i, new)),
             _ => Err(not_fcn(self, "EXCEPT")),
@@ -203,12 +208,21 @@ impl Value {
     /// `Append(s, e)`
     pub fn append(&self, e: Value) -> VResult<Value> {
         let s = self.as_seq("Append")?;
-        let mut e = Some(if e.is_lazy() { e.canonical()? } else { e });
+        let e = if e.is_lazy() { e.canonical()? } else { e };
+        let fp = match self {
+            Value::Seq(elems) => crate::fingerprint::after_append(elems.fp(), s.len(), &e),
+            _ => None,
+        };
+        let mut e = Some(e);
         // One allocation: the elements copied, then e.
-        Ok(Value::Seq(Elems::from_iter_exact((0..s.len() + 1).map(|j| match s.get(j) {
+        let out = Elems::from_iter_exact((0..s.len() + 1).map(|j| match s.get(j) {
             Some(x) => x.clone(),
             None => e.take().unwrap_or(Value::Bool(false)),
-        }))))
+        }));
+        if let Some(fp) = fp {
+            out.fp().set(fp);
+        }
+        Ok(Value::Seq(out))
     }
     /// `Head(s)`
     pub fn head(&self) -> VResult<Value> {

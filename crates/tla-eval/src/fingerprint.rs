@@ -7,8 +7,10 @@
 //! Each scalar is one word: its kind's tag in the top byte and its payload below (a boolean, an
 //! integer as 32 bits, a string or model value as 56 bits of the fingerprint of its text,
 //! computed once per string, not its intern rank). A set, a sequence or another function is
-//! hashed on its own — a word holding its tag and its size, then its parts — and enters its
-//! container as one word, its fingerprint, kept with the value once computed. A state shares
+//! hashed on its own and enters its container as one word, its fingerprint, kept with the
+//! value once computed: a set streams a word holding its tag and size, then its elements; a
+//! sequence or another function is a sum over its positions (see `at`), which a step that
+//! replaces or appends one value updates without hashing the others again. A state shares
 //! most of its values with its parent, so fingerprinting it hashes only what changed. A set
 //! hashes its canonical (sorted) elements, so equal sets agree whatever order built them; a
 //! sequence its values; another function its domain (as a set) and its values in domain
@@ -106,17 +108,84 @@ pub(crate) fn word(v: &Value) -> VResult<u64> {
         Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
         Value::Set(s) => elems_fp(s.arc(), TAG_SET)?,
         Value::Lazy(l) => elems_fp(l.to_set()?.arc(), TAG_SET)?,
-        Value::Seq(s) => elems_fp(s, TAG_SEQ)?,
-        Value::Fcn(f) => kept(f.fp(), || {
-            let mut h = FpHasher::new();
-            h.write_u64(TAG_FCN | f.values().len() as u64);
-            h.write_u64(elems_fp(f.domain_elems(), TAG_SET)?);
-            for x in f.values() {
-                h.write_value(x)?;
+        Value::Seq(s) => kept(s.fp(), || {
+            let mut sum = seq_top(s.len());
+            for (j, x) in s.iter().enumerate() {
+                sum = sum.wrapping_add(at(j, word(x)?));
             }
-            Ok(h.finish())
+            Ok(sum)
+        })?,
+        Value::Fcn(f) => kept(f.fp(), || {
+            let mut sum = fcn_top(f.values().len(), elems_fp(f.domain_elems(), TAG_SET)?);
+            for (j, x) in f.values().iter().enumerate() {
+                sum = sum.wrapping_add(at(j, word(x)?));
+            }
+            Ok(sum)
         })?,
     })
+}
+
+/// Murmur3's 64-bit finaliser: a bijection whose every output bit depends on every input bit.
+#[inline]
+fn fmix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    h
+}
+
+/// What the value at position `j` (of a sequence, or of a function in domain order) adds to
+/// its container's fingerprint. A sequence or function is the sum of these and of its
+/// "top" (kind, length, domain), so that replacing one value, or appending one, updates the
+/// kept fingerprint in a few operations instead of hashing every value again
+/// ([`after_replace`], [`after_append`]): a step changes one place of a function, and its
+/// successor state is fingerprinted right after.
+#[inline]
+fn at(j: usize, w: u64) -> u64 {
+    fmix(w.wrapping_add((j as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ C1)
+}
+
+#[inline]
+fn seq_top(len: usize) -> u64 {
+    fmix(TAG_SEQ | len as u64)
+}
+
+#[inline]
+fn fcn_top(len: usize, domain: u64) -> u64 {
+    fmix(fmix(TAG_FCN | len as u64) ^ domain)
+}
+
+/// A value's word when it costs nothing to get: a scalar's, or a compound value's kept one.
+#[inline]
+fn cheap_word(v: &Value) -> Option<u64> {
+    match v {
+        Value::Bool(_) | Value::Int(_) | Value::Str(_) | Value::Model(_) => word(v).ok(),
+        Value::Set(s) => s.arc().fp().get(),
+        Value::Seq(s) => s.fp().get(),
+        Value::Fcn(f) => f.fp().get(),
+        Value::Lazy(_) => None,
+    }
+}
+
+/// The fingerprint of a sequence or function whose kept fingerprint is `fp`, once the value
+/// `old` at position `j` is replaced by `new`; None when a word is not at hand (the new
+/// value's fingerprint is then computed in full when asked for).
+#[inline]
+pub(crate) fn after_replace(fp: &FpCell, j: usize, old: &Value, new: &Value) -> Option<u64> {
+    let fp = fp.get()?;
+    let (o, n) = (cheap_word(old)?, cheap_word(new)?);
+    Some(fp.wrapping_sub(at(j, o)).wrapping_add(at(j, n)))
+}
+
+/// The fingerprint of the sequence of `len` values whose kept fingerprint is `fp`, once `new`
+/// is appended (see [`after_replace`]).
+#[inline]
+pub(crate) fn after_append(fp: &FpCell, len: usize, new: &Value) -> Option<u64> {
+    let fp = fp.get()?;
+    let n = cheap_word(new)?;
+    Some(fp.wrapping_sub(seq_top(len)).wrapping_add(seq_top(len + 1)).wrapping_add(at(len, n)))
 }
 
 /// The fingerprint kept in `cell`, or computed by `f` and kept. The look-up is inlined at every
@@ -131,8 +200,8 @@ fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
     Ok(fp)
 }
 
-/// The fingerprint of elements as a set (canonical elements) or as a sequence, by `tag`: an
-/// `Elems` is only ever one of the two (see `value::Elems`), so one kept number is enough.
+/// The fingerprint of elements as a set (canonical elements), hashed in order: a set's
+/// `Elems` is never a sequence's (see `value::Elems`), so one kept number is enough.
 #[inline]
 fn elems_fp(elems: &Elems, tag: u64) -> VResult<u64> {
     kept(elems.fp(), || {
@@ -151,5 +220,72 @@ impl Value {
         let mut h = FpHasher::new();
         h.write_value(self)?;
         Ok(h.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same value built afresh, so that no fingerprint is kept in it.
+    fn afresh(v: &Value) -> Value {
+        match v {
+            Value::Seq(s) => Value::tuple(s.iter().map(afresh).collect()).unwrap(),
+            Value::Fcn(f) => Value::fcn(f.domain().iter().cloned().zip(f.values().iter().map(afresh)).collect()).unwrap(),
+            other => other.clone(),
+        }
+    }
+
+    fn kept(v: &Value) -> Option<u64> {
+        match v {
+            Value::Seq(s) => s.fp().get(),
+            Value::Fcn(f) => f.fp().get(),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_replaced_or_appended_value_updates_the_kept_fingerprint_to_the_one_computed_afresh() {
+        let i = Value::Int;
+        let mut t = crate::intern::Interner::new();
+        let (a, b, x, y, z) = (t.intern("a"), t.intern("b"), t.intern("x"), t.intern("y"), t.intern("z"));
+        let s = |x: &crate::intern::Str| Value::Str(x.clone());
+        let rec = Value::record(vec![(a, i(1)), (b, s(&x))]).unwrap();
+        let fcn = Value::fcn(vec![(i(0), Value::set(vec![i(1)]).unwrap()), (i(5), i(2)), (i(7), s(&y))]).unwrap();
+        let seq = Value::tuple(vec![i(3), rec.clone(), Value::tuple(vec![]).unwrap()]).unwrap();
+        let news = [i(9), s(&z), Value::Bool(true), Value::set(vec![i(2), i(3)]).unwrap(), rec.clone(), Value::tuple(vec![i(1)]).unwrap()];
+        let mut checked = 0;
+        for base in [&rec, &fcn, &seq] {
+            // Kept fingerprints in the base and in every new value, as a state's values have.
+            base.fingerprint().unwrap();
+            let len = match base {
+                Value::Seq(x) => x.len(),
+                Value::Fcn(f) => f.values().len(),
+                _ => unreachable!(),
+            };
+            for n in &news {
+                n.fingerprint().unwrap();
+                for j in 0..len {
+                    let out = base.except_at(j, n.clone()).unwrap();
+                    let incremental = kept(&out).expect("the replaced value's fingerprint is kept at once");
+                    assert_eq!(incremental, word(&afresh(&out)).unwrap(), "{base} at {j} := {n}");
+                    if out.to_string() != base.to_string() {
+                        assert_ne!(incremental, word(base).unwrap(), "{base} at {j} := {n}");
+                    }
+                    checked += 1;
+                }
+                if let Value::Seq(_) = base {
+                    let out = base.append(n.clone()).unwrap();
+                    assert_eq!(kept(&out).expect("kept after Append"), word(&afresh(&out)).unwrap(), "Append({base}, {n})");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 6 + 2 * 6 + 3 * 6 + 6);
+        // Without a kept fingerprint in the base, nothing is kept and the full hash is used.
+        let cold = Value::tuple(vec![i(1), i(2)]).unwrap();
+        let out = cold.except_at(0, i(5)).unwrap();
+        assert_eq!(kept(&out), None);
+        assert_eq!(word(&out).unwrap(), word(&Value::tuple(vec![i(5), i(2)]).unwrap()).unwrap());
     }
 }

@@ -376,9 +376,14 @@ impl FcnVal {
     /// The function with its value at position `i` of the domain replaced by `new` (canonical),
     /// sharing the domain: one copy of the values, no check of what is unchanged.
     pub(crate) fn with_value_at(&self, i: usize, new: Value) -> Value {
+        let fp = self.values().get(i).and_then(|old| crate::fingerprint::after_replace(self.fp(), i, old, &new));
         let mut new = Some(new);
         let values = self.values().iter().enumerate().map(|(j, v)| if j == i { new.take().unwrap_or_else(|| v.clone()) } else { v.clone() });
-        Value::Fcn(FcnVal::new(self.domain_elems().clone(), values))
+        let f = FcnVal::new(self.domain_elems().clone(), values);
+        if let Some(fp) = fp {
+            f.fp().set(fp);
+        }
+        Value::Fcn(f)
     }
     pub fn domain(&self) -> &[Value] {
         self.domain_elems()
