@@ -529,7 +529,7 @@ pub fn generate(seed: u64) -> Spec {
     defs.push(format!("vars == {vars_tuple}"));
     defs.push("Max2(a, b) == IF a > b THEN a ELSE b".into());
     defs.push("RECURSIVE SetSum(_)".into());
-    defs.push("SetSum(s) == IF s = {} THEN 0 ELSE LET m == CHOOSE y \\in s : TRUE IN m + SetSum(s \\ {m})".into());
+    defs.push("SetSum(s) == IF s = {} THEN 0 ELSE LET m == CHOOSE el \\in s : TRUE IN m + SetSum(s \\ {m})".into());
     defs.push("RECURSIVE SeqSum(_)".into());
     defs.push("SeqSum(q) == IF q = <<>> THEN 0 ELSE Head(q) + SeqSum(Tail(q))".into());
     defs.push("Fact[n \\in 0..4] == IF n = 0 THEN 1 ELSE n * Fact[n - 1]".into());
