@@ -177,17 +177,8 @@ fn run_job_in_child(job: &Job, limit: Duration) -> Result<Report, String> {
         cmd.arg("--mapping").arg(m);
     }
     let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot start a grading process: {e}"))?;
-    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let out = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
-    let err = read(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
     let started = Instant::now();
     let mut killed = false;
     let status = loop {
@@ -233,6 +224,28 @@ fn run_job_in_child(job: &Job, limit: Duration) -> Result<Report, String> {
     Err(format!("the grader stopped unexpectedly ({how}){}", if said.is_empty() { String::new() } else { format!(": {said}") }))
 }
 
+/// A thread reading `pipe` to its end (so that a child never blocks on a full pipe).
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    })
+}
+
+/// `run_job` on a thread with room for deep evaluations (more stack than the main thread's).
+fn run_job_on_big_stack(job: &Job, limit: Duration) -> Result<Report, String> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || run_job(job, limit))
+            .map_err(|e| e.to_string())
+            .and_then(|h| h.join().map_err(|_| "the grader stopped unexpectedly".to_string())?)
+    })
+}
+
 /// Mean scores per task and stage, as CSV (SysMoBench's leaderboard layout).
 fn summary_csv(reports: &[Report]) -> String {
     let mut by_task: BTreeMap<&str, Vec<&Report>> = BTreeMap::new();
@@ -270,7 +283,8 @@ pub fn run(a: &GradeArgs) -> ExitCode {
     };
     let limit = Duration::from_secs_f64(a.time_limit);
     if jobs.len() == 1 {
-        return match run_job(&jobs[0], limit) {
+        // One model, graded here: a child of a run over many models grades its model this way.
+        return match run_job_on_big_stack(&jobs[0], limit) {
             Ok(r) => {
                 if a.json {
                     println!("{}", r.to_json());

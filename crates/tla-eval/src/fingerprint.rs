@@ -106,23 +106,20 @@ pub(crate) fn word(v: &Value) -> VResult<u64> {
         // A string's text is hashed once, when it is made (`Str::text_fingerprint`).
         Value::Str(s) => TAG_STR | (s.text_fingerprint() & LOW),
         Value::Model(m) => TAG_MODEL | (m.name().text_fingerprint() & LOW),
-        Value::Set(s) => elems_fp(s.arc(), TAG_SET)?,
-        Value::Lazy(l) => elems_fp(l.to_set()?.arc(), TAG_SET)?,
-        Value::Seq(s) => kept(s.fp(), || {
-            let mut sum = seq_top(s.len());
-            for (j, x) in s.iter().enumerate() {
-                sum = sum.wrapping_add(at(j, word(x)?));
-            }
-            Ok(sum)
-        })?,
-        Value::Fcn(f) => kept(f.fp(), || {
-            let mut sum = fcn_top(f.values().len(), elems_fp(f.domain_elems(), TAG_SET)?);
-            for (j, x) in f.values().iter().enumerate() {
-                sum = sum.wrapping_add(at(j, word(x)?));
-            }
-            Ok(sum)
-        })?,
+        Value::Set(s) => set_fp(s.arc())?,
+        Value::Lazy(l) => set_fp(l.to_set()?.arc())?,
+        Value::Seq(s) => kept(s.fp(), || positions(seq_top(s.len()), s))?,
+        Value::Fcn(f) => kept(f.fp(), || positions(fcn_top(f.values().len(), set_fp(f.domain_elems())?), f.values()))?,
     })
+}
+
+/// `top` plus what each of `values` adds at its position (see [`at`]).
+fn positions(top: u64, values: &[Value]) -> VResult<u64> {
+    let mut sum = top;
+    for (j, x) in values.iter().enumerate() {
+        sum = sum.wrapping_add(at(j, word(x)?));
+    }
+    Ok(sum)
 }
 
 /// Murmur3's 64-bit finaliser: a bijection whose every output bit depends on every input bit.
@@ -203,10 +200,10 @@ fn kept(cell: &FpCell, f: impl FnOnce() -> VResult<u64>) -> VResult<u64> {
 /// The fingerprint of elements as a set (canonical elements), hashed in order: a set's
 /// `Elems` is never a sequence's (see `value::Elems`), so one kept number is enough.
 #[inline]
-fn elems_fp(elems: &Elems, tag: u64) -> VResult<u64> {
+fn set_fp(elems: &Elems) -> VResult<u64> {
     kept(elems.fp(), || {
         let mut h = FpHasher::new();
-        h.write_u64(tag | elems.len() as u64);
+        h.write_u64(TAG_SET | elems.len() as u64);
         for e in elems.iter() {
             h.write_value(e)?;
         }
