@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use tla_syntax::ast::*;
 use tla_syntax::Span;
+use tla_sema::{Binder, Denotes};
 
 use crate::arith;
 use crate::error::{codes, VResult, ValueError};
@@ -140,28 +141,76 @@ struct Closure<'a> {
     depth: usize,
 }
 
-/// A persistent list of local bindings (closures capture it by reference count).
+/// A persistent list of local bindings (closures capture it by reference count). Each is
+/// keyed by its binder, the binding identifier's text in the AST: a name the analysis resolved
+/// to that binder ([`tla_sema::Names`]) is found by comparing addresses (`get`), never names.
 #[derive(Clone, Default)]
 struct Env<'a>(Option<Rc<EnvLink<'a>>>);
 
 struct EnvLink<'a> {
+    /// The binding identifier's text (its address is the binder).
     name: &'a str,
     binding: Binding<'a>,
     next: Env<'a>,
 }
 
+/// The binder of `@` in an EXCEPT's value (one text, so one address).
+static AT: &str = "@";
+
 impl<'a> Env<'a> {
+    /// Bind the identifier whose text (in the AST) is `name`.
     fn bind(&self, name: &'a str, binding: Binding<'a>) -> Env<'a> {
         Env(Some(Rc::new(EnvLink { name, binding, next: self.clone() })))
     }
     fn bind_value(&self, name: &'a str, v: Value) -> Env<'a> {
         self.bind(name, Binding::Value(v))
     }
-    fn lookup(&self, name: &str) -> Option<&Binding<'a>> {
+    /// The innermost binding made by `binder`.
+    #[inline]
+    fn get(&self, binder: Binder) -> Option<&Binding<'a>> {
+        let mut cur = &self.0;
+        while let Some(n) = cur {
+            if Binder::of(n.name) == binder {
+                return Some(&n.binding);
+            }
+            cur = &n.next.0;
+        }
+        None
+    }
+    /// The innermost binding of a name, by its text: for names the analysis did not resolve
+    /// (expressions made after it, evaluators made without one) and for the checks made when
+    /// code is compiled, never for a resolved name being evaluated (see `ConstEval::local`).
+    fn find_name(&self, name: &str) -> Option<&Binding<'a>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
             if same_name(n.name, name) {
                 return Some(&n.binding);
+            }
+            cur = &n.next.0;
+        }
+        None
+    }
+    /// The binding of `binder`, or else of its name's text: a name is resolved to a binder the
+    /// environment lacks when its formula is read out of its context (model loading reads some
+    /// alone) or was copied after the analysis. Debug builds check that the text finds nothing
+    /// either in the first case.
+    #[inline]
+    fn get_or_find(&self, binder: Binder, name: &str) -> Option<&Binding<'a>> {
+        match self.get(binder) {
+            Some(b) => Some(b),
+            None => {
+                let b = self.find_name(name);
+                debug_assert!(b.is_none(), "{name}: bound under another binder than the analysis's");
+                b
+            }
+        }
+    }
+    /// The binder of the innermost binding of a name, by its text (see `find_name`).
+    fn binder_of(&self, name: &str) -> Option<Binder> {
+        let mut cur = &self.0;
+        while let Some(n) = cur {
+            if same_name(n.name, name) {
+                return Some(Binder::of(n.name));
             }
             cur = &n.next.0;
         }
@@ -234,6 +283,8 @@ impl Register {
 
 #[derive(Clone, Copy)]
 enum Resolved<'a> {
+    /// A local (parameter, bound name, LET definition) bound by this binder.
+    Local(Binder),
     Var(usize),
     Builtin(StdOp),
     /// A definition with parameters, or one whose value is not kept.
@@ -472,6 +523,7 @@ impl<'a> ConstEval<'a> {
             module_vars,
             overrides: HashMap::default(),
             levels: None,
+            names: None,
             cacheable: Default::default(),
         }))
     }
@@ -723,7 +775,7 @@ impl<'a> ConstEval<'a> {
             ExprKind::Record(fields) => self.ev_record(fields, false, env),
             ExprKind::RecordSet(fields) => self.ev_record(fields, true, env),
             ExprKind::Except { base, updates } => self.ev_except(base, updates, env),
-            ExprKind::At => match env.lookup("@") {
+            ExprKind::At => match env.get(Binder::of(AT)) {
                 Some(Binding::Value(v)) => Ok(v.clone()),
                 _ => Err(err(codes::UNKNOWN, "@ used outside an EXCEPT value")),
             },
@@ -766,11 +818,10 @@ impl<'a> ConstEval<'a> {
                         // A variable (the usual `pc[self]`), known from an earlier evaluation.
                         if self.frame.ctx.borrow().is_empty()
                             && let Some(Resolved::Var(slot)) = self.resolved_at(op)
-                            && env.lookup(&op.name).is_none()
                         {
                             return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
                         }
-                        match env.lookup(&op.name) {
+                        match self.local(op, env) {
                             Some(Binding::Fun(d, fenv)) => {
                                 // A LET function sees itself (it may be recursive).
                                 let own = fenv.bind(&d.name.name, Binding::Fun(d, fenv.clone()));
@@ -1052,7 +1103,7 @@ impl<'a> ConstEval<'a> {
         self.for_each_binding(bounds, &sets, env, &mut |env2| {
             let mut key = Vec::new();
             for n in &names {
-                if let Some(Binding::Value(v)) = env2.lookup(n) {
+                if let Some(Binding::Value(v)) = env2.get(Binder::of(n)) {
                     key.push(v.clone());
                 }
             }
@@ -1335,7 +1386,7 @@ impl<'a> ConstEval<'a> {
                 depth: self.frames_entered(),
             }))),
             ExprKind::OpApp { op, args } if args.is_empty() && op.path.is_empty() => {
-                if let Some(b) = env.lookup(&op.name) {
+                if let Some(b) = self.local(op, env) {
                     return Ok(b.clone());
                 }
                 match self.global(op.name.as_str()) {
@@ -1409,6 +1460,78 @@ impl<'a> ConstEval<'a> {
         self.caches.resolved_fast.put(op as *const OpName as usize, r);
     }
 
+    /// What the name `op` denotes, the first time it is evaluated (then `resolved_at` knows):
+    /// the analysis says whether it is a local and its binder ([`tla_sema::Names`]); a
+    /// module-level name is classified further outside instances, where its meaning does not
+    /// depend on substitutions. A name the analysis did not see is a local when `env` binds
+    /// its text (TLA+ forbids a bound name that is already visible); otherwise it is left
+    /// unresolved (`None`) and looked up by its text each time, as it may be a bound name read
+    /// out of its context.
+    #[inline(never)]
+    fn resolve_name(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, top: bool) -> Option<Resolved<'a>> {
+        let name = op.name.as_str();
+        let r = match self.program.names.and_then(|n| n.of(op)) {
+            Some(Denotes::Local(b)) => Resolved::Local(b),
+            Some(Denotes::ModuleLevel) if !top => Resolved::Other,
+            Some(Denotes::ModuleLevel) => {
+                debug_assert!(env.find_name(name).is_none(), "{name}: module-level in the analysis, bound here");
+                if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
+                    Resolved::Var(slot)
+                } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
+                    Resolved::Builtin(self.std_op(name, args))
+                } else {
+                    Resolved::Other
+                }
+            }
+            None => Resolved::Local(env.binder_of(name)?),
+        };
+        self.set_resolved(op, r);
+        Some(r)
+    }
+
+    /// The binding of the first step of `op`'s instance path (`CC` in `CC!Op`) when it is a
+    /// local (a LET instance). The analysis records what that step denotes under `op`.
+    fn path_start<'e>(&self, op: &'a OpName, env: &'e Env<'a>) -> Option<&'e Binding<'a>> {
+        if env.0.is_none() {
+            return None;
+        }
+        let step = op.path.first()?;
+        match self.program.names.and_then(|n| n.of(op)) {
+            Some(Denotes::Local(b)) => env.get_or_find(b, &step.name.name),
+            Some(Denotes::ModuleLevel) => None,
+            None => env.find_name(&step.name.name),
+        }
+    }
+
+    /// Whether the analysis resolved `op` as a module-level name (no local binds it anywhere).
+    fn module_level(&self, op: &OpName) -> bool {
+        matches!(self.program.names.and_then(|n| n.of(op)), Some(Denotes::ModuleLevel))
+    }
+
+    /// The binding of the name `op` (no instance path) when it is a local bound in `env`.
+    #[inline]
+    fn local<'e>(&self, op: &'a OpName, env: &'e Env<'a>) -> Option<&'e Binding<'a>> {
+        if env.0.is_none() {
+            return None;
+        }
+        let known = match self.resolved_at(op) {
+            Some(r) => Some(r),
+            None => match self.program.names.and_then(|n| n.of(op)) {
+                Some(Denotes::Local(b)) => {
+                    self.set_resolved(op, Resolved::Local(b));
+                    Some(Resolved::Local(b))
+                }
+                Some(Denotes::ModuleLevel) => return None,
+                None => None,
+            },
+        };
+        match known {
+            Some(Resolved::Local(b)) => env.get_or_find(b, &op.name),
+            Some(_) => None,
+            None => env.find_name(&op.name),
+        }
+    }
+
     #[inline(never)]
     fn op_app(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, span: Span) -> VResult<Value> {
         if !op.path.is_empty() {
@@ -1434,48 +1557,37 @@ impl<'a> ConstEval<'a> {
             return self.in_frames(frames, || self.ev(&d.body, &callee));
         }
         let name = op.name.as_str();
-        // Outside instances a name that no local binds means the same thing at every
-        // evaluation of this node (scoping is lexical): a variable or a standard operator is
-        // found once and remembered.
         let top = self.frame.ctx.borrow().is_empty();
-        if top {
-            let known = self.resolved_at(op);
-            // A name is checked against the locals first: model loading may evaluate a formula
-            // out of context, where a name a quantifier binds reads as a variable or definition.
-            let local = |n: &str| n.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(n).is_some();
-            match known {
-                Some(Resolved::Var(slot)) if !local(name) => return self.read_var(slot),
-                Some(Resolved::Builtin(StdOp::Named)) if !local(name) => return self.builtin(name, args, env, span),
-                Some(Resolved::Builtin(f)) if !local(name) => return self.fast_builtin(f, args, env),
-                Some(Resolved::Def(d)) if !local(name) => return self.call_def(d, args, env, name),
-                Some(_) => {}
-                None => {
-                    let r = if env.lookup(name).is_some() {
-                        Resolved::Other
-                    } else if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
-                        Resolved::Var(slot)
-                    } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
-                        Resolved::Builtin(self.std_op(name, args))
-                    } else {
-                        Resolved::Other
-                    };
-                    self.set_resolved(op, r);
-                }
-            }
-        }
+        // What the name denotes is the same at every evaluation of this node (scoping is
+        // lexical): a local's binder, and outside instances a variable, a standard operator or
+        // a definition, is found once and remembered.
+        let known = match self.resolved_at(op) {
+            Some(r) => Some(r),
+            None => self.resolve_name(op, args, env, top),
+        };
+        let local = match known {
+            Some(Resolved::Local(b)) => env.get_or_find(b, name),
+            Some(Resolved::Var(slot)) if top => return self.read_var(slot),
+            Some(Resolved::Builtin(StdOp::Named)) if top => return self.builtin(name, args, env, span),
+            Some(Resolved::Builtin(f)) if top => return self.fast_builtin(f, args, env),
+            Some(Resolved::Def(d)) if top => return self.call_def(d, args, env, name),
+            Some(_) => None,
+            // Not resolved (an expression the analysis did not see): by its text.
+            None => env.find_name(name),
+        };
         if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
             return self.read_ref(r);
         }
         // Inside an instance, a name bound here (a parameter, a bound name, a LET definition)
         // is not one the instance substitutes: TLA+ forbids a bound name that a module
         // declares or defines, and the environment holds only this module's bindings.
-        if !top && env.lookup(name).is_none() {
+        if !top && local.is_none() {
             let r = if args.is_empty() { self.try_subst(name, true) } else { self.apply_subst(name, args, env) };
             if let Some(r) = r {
                 return r;
             }
         }
-        if let Some(b) = env.lookup(name) {
+        if let Some(b) = local {
             return match b {
                 Binding::Value(v) if args.is_empty() => Ok(v.clone()),
                 Binding::Value(v) => Err(err(codes::ARITY, format!("{} is the value {}, not an operator", name, v))),
@@ -1532,7 +1644,8 @@ impl<'a> ConstEval<'a> {
                 return Ok(v);
             }
             Some(Global::Op(d)) => {
-                if top {
+                // Remembered only when the analysis said the name is no local.
+                if top && matches!(known, Some(r) if !matches!(r, Resolved::Local(_))) {
                     self.set_resolved(op, Resolved::Def(d));
                 }
                 return self.call_def(d, args, env, name);
@@ -2132,7 +2245,7 @@ fn reads_local(e: &Expr, env: &Env<'_>) -> bool {
     let mut found = false;
     tla_syntax::ast::walk(e, &mut |x| {
         if let ExprKind::OpApp { op, .. } = &*x.kind {
-            found |= op.path.is_empty() && env.lookup(&op.name).is_some();
+            found |= op.path.is_empty() && env.find_name(&op.name).is_some();
         }
     });
     found

@@ -20,17 +20,18 @@
 //!
 //! # How expressions are evaluated (design)
 //!
-//! [`eval::ConstEval`] interprets the AST directly: names are strings looked up in a persistent
-//! environment, then in the modules' definitions, then among the standard operators. It is the
-//! reference semantics, used for ASSUME, `.cfg` constants and tests, and wherever the faster
+//! [`eval::ConstEval`] interprets the AST directly. What a name denotes comes from the analysis
+//! ([`tla_sema::Names`]): a local is looked up in a persistent environment keyed by its binder
+//! (an address, not a text); a module-level name among the variables, the modules' definitions
+//! and the standard operators. It is the reference semantics, used for ASSUME, `.cfg` constants and tests, and wherever the faster
 //! paths below do not reach. It runs with three memos that never change an answer (each
 //! keyed by the address of an AST node or definition, and used only outside instances, where a
 //! node means the same thing at every evaluation because scoping is lexical):
 //! - constant subexpressions (`0..N-1`, `[P -> SUBSET S]`, string literals, calls of constant
 //!   operators on constant arguments) are evaluated once (`eval/konst.rs`);
-//! - a name at a node that resolves to a state variable, a standard operator or a global
-//!   definition is resolved once, and the usual comparison and arithmetic operators dispatch
-//!   without matching their names;
+//! - a name at a node is resolved once: to a local's binder (at any depth), or outside
+//!   instances to a state variable, a standard operator or a global definition, and the usual
+//!   comparison and arithmetic operators dispatch without matching their names;
 //! - a zero-argument LET definition keeps its value for the life of its environment when
 //!   computing it read nothing of the next state (TLC's LazyValue).
 //!

@@ -16,6 +16,7 @@ use tla_syntax::{Diagnostic, Span};
 
 use crate::diagnostics as d;
 use crate::levels::{Level, Levels, Through};
+use crate::names::{Binder, Denotes, Names};
 use crate::stdlib::{self, builtin_arity, canonical};
 use crate::subexpr::{Rewrite, Selectable, Step};
 
@@ -55,6 +56,15 @@ pub(crate) struct Sym {
     pub outer_deps: Deps,
     /// Declared in RECURSIVE and not yet defined.
     pub pending_recursive: bool,
+    /// Where a use of the name finds it (see [`crate::names`]).
+    pub scope: Scope,
+}
+
+/// Whether a symbol is bound around the expression that uses it or belongs to the module.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Scope {
+    Module,
+    Local(Binder),
 }
 
 impl Sym {
@@ -70,6 +80,7 @@ impl Sym {
             param_deps: vec![Deps::PLAIN; n],
             outer_deps: Deps::NONE,
             pending_recursive: false,
+            scope: Scope::Module,
         }
     }
     fn same_origin(&self, other: &Sym) -> bool {
@@ -231,6 +242,8 @@ pub(crate) trait ModuleEnv {
     fn record_subexpression(&mut self, module: &str, def: ast::OpDef, use_at: Span, rewrite: Rewrite);
     /// Where the level of each expression checked is recorded.
     fn levels(&mut self) -> &mut Levels;
+    /// What each name denotes, as resolved.
+    fn names(&mut self) -> &mut Names;
 }
 
 /// The outcome of checking one module.
@@ -433,12 +446,23 @@ impl<'e, 'm> Checker<'e, 'm> {
 
     /// Bind a local name (parameter, bound variable, LET definition); SANY rejects any name that
     /// is already visible.
-    fn bind_local(&mut self, sym: Sym) {
+    /// `binder` is the binding identifier's text in the AST (see [`crate::names`]).
+    fn bind_local(&mut self, mut sym: Sym, binder: &str) {
         if let Some(prev) = self.visible(&sym.name) {
             let diag = d::shadows(sym.span.unwrap_or_default(), &sym.name, &prev);
             self.err(diag);
         }
+        sym.scope = Scope::Local(Binder::of(binder));
         self.locals.push(sym);
+    }
+
+    /// Record what the name `op` (without an instance path) denotes, found as `sym`.
+    fn record_use(&mut self, op: &ast::OpName, sym: &Sym) {
+        let d = match sym.scope {
+            Scope::Local(b) => Denotes::Local(b),
+            Scope::Module => Denotes::ModuleLevel,
+        };
+        self.env.names().record(op, d);
     }
 
     fn check_unit(&mut self, u: &ast::Unit) {
@@ -485,7 +509,7 @@ impl<'e, 'm> Checker<'e, 'm> {
             }
             ast::Unit::FunDef(def) => {
                 self.current_def = Some(def.name.name.clone());
-                let s = self.fun_def(def);
+                let s = self.fun_def(def, false);
                 self.current_def = None;
                 self.define(s, !def.local);
             }
@@ -562,7 +586,7 @@ impl<'e, 'm> Checker<'e, 'm> {
             let slot = self.fresh_slot();
             slots.push(slot);
             let s = Sym::new(&p.name.name, SymKind::Param(slot), vec![0; p.arity], Some(p.name.span), &self.module, 0);
-            self.bind_local(s);
+            self.bind_local(s, &p.name.name);
         }
         let lv = self.expr(&def.body);
         self.locals.truncate(mark);
@@ -577,7 +601,8 @@ impl<'e, 'm> Checker<'e, 'm> {
         s
     }
 
-    fn fun_def(&mut self, def: &ast::FunDef) -> Sym {
+    /// `local`: a LET definition (its own name is then a local of its body).
+    fn fun_def(&mut self, def: &ast::FunDef, local: bool) -> Sym {
         let mut lv = Lv::CONST;
         for b in &def.bounds {
             if let Some(set) = &b.set {
@@ -586,10 +611,14 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
         let mark = self.locals.len();
         // The function's own name is visible in its body (recursive functions).
-        self.locals.push(Sym::new(&def.name.name, SymKind::Function, vec![], Some(def.name.span), &self.module, 0));
+        let mut own = Sym::new(&def.name.name, SymKind::Function, vec![], Some(def.name.span), &self.module, 0);
+        if local {
+            own.scope = Scope::Local(Binder::of(&def.name.name));
+        }
+        self.locals.push(own);
         for b in &def.bounds {
             for v in b.vars.idents() {
-                self.bind_local(Sym::new(&v.name, SymKind::Bound, vec![], Some(v.span), &self.module, 0));
+                self.bind_local(Sym::new(&v.name, SymKind::Bound, vec![], Some(v.span), &self.module, 0), &v.name);
             }
         }
         lv = lv.join(self.expr(&def.body));
@@ -604,7 +633,7 @@ impl<'e, 'm> Checker<'e, 'm> {
         for p in &def.params {
             let slot = self.fresh_slot();
             let s = Sym::new(&p.name.name, SymKind::Param(slot), vec![0; p.arity], Some(p.name.span), &self.module, 0);
-            self.bind_local(s);
+            self.bind_local(s, &p.name.name);
         }
         let sig = self.instance(&def.instance);
         self.locals.truncate(mark);
@@ -664,7 +693,7 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
         for b in bounds {
             for v in b.vars.idents() {
-                self.bind_local(Sym::new(&v.name, SymKind::Bound, vec![], Some(v.span), &self.module, 0));
+                self.bind_local(Sym::new(&v.name, SymKind::Bound, vec![], Some(v.span), &self.module, 0), &v.name);
             }
         }
         lv
@@ -682,25 +711,30 @@ impl<'e, 'm> Checker<'e, 'm> {
                 // Replace a pending RECURSIVE declaration made in this LET.
                 if let Some(pos) = self.locals.iter().rposition(|l| l.name == s.name && l.pending_recursive) {
                     s.pending_recursive = false;
+                    let to = Binder::of(&def.name.name);
+                    s.scope = Scope::Local(to);
+                    if let Scope::Local(from) = self.locals[pos].scope {
+                        self.env.names().rebind(from, to);
+                    }
                     self.locals[pos] = s;
                 } else {
-                    self.bind_local(s);
+                    self.bind_local(s, &def.name.name);
                 }
             }
             ast::LetDef::Fun(def) => {
-                let s = self.fun_def(def);
-                self.bind_local(s);
+                let s = self.fun_def(def, true);
+                self.bind_local(s, &def.name.name);
             }
             ast::LetDef::Recursive(decls) => {
                 for dcl in decls {
                     let mut s = Sym::new(&dcl.name.name, SymKind::Operator, vec![0; dcl.arity], Some(dcl.name.span), &self.module, 0);
                     s.pending_recursive = true;
-                    self.bind_local(s);
+                    self.bind_local(s, &dcl.name.name);
                 }
             }
             ast::LetDef::ModuleDef(def) => {
                 if let Some(s) = self.module_def(def) {
-                    self.bind_local(s);
+                    self.bind_local(s, &def.name.name);
                 }
             }
         }
@@ -745,7 +779,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 let mark = self.locals.len();
                 for p in params {
                     let slot = self.fresh_slot();
-                    self.bind_local(Sym::new(&p.name, SymKind::Param(slot), vec![], Some(p.span), &self.module, 0));
+                    self.bind_local(Sym::new(&p.name, SymKind::Param(slot), vec![], Some(p.span), &self.module, 0), &p.name);
                 }
                 let lv = self.expr(body);
                 self.locals.truncate(mark);
@@ -754,7 +788,10 @@ impl<'e, 'm> Checker<'e, 'm> {
             ExprKind::OpApp { op, args } if args.is_empty() => {
                 let sym = if op.path.is_empty() {
                     match self.resolve(&op.name) {
-                        Some(s) => Some(s),
+                        Some(s) => {
+                            self.record_use(op, &s);
+                            Some(s)
+                        }
                         None => {
                             self.unknown(&op.name, op.span);
                             None
@@ -813,7 +850,14 @@ impl<'e, 'm> Checker<'e, 'm> {
         let mut sig: Option<Rc<ModuleSig>> = None;
         for step in &op.path {
             let s = match &sig {
-                None => self.resolve(&step.name.name),
+                None => {
+                    let s = self.resolve(&step.name.name);
+                    // What the first step denotes is recorded under the whole name.
+                    if let Some(s) = &s {
+                        self.record_use(op, s);
+                    }
+                    s
+                }
                 Some(sg) => sg.syms.get(&step.name.name).cloned(),
             };
             for a in &step.args {
@@ -927,7 +971,7 @@ impl<'e, 'm> Checker<'e, 'm> {
             ExprKind::TemporalQuant { vars, body, .. } => {
                 let mark = self.locals.len();
                 for v in vars {
-                    self.bind_local(Sym::new(&v.name, SymKind::TemporalBound, vec![], Some(v.span), &self.module, 1));
+                    self.bind_local(Sym::new(&v.name, SymKind::TemporalBound, vec![], Some(v.span), &self.module, 1), &v.name);
                 }
                 let lv = self.expr(body);
                 self.locals.truncate(mark);
@@ -1009,7 +1053,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 let mark = self.locals.len();
                 for p in params {
                     let slot = self.fresh_slot();
-                    self.bind_local(Sym::new(&p.name, SymKind::Param(slot), vec![], Some(p.span), &self.module, 0));
+                    self.bind_local(Sym::new(&p.name, SymKind::Param(slot), vec![], Some(p.span), &self.module, 0), &p.name);
                 }
                 let lv = self.expr(body);
                 self.locals.truncate(mark);
@@ -1044,7 +1088,10 @@ impl<'e, 'm> Checker<'e, 'm> {
         }
         let sym = if op.path.is_empty() {
             match self.resolve(&op.name) {
-                Some(s) => Some(s),
+                Some(s) => {
+                    self.record_use(op, &s);
+                    Some(s)
+                }
                 None => {
                     self.unknown(&op.name, op.span);
                     None
@@ -1097,7 +1144,14 @@ impl<'e, 'm> Checker<'e, 'm> {
         let mut head = None;
         for (i, step) in op.path.iter().enumerate() {
             let s = match &sig {
-                None => self.resolve(&step.name.name),
+                None => {
+                    let s = self.resolve(&step.name.name);
+                    // What the first step denotes is recorded under the whole name.
+                    if let Some(s) = &s {
+                        self.record_use(op, s);
+                    }
+                    s
+                }
                 Some(sg) => sg.syms.get(&step.name.name).cloned(),
             };
             let Some(s) = s else { break };

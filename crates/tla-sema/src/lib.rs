@@ -16,6 +16,7 @@ pub mod bundled;
 mod subexpr;
 mod unnamed;
 pub mod levels;
+pub mod names;
 mod check;
 pub mod diagnostics;
 pub mod stdlib;
@@ -24,6 +25,7 @@ pub mod suggest;
 use check::{Checker, ModuleEnv, ModuleSig, Sym, SymKind};
 pub use diagnostics::UNKNOWN_NAME_CODES;
 pub use levels::{ExprLevel, Level, Levels, Through};
+pub use names::{Binder, Denotes, Names};
 
 /// A module's text, found by name (beside the root file, in a task folder, in a browser tab).
 #[derive(Clone, Debug)]
@@ -128,6 +130,8 @@ pub struct Analysis {
     pub root_scope: Vec<SymbolInfo>,
     /// The level of every expression of `modules`.
     pub levels: Levels,
+    /// What every name of `modules` written without an instance path denotes.
+    pub names: Names,
 }
 
 impl Analysis {
@@ -166,6 +170,8 @@ struct Env<'a> {
     subexpr_uses: HashMap<Span, subexpr::Rewrite>,
     /// The level of every expression checked.
     levels: Levels,
+    /// What every name checked denotes.
+    names: Names,
 }
 
 impl Env<'_> {
@@ -219,6 +225,10 @@ impl ModuleEnv for Env<'_> {
 
     fn levels(&mut self) -> &mut Levels {
         &mut self.levels
+    }
+
+    fn names(&mut self) -> &mut Names {
+        &mut self.names
     }
 
     fn module_sig(&mut self, name: &str, at: Span) -> Option<Rc<ModuleSig>> {
@@ -351,6 +361,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         subexpr_defs: Vec::new(),
         subexpr_uses: HashMap::new(),
         levels: Levels::default(),
+        names: Names::default(),
     };
     // The root first (it pulls in what it uses), then the file's other modules.
     for name in &file_order {
@@ -428,6 +439,7 @@ pub fn analyze(sources: &mut SourceMap, root: FileId, library: &Library) -> Anal
         score: SyntaxScore { clean, total, parsed, score },
         root_scope,
         levels,
+        names: env.names,
     }
 }
 

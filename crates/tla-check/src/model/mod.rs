@@ -268,6 +268,7 @@ fn program<'a>(analysis: &'a Analysis, config: &'a Config) -> Result<(ConstEval<
     let mut errors = Vec::new();
     let mut ev = ConstEval::with_config(&analysis.modules, &cfg_text_words(config));
     ev.use_levels(&analysis.levels);
+    ev.use_names(&analysis.names);
     ev.set_max_depth(tla_eval::eval::DEFAULT_MAX_DEPTH);
 
     // Variables and constants in scope (own, extended, instantiated without a name).

@@ -618,7 +618,7 @@ impl<'a> ConstEval<'a> {
     /// instance entered before ENABLED (see `cut_var`).
     fn var_ref(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
         let ExprKind::OpApp { op, args } = &*e.kind else { return None };
-        if !op.path.is_empty() || !args.is_empty() || env.lookup(&op.name).is_some() {
+        if !op.path.is_empty() || !args.is_empty() || self.local(op, env).is_some() {
             return None;
         }
         let name = op.name.as_str();
@@ -717,7 +717,7 @@ impl<'a> ConstEval<'a> {
     /// The variable `e` names: a variable, or a parameter whose argument (passed by name) is
     /// one (`q` in `q' = Tail(q)` for `Lose(msgs)`).
     fn var_of(&self, e: &'a Expr, env: &Env<'a>) -> Option<VarRef<'a>> {
-        self.var_ref(e, env).or_else(|| by_name(e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.var_of(cl.body, &cl.env))))
+        self.var_ref(e, env).or_else(|| by_name(self, e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.var_of(cl.body, &cl.env))))
     }
 
     /// The variable of `x'` (or of `x` when enumerating Init).
@@ -733,7 +733,7 @@ impl<'a> ConstEval<'a> {
                 return self.var_of(&args[0], env);
             }
         // A parameter bound to `x'` (passed by name, as TLC does).
-        by_name(e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.target_slot(cl.body, &cl.env)))
+        by_name(self, e, env).and_then(|cl| self.in_closure_frames(cl.depth, || self.target_slot(cl.body, &cl.env)))
     }
 
     /// An argument of an action call, for the parameter at `pos` (named `param`) of the
@@ -883,7 +883,7 @@ impl<'a> ConstEval<'a> {
         if !op.path.is_empty() || !args.is_empty() {
             return None;
         }
-        match env.lookup(&op.name) {
+        match self.local(op, env) {
             Some(Binding::Fun(d, fenv)) => Some((d, fenv.bind(&d.name.name, Binding::Fun(d, fenv.clone())))),
             Some(_) => None,
             None => match self.global(op.name.as_str()) {
@@ -947,7 +947,7 @@ impl<'a> ConstEval<'a> {
             return self.assign(r, v, k);
         }
         // A parameter whose argument was passed by name: UNCHANGED of that argument.
-        if let Some(cl) = by_name(e, env) {
+        if let Some(cl) = by_name(self, e, env) {
             return self.act_in_closure_frames(cl.depth, &mut |k| self.act_unchanged(cl.body, &cl.env, k), k);
         }
         // A variable of an instance that the instance substitutes by an expression that is not
@@ -956,7 +956,7 @@ impl<'a> ConstEval<'a> {
         if let ExprKind::OpApp { op, args } = &*e.kind
             && op.path.is_empty()
             && args.is_empty()
-            && env.lookup(&op.name).is_none()
+            && self.local(op, env).is_none()
             && self.frame.cutoff.get() == 0
             && let Some((x, senv, level)) = self.substitution_of(&op.name)
         {
@@ -964,7 +964,7 @@ impl<'a> ConstEval<'a> {
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
-            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && env.lookup(&op.name).is_none() => {
+            ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && self.local(op, env).is_none() => {
                 match self.global(op.name.as_str()) {
                     Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
                     _ => self.unchanged_guard(e, env, k),
@@ -1154,17 +1154,19 @@ impl<'a> ConstEval<'a> {
         }
         // Outside instances, what the name means at this node is found once (see `op_app`).
         let top = self.frame.ctx.borrow().is_empty();
-        if top {
-            let known = self.resolved_at(op);
-            let local = name.starts_with(|c: char| c.is_alphabetic() || c == '_') && env.lookup(name).is_some();
-            match known {
-                Some(Resolved::Def(d)) if !local => return self.act_def(d, args, env, k, name),
-                Some(Resolved::Var(_) | Resolved::Builtin(_)) if !local => return self.guard(e, env, k),
-                _ => {}
-            }
-        }
+        let known = match self.resolved_at(op) {
+            Some(r) => Some(r),
+            None => self.resolve_name(op, args, env, top),
+        };
+        let local = match known {
+            Some(Resolved::Local(b)) => env.get_or_find(b, name),
+            Some(Resolved::Def(d)) if top => return self.act_def(d, args, env, k, name),
+            Some(Resolved::Var(_) | Resolved::Builtin(_)) if top => return self.guard(e, env, k),
+            Some(_) => None,
+            None => env.find_name(name),
+        };
         // A call of a user definition: enumerate its body with the arguments bound.
-        if let Some(b) = env.lookup(name) {
+        if let Some(b) = local {
             if let Binding::Op(cl) = b {
                 let cl: std::rc::Rc<Closure<'a>> = cl.clone();
                 if cl.params.len() == args.len() {
@@ -1195,7 +1197,8 @@ impl<'a> ConstEval<'a> {
             }
         }
         if let Some(Global::Op(d)) = self.global(name) {
-            if top && d.params.len() == args.len() {
+            // Remembered only when the analysis said the name is no local.
+            if top && d.params.len() == args.len() && matches!(known, Some(r) if !matches!(r, Resolved::Local(_))) {
                 self.set_resolved(op, Resolved::Def(d));
             }
             return self.act_def(d, args, env, k, name);
@@ -1404,7 +1407,7 @@ impl<'a> ConstEval<'a> {
             return None;
         };
         if op.path.is_empty() {
-            if let Some(bd) = b.env.lookup(&op.name) {
+            if let Some(bd) = self.local(op, &b.env) {
                 return match bd {
                     Binding::Op(cl) if cl.params.is_empty() && args.is_empty() => {
                         Some((cl.body, Bindings { env: cl.env.clone(), frames: b.frames[..cl.depth.min(b.frames.len())].to_vec() }))
@@ -1659,7 +1662,7 @@ impl<'a> ConstEval<'a> {
         let mut frames: Vec<InstFrame<'a>> = Vec::new();
         for (i, step) in op.path.iter().enumerate() {
             // The first step may be an instance defined in a LET around the use.
-            let local = match env.lookup(&step.name.name) {
+            let local = match self.path_start(op, env) {
                 Some(Binding::Inst(md)) if i == 0 => Some(Global::Inst(md)),
                 _ => None,
             };
@@ -1759,12 +1762,12 @@ impl<'a> ConstEval<'a> {
 
 /// The argument `e` stands for when it names a parameter passed by name (a closure of no
 /// parameters, read in its own environment).
-fn by_name<'a>(e: &Expr, env: &Env<'a>) -> Option<std::rc::Rc<Closure<'a>>> {
+fn by_name<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Env<'a>) -> Option<std::rc::Rc<Closure<'a>>> {
     let ExprKind::OpApp { op, args } = &*e.kind else { return None };
     if !op.path.is_empty() || !args.is_empty() {
         return None;
     }
-    match env.lookup(&op.name) {
+    match ev.local(op, env) {
         Some(Binding::Op(cl)) if cl.params.is_empty() => Some(cl.clone()),
         _ => None,
     }

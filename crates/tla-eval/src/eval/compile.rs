@@ -417,6 +417,15 @@ impl<'a> ConstEval<'a> {
         ok
     }
 
+    /// The compiled code reads the name `op` as module-level. A root is run only where no local
+    /// binds such a name (`root`); a name the analysis resolved as module-level is never bound
+    /// by a local (TLA+ forbids it), so only the others are listed.
+    fn read_global(&self, cx: &mut CompileScope<'a>, op: &'a OpName) {
+        if !self.module_level(op) {
+            cx.globals.push(op.name.as_str());
+        }
+    }
+
     /// `e` is the name of a state variable (without arguments): the name and its slot.
     pub(super) fn primed_var_name(&self, e: &'a Expr) -> Option<(&'a str, usize)> {
         let ExprKind::OpApp { op, args } = &*e.kind else { return None };
@@ -501,7 +510,8 @@ impl<'a> ConstEval<'a> {
             return None;
         }
         let r = self.code.roots.borrow()[idx as usize - 1].clone();
-        if env.0.is_some() && r.globals.iter().any(|n| env.lookup(n).is_some()) {
+        // Only names the analysis did not resolve are listed (see `read_global`).
+        if env.0.is_some() && !r.globals.is_empty() && r.globals.iter().any(|n| env.find_name(n).is_some()) {
             return None;
         }
         Some(r)
@@ -688,11 +698,11 @@ impl<'a> ConstEval<'a> {
                     && cx.lookup(&op.name).is_none()
                 {
                     let name = op.name.as_str();
-                    if env.lookup(name).is_some() {
+                    if self.local(op, env).is_some() {
                         return self.interp(e, cx);
                     }
                     if let Some(&slot) = self.program.vars.get(name) {
-                        cx.globals.push(name);
+                        self.read_global(cx, op);
                         return match self.comp(&args[0], cx, env) {
                             a @ (Code::Local(_) | Code::Lit(_) | Code::Var(_)) => app(Code::Var(slot), Some(a), None),
                             a => Code::AppVar(slot, Box::new(a)),
@@ -700,7 +710,7 @@ impl<'a> ConstEval<'a> {
                     }
                     if let Some(Global::Fun(d)) = self.global(name) {
                         // Applied without building the function, as the interpreter does.
-                        cx.globals.push(name);
+                        self.read_global(cx, op);
                         return Code::FunDef(d, Box::new(self.comp(&args[0], cx, env)));
                     }
                 }
@@ -798,9 +808,9 @@ impl<'a> ConstEval<'a> {
         let name = op.name.as_str();
         if cx.primes && name == "'" && args.len() == 1 {
             // `x'` of a state variable that no name bound around it hides.
-            return match self.primed_var_name(&args[0]) {
-                Some((v, slot)) if cx.lookup(v).is_none() && env.lookup(v).is_none() => {
-                    cx.globals.push(v);
+            return match (self.primed_var_name(&args[0]), &*args[0].kind) {
+                (Some((v, slot)), ExprKind::OpApp { op: var, .. }) if cx.lookup(v).is_none() && self.local(var, env).is_none() => {
+                    self.read_global(cx, var);
                     Code::Next(slot)
                 }
                 _ => self.interp(e, cx),
@@ -809,18 +819,18 @@ impl<'a> ConstEval<'a> {
         if let Some(s) = cx.lookup(name) {
             return if args.is_empty() { Code::Local(s) } else { self.interp(e, cx) };
         }
-        if env.lookup(name).is_some() {
+        if self.local(op, env).is_some() {
             return if args.is_empty() { Code::Outer(op, e.span) } else { self.interp(e, cx) };
         }
         if args.is_empty()
             && let Some(&slot) = self.program.vars.get(name)
         {
-            cx.globals.push(name);
+            self.read_global(cx, op);
             return Code::Var(slot);
         }
         match self.global(name) {
             Some(Global::Value(v)) if args.is_empty() => {
-                cx.globals.push(name);
+                self.read_global(cx, op);
                 return Code::Lit(v);
             }
             Some(Global::Op(d)) => {
@@ -829,11 +839,11 @@ impl<'a> ConstEval<'a> {
                 }
                 if args.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) {
                     // A constant-level definition: the interpreter computes and keeps it.
-                    cx.globals.push(name);
+                    self.read_global(cx, op);
                     return Code::Constness(e, OnceCell::new());
                 }
                 let Some(u) = self.unit(d, cx) else { return self.interp(e, cx) };
-                cx.globals.push(name);
+                self.read_global(cx, op);
                 return Code::Call(u, self.comp_all(args, cx, env));
             }
             Some(_) => return self.interp(e, cx),
@@ -1043,7 +1053,7 @@ impl<'a> ConstEval<'a> {
             }
             Code::Next(slot) => self.frame.next.borrow().get(*slot).cloned().flatten().ok_or_else(|| err(codes::UNASSIGNED, "not assigned yet"))?,
             Code::Local(s) => st[base + *s as usize].clone(),
-            Code::Outer(op, span) => match env.lookup(&op.name) {
+            Code::Outer(op, span) => match self.local(op, env) {
                 Some(super::Binding::Value(v)) => v.clone(),
                 // A LET definition: computed (and kept) as the interpreter does.
                 Some(super::Binding::Op(cl)) if cl.memo.is_some() => self.op_app(op, &[], env, *span)?,

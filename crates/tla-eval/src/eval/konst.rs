@@ -97,7 +97,8 @@ impl<'a> ConstEval<'a> {
                     return None;
                 }
                 Some(Constness::Fixed(v, free)) => {
-                    if !free.is_empty() && free.iter().any(|n| env.lookup(n).is_some()) {
+                    // Only names the analysis did not resolve are listed (see `is_const`).
+                    if !free.is_empty() && free.iter().any(|n| env.find_name(n).is_some()) {
                         return None;
                     }
                     match v {
@@ -188,10 +189,12 @@ impl<'a> ConstEval<'a> {
                         false
                     } else if bound.contains(&name) {
                         true
-                    } else if env.lookup(name).is_some() || self.program.vars.contains_key(name) {
+                    } else if self.local(op, env).is_some() || self.program.vars.contains_key(name) {
                         false
                     } else {
-                        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                        // A module-level name is never bound by a local where the value is
+                        // reused (TLA+ forbids it): only the others are checked then.
+                        if !self.module_level(op) && name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
                             free.push(name);
                         }
                         match self.global(name) {

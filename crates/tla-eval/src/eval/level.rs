@@ -13,6 +13,11 @@ impl<'a> ConstEval<'a> {
         self.program_mut().levels = Some(levels);
     }
 
+    /// Read what each name denotes from the analysis of the modules being evaluated.
+    pub fn use_names(&mut self, names: &'a tla_sema::Names) {
+        self.program_mut().names = Some(names);
+    }
+
     /// The level of `e` read under `b`: each parameter it depends on counts at the level of
     /// what `b` binds it to. `None` when the analysis recorded no level for `e` or for one of
     /// those arguments.
@@ -24,7 +29,7 @@ impl<'a> ConstEval<'a> {
         let lv = self.program.levels?.of(e)?;
         let mut known = true;
         let level = lv.under(|name| {
-            let arg = match env.lookup(name)? {
+            let arg = match env.find_name(name)? {
                 // An argument passed by name, a LAMBDA, a LET operator: its body, where it was
                 // written (its own parameters, unbound there, count as constants).
                 Binding::Op(cl) => self.level_in(cl.body, &cl.env),

@@ -24,6 +24,9 @@ pub(super) struct Program<'a> {
     /// The analysis's level of each expression (`level`); `None` for an evaluator made
     /// without one (constant-level tests), which then assumes any argument may be an action.
     pub(super) levels: Option<&'a tla_sema::Levels>,
+    /// What each name denotes, from the analysis (see `ConstEval::resolve_name`); `None` for
+    /// an evaluator made without one, which then finds locals by their text.
+    pub(super) names: Option<&'a tla_sema::Names>,
     /// Constant-level zero-argument definitions whose value is kept once computed, by the
     /// definition's address.
     pub(super) cacheable: FxHashSet<usize>,

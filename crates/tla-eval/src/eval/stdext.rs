@@ -412,7 +412,7 @@ impl<'a> ConstEval<'a> {
         if let ExprKind::OpApp { op, args } = &*a.kind
             && args.is_empty()
             && op.path.is_empty()
-            && env.lookup(&op.name).is_none()
+            && self.local(op, env).is_none()
             && self.global(op.name.as_str()).is_none()
         {
             let name = op.name.as_str();
