@@ -289,6 +289,12 @@ enum Resolved<'a> {
     Builtin(StdOp),
     /// A definition with parameters, or one whose value is not kept.
     Def(&'a OpDef),
+    /// A constant-level definition of no parameters, whose value is kept (`Caches::cache`).
+    Kept(&'a OpDef),
+    /// A constant: its value, at this index of `Caches::constants`.
+    Constant(u32),
+    /// A function definition `f[x \in S] == e` of the modules.
+    Fun(&'a FunDef),
     /// A local, a definition or a constant: looked up as usual.
     Other,
 }
@@ -558,6 +564,7 @@ impl<'a> ConstEval<'a> {
                 tabled: RefCell::new(HashMap::default()),
                 resolved: RefCell::new(HashMap::default()),
                 resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
+                constants: RefCell::default(),
                 varies_fast: PtrCache::new(FAST_BITS, ()),
                 pure_defs: RefCell::default(),
                 state_memo: RefCell::new((std::sync::Arc::from(Vec::new()), Vec::new())),
@@ -682,6 +689,7 @@ impl<'a> ConstEval<'a> {
         self.caches.action_level.get_mut().clear();
         self.caches.resolved.get_mut().clear();
         self.caches.resolved_fast.clear(Resolved::Other);
+        self.caches.constants.get_mut().clear();
         self.caches.primed_mask_fast.clear(0);
         self.caches.varies_fast.clear(());
         self.code.roots.get_mut().clear();
@@ -821,6 +829,10 @@ impl<'a> ConstEval<'a> {
                         {
                             return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
                         }
+                        let top = self.frame.ctx.borrow().is_empty();
+                        if top && let Some(Resolved::Fun(d)) = self.resolved_at(op) {
+                            return self.apply_global_fun(d, &arg);
+                        }
                         match self.local(op, env) {
                             Some(Binding::Fun(d, fenv)) => {
                                 // A LET function sees itself (it may be recursive).
@@ -830,6 +842,10 @@ impl<'a> ConstEval<'a> {
                             Some(_) => {}
                             None => {
                                 if let Some(Global::Fun(d)) = self.global(op.name.as_str()) {
+                                    // Remembered when the analysis said the name is no local.
+                                    if top && self.module_level(op) {
+                                        self.set_resolved(op, Resolved::Fun(d));
+                                    }
                                     return self.apply_global_fun(d, &arg);
                                 }
                             }
@@ -1571,10 +1587,15 @@ impl<'a> ConstEval<'a> {
             Some(Resolved::Builtin(StdOp::Named)) if top => return self.builtin(name, args, env, span),
             Some(Resolved::Builtin(f)) if top => return self.fast_builtin(f, args, env),
             Some(Resolved::Def(d)) if top => return self.call_def(d, args, env, name),
+            Some(Resolved::Kept(d)) if top => return self.kept_def(d, env, name),
+            Some(Resolved::Constant(i)) if top => return Ok(self.caches.constants.borrow()[i as usize].clone()),
+            Some(Resolved::Fun(d)) if top && args.is_empty() => return self.fun_value(d, &Env::default()),
             Some(_) => None,
             // Not resolved (an expression the analysis did not see): by its text.
             None => env.find_name(name),
         };
+        // Remembered below only when the analysis said the name is no local.
+        let remember = top && matches!(known, Some(r) if !matches!(r, Resolved::Local(_)));
         if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
             return self.read_ref(r);
         }
@@ -1636,22 +1657,31 @@ impl<'a> ConstEval<'a> {
             }
         match self.global(name) {
             Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) => {
-                if let Some(v) = self.caches.cache.borrow().get(&(d as *const OpDef)) {
-                    return Ok(v.clone());
+                if remember {
+                    self.set_resolved(op, Resolved::Kept(d));
                 }
-                let v = self.call(&[], &d.body, &Env::default(), args, env, name, usize::MAX)?;
-                self.caches.cache.borrow_mut().insert(d as *const OpDef, v.clone());
-                return Ok(v);
+                return self.kept_def(d, env, name);
             }
             Some(Global::Op(d)) => {
-                // Remembered only when the analysis said the name is no local.
-                if top && matches!(known, Some(r) if !matches!(r, Resolved::Local(_))) {
+                if remember {
                     self.set_resolved(op, Resolved::Def(d));
                 }
                 return self.call_def(d, args, env, name);
             }
-            Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
-            Some(Global::Value(v)) if args.is_empty() => return Ok(v),
+            Some(Global::Fun(d)) if args.is_empty() => {
+                if remember {
+                    self.set_resolved(op, Resolved::Fun(d));
+                }
+                return self.fun_value(d, &Env::default());
+            }
+            Some(Global::Value(v)) if args.is_empty() => {
+                if remember {
+                    let mut constants = self.caches.constants.borrow_mut();
+                    self.set_resolved(op, Resolved::Constant(constants.len() as u32));
+                    constants.push(v.clone());
+                }
+                return Ok(v);
+            }
             Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
             Some(Global::Native(o)) => return self.call_override(o, args, env),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
@@ -1666,6 +1696,16 @@ impl<'a> ConstEval<'a> {
             return r;
         }
         self.builtin(name, args, env, span)
+    }
+
+    /// The value of a constant-level definition of no parameters, computed once.
+    fn kept_def(&self, d: &'a OpDef, env: &Env<'a>, name: &str) -> VResult<Value> {
+        if let Some(v) = self.caches.cache.borrow().get(&(d as *const OpDef)) {
+            return Ok(v.clone());
+        }
+        let v = self.call(&[], &d.body, &Env::default(), &[], env, name, usize::MAX)?;
+        self.caches.cache.borrow_mut().insert(d as *const OpDef, v.clone());
+        Ok(v)
     }
 
     /// The operators of [`StdOp`] (the same results and errors as `strict_builtin`).

@@ -621,6 +621,12 @@ impl<'a> ConstEval<'a> {
         if !op.path.is_empty() || !args.is_empty() || self.local(op, env).is_some() {
             return None;
         }
+        // Outside instances, a variable the evaluation of this node resolved.
+        if self.frame.ctx.borrow().is_empty()
+            && let Some(Resolved::Var(slot)) = self.resolved_at(op)
+        {
+            return Some(VarRef::Slot(slot));
+        }
         let name = op.name.as_str();
         if let Some(r) = self.cut_var(name) {
             return Some(r);
