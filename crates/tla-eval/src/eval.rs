@@ -154,7 +154,8 @@ struct EnvLink<'a> {
     next: Env<'a>,
 }
 
-/// The binder of `@` in an EXCEPT's value (one text, so one address).
+/// The binder of `@` in an EXCEPT's value: every binding and look-up of `@` uses this text, so
+/// one address.
 static AT: &str = "@";
 
 impl<'a> Env<'a> {
@@ -295,7 +296,8 @@ enum Resolved<'a> {
     Constant(u32),
     /// A function definition `f[x \in S] == e` of the modules.
     Fun(&'a FunDef),
-    /// A local, a definition or a constant: looked up as usual.
+    /// A module-level name looked up by its text at each evaluation: inside instances (where
+    /// substitutions decide), or outside them one that is none of the above.
     Other,
 }
 
@@ -1000,7 +1002,7 @@ impl<'a> ConstEval<'a> {
     #[inline(never)]
     fn except_path(&self, f: &Value, path: &'a [ExceptStep], val: &'a Expr, env: &Env<'a>) -> VResult<Value> {
         let Some((step, rest)) = path.split_first() else {
-            return self.ev(val, &env.bind_value("@", f.clone()));
+            return self.ev(val, &env.bind_value(AT, f.clone()));
         };
         let key = match step {
             ExceptStep::Index(args) if args.len() == 1 => self.ev(&args[0], env)?,
@@ -1575,8 +1577,8 @@ impl<'a> ConstEval<'a> {
         let name = op.name.as_str();
         let top = self.frame.ctx.borrow().is_empty();
         // What the name denotes is the same at every evaluation of this node (scoping is
-        // lexical): a local's binder, and outside instances a variable, a standard operator or
-        // a definition, is found once and remembered.
+        // lexical): a local's binder, and outside instances a variable, a constant, a
+        // definition or a standard operator, is found once and remembered.
         let known = match self.resolved_at(op) {
             Some(r) => Some(r),
             None => self.resolve_name(op, args, env, top),

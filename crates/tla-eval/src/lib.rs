@@ -30,8 +30,10 @@
 //! - constant subexpressions (`0..N-1`, `[P -> SUBSET S]`, string literals, calls of constant
 //!   operators on constant arguments) are evaluated once (`eval/konst.rs`);
 //! - a name at a node is resolved once: to a local's binder (at any depth), or outside
-//!   instances to a state variable, a standard operator or a global definition, and the usual
-//!   comparison and arithmetic operators dispatch without matching their names;
+//!   instances to a state variable, a constant, a definition, a function definition or a
+//!   standard operator, and the usual comparison and arithmetic operators dispatch without
+//!   matching their names. Inside instances a module-level name is still looked up by its
+//!   text through the instances' substitutions and scopes (`action::outer_meaning`);
 //! - a zero-argument LET definition keeps its value for the life of its environment when
 //!   computing it read nothing of the next state (TLC's LazyValue).
 //!

@@ -786,14 +786,14 @@ impl<'a> ConstEval<'a> {
                         }
                     }
                     let m = cx.mark();
-                    let at = cx.bind("@");
+                    let at = cx.bind(super::AT);
                     let v = self.comp(&u.value, cx, env);
                     cx.reset(m);
                     ups.push((path.into_boxed_slice(), at, v));
                 }
                 Code::Except(Box::new(b), ups.into())
             }
-            ExprKind::At => match cx.lookup("@") {
+            ExprKind::At => match cx.lookup(super::AT) {
                 Some(s) => Code::Local(s),
                 None => self.interp(e, cx),
             },
