@@ -182,10 +182,17 @@ impl<'a> Env<'a> {
     /// (expressions made after it, evaluators made without one) and for the checks made when
     /// code is compiled, never for a resolved name being evaluated (see `ConstEval::local`).
     fn find_name(&self, name: &str) -> Option<&Binding<'a>> {
+        self.find_link(name).map(|n| &n.binding)
+    }
+    /// The binder of the innermost binding of a name, by its text (see `find_name`).
+    fn binder_of(&self, name: &str) -> Option<Binder> {
+        self.find_link(name).map(|n| Binder::of(n.name))
+    }
+    fn find_link(&self, name: &str) -> Option<&EnvLink<'a>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
             if same_name(n.name, name) {
-                return Some(&n.binding);
+                return Some(n);
             }
             cur = &n.next.0;
         }
@@ -205,17 +212,6 @@ impl<'a> Env<'a> {
                 b
             }
         }
-    }
-    /// The binder of the innermost binding of a name, by its text (see `find_name`).
-    fn binder_of(&self, name: &str) -> Option<Binder> {
-        let mut cur = &self.0;
-        while let Some(n) = cur {
-            if same_name(n.name, name) {
-                return Some(Binder::of(n.name));
-            }
-            cur = &n.next.0;
-        }
-        None
     }
 }
 
@@ -825,15 +821,13 @@ impl<'a> ConstEval<'a> {
                 // domain may be infinite and the definition recursive).
                 if let ExprKind::OpApp { op, args: fargs } = &*fun.kind
                     && op.path.is_empty() && fargs.is_empty() {
-                        // A variable (the usual `pc[self]`), known from an earlier evaluation.
-                        if self.frame.ctx.borrow().is_empty()
-                            && let Some(Resolved::Var(slot)) = self.resolved_at(op)
-                        {
-                            return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg);
-                        }
+                        // A variable (the usual `pc[self]`) or a function definition, known from
+                        // an earlier evaluation.
                         let top = self.frame.ctx.borrow().is_empty();
-                        if top && let Some(Resolved::Fun(d)) = self.resolved_at(op) {
-                            return self.apply_global_fun(d, &arg);
+                        match self.resolved_at(op) {
+                            Some(Resolved::Var(slot)) if top => return self.read_var(slot).map_err(|x| x.at(fun.span))?.apply(&arg),
+                            Some(Resolved::Fun(d)) if top => return self.apply_global_fun(d, &arg),
+                            _ => {}
                         }
                         match self.local(op, env) {
                             Some(Binding::Fun(d, fenv)) => {
@@ -1508,15 +1502,30 @@ impl<'a> ConstEval<'a> {
     }
 
     /// The binding of the first step of `op`'s instance path (`CC` in `CC!Op`) when it is a
-    /// local (a LET instance). The analysis records what that step denotes under `op`.
+    /// local (a LET instance). The analysis records what that step denotes under `op`; it is
+    /// remembered in `resolved` (unused otherwise for a name with a path).
     fn path_start<'e>(&self, op: &'a OpName, env: &'e Env<'a>) -> Option<&'e Binding<'a>> {
         if env.0.is_none() {
             return None;
         }
         let step = op.path.first()?;
-        match self.program.names.and_then(|n| n.of(op)) {
-            Some(Denotes::Local(b)) => env.get_or_find(b, &step.name.name),
-            Some(Denotes::ModuleLevel) => None,
+        let known = match self.resolved_at(op) {
+            Some(r) => Some(r),
+            None => {
+                let r = match self.program.names.and_then(|n| n.of(op)) {
+                    Some(Denotes::Local(b)) => Some(Resolved::Local(b)),
+                    Some(Denotes::ModuleLevel) => Some(Resolved::Other),
+                    None => None,
+                };
+                if let Some(r) = r {
+                    self.set_resolved(op, r);
+                }
+                r
+            }
+        };
+        match known {
+            Some(Resolved::Local(b)) => env.get_or_find(b, &step.name.name),
+            Some(_) => None,
             None => env.find_name(&step.name.name),
         }
     }

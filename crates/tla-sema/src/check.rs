@@ -56,15 +56,9 @@ pub(crate) struct Sym {
     pub outer_deps: Deps,
     /// Declared in RECURSIVE and not yet defined.
     pub pending_recursive: bool,
-    /// Where a use of the name finds it (see [`crate::names`]).
-    pub scope: Scope,
-}
-
-/// Whether a symbol is bound around the expression that uses it or belongs to the module.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Scope {
-    Module,
-    Local(Binder),
+    /// What a use of the name denotes: a local and its binder, or a module-level name (see
+    /// [`crate::names`]).
+    pub denotes: Denotes,
 }
 
 impl Sym {
@@ -80,7 +74,7 @@ impl Sym {
             param_deps: vec![Deps::PLAIN; n],
             outer_deps: Deps::NONE,
             pending_recursive: false,
-            scope: Scope::Module,
+            denotes: Denotes::ModuleLevel,
         }
     }
     fn same_origin(&self, other: &Sym) -> bool {
@@ -452,17 +446,14 @@ impl<'e, 'm> Checker<'e, 'm> {
             let diag = d::shadows(sym.span.unwrap_or_default(), &sym.name, &prev);
             self.err(diag);
         }
-        sym.scope = Scope::Local(Binder::of(binder));
+        sym.denotes = Denotes::Local(Binder::of(binder));
         self.locals.push(sym);
     }
 
-    /// Record what the name `op` (without an instance path) denotes, found as `sym`.
+    /// Record what the name `op` (or, with an instance path, its first step) denotes, found as
+    /// `sym`.
     fn record_use(&mut self, op: &ast::OpName, sym: &Sym) {
-        let d = match sym.scope {
-            Scope::Local(b) => Denotes::Local(b),
-            Scope::Module => Denotes::ModuleLevel,
-        };
-        self.env.names().record(op, d);
+        self.env.names().record(op, sym.denotes);
     }
 
     fn check_unit(&mut self, u: &ast::Unit) {
@@ -613,7 +604,7 @@ impl<'e, 'm> Checker<'e, 'm> {
         // The function's own name is visible in its body (recursive functions).
         let mut own = Sym::new(&def.name.name, SymKind::Function, vec![], Some(def.name.span), &self.module, 0);
         if local {
-            own.scope = Scope::Local(Binder::of(&def.name.name));
+            own.denotes = Denotes::Local(Binder::of(&def.name.name));
         }
         self.locals.push(own);
         for b in &def.bounds {
@@ -712,8 +703,8 @@ impl<'e, 'm> Checker<'e, 'm> {
                 if let Some(pos) = self.locals.iter().rposition(|l| l.name == s.name && l.pending_recursive) {
                     s.pending_recursive = false;
                     let to = Binder::of(&def.name.name);
-                    s.scope = Scope::Local(to);
-                    if let Scope::Local(from) = self.locals[pos].scope {
+                    s.denotes = Denotes::Local(to);
+                    if let Denotes::Local(from) = self.locals[pos].denotes {
                         self.env.names().rebind(from, to);
                     }
                     self.locals[pos] = s;

@@ -130,7 +130,7 @@ pub struct Analysis {
     pub root_scope: Vec<SymbolInfo>,
     /// The level of every expression of `modules`.
     pub levels: Levels,
-    /// What every name of `modules` written without an instance path denotes.
+    /// What every name of `modules` denotes (for `I!Op`, what `I` denotes).
     pub names: Names,
 }
 
