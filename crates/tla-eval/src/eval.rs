@@ -32,6 +32,8 @@ mod overrides;
 mod io;
 mod parts;
 mod level;
+mod instance;
+use instance::InstFrame;
 use parts::{Caches, CompiledCode, Frame, Program, TlcRuntime};
 pub use parts::SharedProgram;
 pub use action::{ActionSite, ActionSplit, Bindings, SplitAction};
@@ -74,36 +76,6 @@ enum Global<'a> {
 }
 
 type Scope<'a> = HashMap<&'a str, Global<'a>>;
-
-/// The module an instance call evaluates in: its definitions and its substitutions.
-#[derive(Clone)]
-struct InstFrame<'a> {
-    scope: Arc<Scope<'a>>,
-    substs: &'a [Subst],
-    /// The variables the instantiated module declares (its own and those it extends).
-    vars: Arc<FxHashSet<&'a str>>,
-    /// Its declared names: variables and constants (an instance that does not substitute one
-    /// explicitly substitutes it by the same name one module out).
-    decls: Arc<FxHashSet<&'a str>>,
-    /// The instance's parameters, bound at the call.
-    env: Env<'a>,
-    /// The arguments of the instance's parameters that stand for a constant or variable of the
-    /// same name (`P(K) == INSTANCE M` substitutes M's `K` by P's argument): the argument and
-    /// the environment of the call.
-    param_args: Rc<Vec<(&'a str, &'a Expr, Env<'a>)>>,
-    /// Values of substituted names read unprimed while this frame is the innermost one, with the
-    /// current state they were read in: a refinement mapping's `token` is computed once per
-    /// evaluation of `I!Next`, not at every mention, as TLC's lazy substitutions.
-    memo: Rc<RefCell<SubstMemo<'a>>>,
-}
-
-/// The values of substituted names an instance frame keeps (see `InstFrame::memo`): for one
-/// current state, dropped when another becomes current.
-#[derive(Default)]
-struct SubstMemo<'a> {
-    state: Option<std::sync::Arc<[Value]>>,
-    values: Vec<(&'a str, Value)>,
-}
 
 /// What a local name stands for.
 #[derive(Clone)]
@@ -292,8 +264,11 @@ enum Resolved<'a> {
     Constant(u32),
     /// A function definition `f[x \in S] == e` of the modules.
     Fun(&'a FunDef),
-    /// A module-level name looked up by its text at each evaluation: inside instances (where
-    /// substitutions decide), or outside them one that is none of the above.
+    /// A library definition replaced by a built-in (see `overrides`).
+    Native(&'static overrides::Override),
+    /// A module-level name that is none of the above outside instances (looked up by its text
+    /// at each evaluation), or any inside them (where what it means depends on the instances
+    /// entered: see `instance`).
     Other,
 }
 
@@ -562,6 +537,7 @@ impl<'a> ConstEval<'a> {
                 tabled: RefCell::new(HashMap::default()),
                 resolved: RefCell::new(HashMap::default()),
                 resolved_fast: PtrCache::new(FAST_BITS, Resolved::Other),
+                instances: Default::default(),
                 constants: RefCell::default(),
                 varies_fast: PtrCache::new(FAST_BITS, ()),
                 pure_defs: RefCell::default(),
@@ -686,6 +662,7 @@ impl<'a> ConstEval<'a> {
         self.caches.fun_memo.get_mut().clear();
         self.caches.action_level.get_mut().clear();
         self.caches.resolved.get_mut().clear();
+        self.caches.instances.clear();
         self.caches.resolved_fast.clear(Resolved::Other);
         self.caches.constants.get_mut().clear();
         self.caches.primed_mask_fast.clear(0);
@@ -837,7 +814,7 @@ impl<'a> ConstEval<'a> {
                             }
                             Some(_) => {}
                             None => {
-                                if let Some(Global::Fun(d)) = self.global(op.name.as_str()) {
+                                if let Some(Global::Fun(d)) = self.global_at(op) {
                                     // Remembered when the analysis said the name is no local.
                                     if top && self.module_level(op) {
                                         self.set_resolved(op, Resolved::Fun(d));
@@ -1401,7 +1378,7 @@ impl<'a> ConstEval<'a> {
                 if let Some(b) = self.local(op, env) {
                     return Ok(b.clone());
                 }
-                match self.global(op.name.as_str()) {
+                match self.global_at(op) {
                     Some(Global::Op(d)) => Ok(Binding::Op(Rc::new(Closure {
                         own: None,
                         params: d.params.iter().map(|p| (p.name.name.as_str(), p.arity)).collect(),
@@ -1530,6 +1507,53 @@ impl<'a> ConstEval<'a> {
         }
     }
 
+    /// The definition the name `op` (no instance path, bound by no local) names where it is
+    /// evaluated: inside instances what it means in the context (see `instance`), outside
+    /// what its node resolved to when it did, else found by its text.
+    /// Applied to no arguments (it is, where this is asked), so a definition found for it
+    /// outside instances is remembered as `op_app` would remember it.
+    fn global_at(&self, op: &'a OpName) -> Option<Global<'a>> {
+        if !self.frame.ctx.borrow().is_empty() {
+            return self.in_instances(op as *const OpName as usize, &op.name).global.clone();
+        }
+        match self.resolved_at(op) {
+            Some(Resolved::Def(d) | Resolved::Kept(d)) => Some(Global::Op(d)),
+            Some(Resolved::Fun(d)) => Some(Global::Fun(d)),
+            Some(Resolved::Constant(i)) => Some(Global::Value(self.caches.constants.borrow()[i as usize].clone())),
+            Some(Resolved::Native(o)) => Some(Global::Native(o)),
+            Some(Resolved::Var(_) | Resolved::Builtin(_)) => None,
+            Some(Resolved::Local(_) | Resolved::Other) | None => {
+                let g = self.global(&op.name);
+                if let Some(g) = &g
+                    && self.module_level(op)
+                {
+                    self.remember_global(op, g, true);
+                }
+                g
+            }
+        }
+    }
+
+    /// Remember what the module-level name `op` names outside instances, found by its text
+    /// (`global`), so that its next evaluations do not look again: a definition (its value
+    /// kept when it is constant-level and `unapplied`), a function definition, a constant, a
+    /// replaced library definition.
+    fn remember_global(&self, op: &'a OpName, g: &Global<'a>, unapplied: bool) {
+        let r = match g {
+            Global::Op(d) if unapplied && d.params.is_empty() && self.program.cacheable.contains(&(*d as *const OpDef as usize)) => Resolved::Kept(d),
+            Global::Op(d) => Resolved::Def(d),
+            Global::Fun(d) if unapplied => Resolved::Fun(d),
+            Global::Value(v) if unapplied => {
+                let mut constants = self.caches.constants.borrow_mut();
+                constants.push(v.clone());
+                Resolved::Constant(constants.len() as u32 - 1)
+            }
+            Global::Native(o) => Resolved::Native(o),
+            _ => return,
+        };
+        self.set_resolved(op, r);
+    }
+
     /// Whether the analysis resolved `op` as a module-level name (no local binds it anywhere).
     fn module_level(&self, op: &OpName) -> bool {
         matches!(self.program.names.and_then(|n| n.of(op)), Some(Denotes::ModuleLevel))
@@ -1601,20 +1625,24 @@ impl<'a> ConstEval<'a> {
             Some(Resolved::Kept(d)) if top => return self.kept_def(d, env, name),
             Some(Resolved::Constant(i)) if top => return Ok(self.caches.constants.borrow()[i as usize].clone()),
             Some(Resolved::Fun(d)) if top && args.is_empty() => return self.fun_value(d, &Env::default()),
+            Some(Resolved::Native(o)) if top => return self.call_override(o, args, env),
             Some(_) => None,
             // Not resolved (an expression the analysis did not see): by its text.
             None => env.find_name(name),
         };
         // Remembered below only when the analysis said the name is no local.
         let remember = top && matches!(known, Some(r) if !matches!(r, Resolved::Local(_)));
-        if !top && args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(name) {
-            return self.read_ref(r);
-        }
-        // Inside an instance, a name bound here (a parameter, a bound name, a LET definition)
-        // is not one the instance substitutes: TLA+ forbids a bound name that a module
-        // declares or defines, and the environment holds only this module's bindings.
-        if !top && local.is_none() {
-            let r = if args.is_empty() { self.try_subst(name, true) } else { self.apply_subst(name, args, env) };
+        // Inside instances, what a module-level name means there (a substitution, a definition
+        // of some module, a variable) is found once per node and context (see `instance`). A
+        // name bound here (a parameter, a bound name, a LET definition) is not one the
+        // instances substitute: TLA+ forbids a bound name that a module declares or defines,
+        // and the environment holds only this module's bindings.
+        let inner = if !top && local.is_none() { Some(self.in_instances(op as *const OpName as usize, name)) } else { None };
+        if let Some(n) = &inner {
+            if args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(n, name) {
+                return self.read_ref(r);
+            }
+            let r = if args.is_empty() { self.try_subst(n, name, true) } else { self.apply_subst(n, name, args, env) };
             if let Some(r) = r {
                 return r;
             }
@@ -1662,37 +1690,30 @@ impl<'a> ConstEval<'a> {
                 Binding::Inst(_) => Err(err(codes::TYPE, format!("{} is an instance: use its definitions as {}!Op", name, name))),
             };
         }
-        if args.is_empty()
-            && let Some(&slot) = self.program.vars.get(name) {
-                return self.read_var(slot);
-            }
-        match self.global(name) {
-            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) => {
-                if remember {
-                    self.set_resolved(op, Resolved::Kept(d));
+        let global = match &inner {
+            Some(n) => {
+                if let (true, Some(slot)) = (args.is_empty(), n.var) {
+                    return self.read_var(slot);
                 }
+                n.global.clone()
+            }
+            None => {
+                if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
+                    return self.read_var(slot);
+                }
+                self.global(name)
+            }
+        };
+        if remember && let Some(g) = &global {
+            self.remember_global(op, g, args.is_empty());
+        }
+        match global {
+            Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) => {
                 return self.kept_def(d, env, name);
             }
-            Some(Global::Op(d)) => {
-                if remember {
-                    self.set_resolved(op, Resolved::Def(d));
-                }
-                return self.call_def(d, args, env, name);
-            }
-            Some(Global::Fun(d)) if args.is_empty() => {
-                if remember {
-                    self.set_resolved(op, Resolved::Fun(d));
-                }
-                return self.fun_value(d, &Env::default());
-            }
-            Some(Global::Value(v)) if args.is_empty() => {
-                if remember {
-                    let mut constants = self.caches.constants.borrow_mut();
-                    self.set_resolved(op, Resolved::Constant(constants.len() as u32));
-                    constants.push(v.clone());
-                }
-                return Ok(v);
-            }
+            Some(Global::Op(d)) => return self.call_def(d, args, env, name),
+            Some(Global::Fun(d)) if args.is_empty() => return self.fun_value(d, &Env::default()),
+            Some(Global::Value(v)) if args.is_empty() => return Ok(v),
             Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
             Some(Global::Native(o)) => return self.call_override(o, args, env),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
@@ -1873,7 +1894,7 @@ impl<'a> ConstEval<'a> {
                     if !self.frame.ctx.borrow().is_empty() {
                         return None;
                     }
-                    match self.global(&op.name) {
+                    match self.global_at(op) {
                         // A constant-level definition is computed once and kept: its value is
                         // looked up faster than its predicate is evaluated.
                         Some(Global::Op(d)) if d.params.is_empty() && !self.program.cacheable.contains(&(d as *const OpDef as usize)) => e = &d.body,

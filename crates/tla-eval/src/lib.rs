@@ -25,15 +25,18 @@
 //! (an address, not a text); a module-level name among the variables, the modules' definitions
 //! and the standard operators. It is the reference semantics, used for ASSUME, `.cfg` constants and tests, and wherever the faster
 //! paths below do not reach. It runs with three memos that never change an answer (each
-//! keyed by the address of an AST node or definition, and used only outside instances, where a
-//! node means the same thing at every evaluation because scoping is lexical):
+//! keyed by the address of an AST node or definition; scoping is lexical, so a node means the
+//! same thing at every evaluation outside instances, and inside them at every evaluation under
+//! the same instances entered):
 //! - constant subexpressions (`0..N-1`, `[P -> SUBSET S]`, string literals, calls of constant
 //!   operators on constant arguments) are evaluated once (`eval/konst.rs`);
 //! - a name at a node is resolved once: to a local's binder (at any depth), or outside
 //!   instances to a state variable, a constant, a definition, a function definition or a
 //!   standard operator, and the usual comparison and arithmetic operators dispatch without
-//!   matching their names. Inside instances a module-level name is still looked up by its
-//!   text through the instances' substitutions and scopes (`action::outer_meaning`);
+//!   matching their names. Inside instances a module-level name is resolved once per node
+//!   and context (the instance sites entered): to the substitution that gives it (which frame,
+//!   which `WITH`), a definition of the innermost module or of one further out, or a
+//!   variable (`eval/instance.rs`);
 //! - a zero-argument LET definition keeps its value for the life of its environment when
 //!   computing it read nothing of the next state (TLC's LazyValue).
 //!

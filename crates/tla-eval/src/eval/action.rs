@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use tla_syntax::ast::*;
 
+use super::instance::OuterMeaning;
 use super::{err, Binding, Closure, ConstEval, Env, Global, InstFrame, Resolved, State};
 use crate::error::{codes, VResult};
 use crate::value::Value;
@@ -53,20 +54,12 @@ pub struct ActionSite {
     pub def: Option<(tla_syntax::Span, tla_syntax::Span)>,
 }
 
-type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
+pub(super) type Cont<'k> = dyn FnMut() -> VResult<bool> + 'k;
 
 /// A disjunct that begins no action (see `ConstEval::disjunct_mark`).
 pub(super) const NO_MARK: u32 = u32::MAX;
 /// In a disjunct's mark: the disjunct is one action whole.
 const WHOLE: u32 = 1 << 31;
-
-/// What a name means one or more modules out (see `ConstEval::outer_meaning`).
-pub(super) enum OuterMeaning<'a> {
-    /// The expression an instance substitutes for it, read under the frames below the index.
-    Subst(&'a Expr, Env<'a>, usize),
-    /// A definition of the module reached, read under the frames below the index.
-    Def(Global<'a>, usize),
-}
 
 /// A variable an action assigns or reads primed.
 #[derive(Clone, Copy)]
@@ -621,75 +614,29 @@ impl<'a> ConstEval<'a> {
         if !op.path.is_empty() || !args.is_empty() || self.local(op, env).is_some() {
             return None;
         }
-        // Outside instances, a variable the evaluation of this node resolved.
-        if self.frame.ctx.borrow().is_empty()
-            && let Some(Resolved::Var(slot)) = self.resolved_at(op)
-        {
-            return Some(VarRef::Slot(slot));
+        // Outside instances, what the node resolved to (see `op_app`).
+        if self.frame.ctx.borrow().is_empty() {
+            return match self.resolved_at(op).or_else(|| self.resolve_name(op, args, env, true)) {
+                Some(Resolved::Var(slot)) => Some(VarRef::Slot(slot)),
+                Some(_) => None,
+                // A name the analysis did not see: by its text.
+                None => self.program.vars.get(op.name.as_str()).map(|&slot| VarRef::Slot(slot)),
+            };
         }
-        let name = op.name.as_str();
-        if let Some(r) = self.cut_var(name) {
+        let n = self.in_instances(op as *const OpName as usize, &op.name);
+        if let Some(r) = self.cut_var(&n, &op.name) {
             return Some(r);
         }
         // An instance's variable substituted by an expression of the instantiating module
         // (implicitly by the same name when the instance does not substitute it).
-        if let Some((x, senv, level)) = self.substitution_of(name) {
+        if let Some((x, senv, level)) = self.substitution_of(&n) {
             let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
             // Through an instance parameter passed by name too (`D(w) == INSTANCE M WITH z <- w`).
             let r = self.var_of(x, &senv);
             self.frame.ctx.borrow_mut().extend(popped);
             return r;
         }
-        self.program.vars.get(name).map(|&slot| VarRef::Slot(slot))
-    }
-
-    /// The expression the innermost instance that substitutes `name` puts in its place, with
-    /// that instance's parameters and the number of frames outside it (where the expression is
-    /// read); `None` when no instance substitutes it or a definition of an instance entered
-    /// since hides it.
-    fn substitution_of(&self, name: &str) -> Option<(&'a Expr, Env<'a>, usize)> {
-        let ctx = self.frame.ctx.borrow();
-        for (i, f) in ctx.iter().enumerate().rev() {
-            if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
-                return Some((&s.expr, f.env.clone(), i));
-            }
-            if f.scope.contains_key(name) {
-                return None;
-            }
-        }
-        None
-    }
-
-    /// Inside ENABLED, a variable of an instance that was entered before ENABLED stands for
-    /// itself, not for the expression the instance substitutes: `ENABLED A` read in the
-    /// instantiated module is a predicate over that module's variables, and only then are the
-    /// substitutions applied (TLC cuts its context off at ENABLED the same way, and keeps the
-    /// next values of such variables by name). So `x' = 1` inside `INSTANCE M WITH x <- f(y)`
-    /// gives `x'` the value 1 instead of asking which `y'` makes `f(y')` equal 1. None outside
-    /// ENABLED, for names that are not variables of the instance, and for variables that a
-    /// frame entered inside ENABLED substitutes (those follow the substitution).
-    pub(super) fn cut_var(&self, name: &'a str) -> Option<VarRef<'a>> {
-        let n = self.frame.cutoff.get();
-        if n == 0 {
-            return None;
-        }
-        let ctx = self.frame.ctx.borrow();
-        for (i, f) in ctx.iter().enumerate().rev() {
-            if !f.vars.contains(name) {
-                return None;
-            }
-            if i < n {
-                // Kept by name, as TLC does: a root variable of the same name is the same one.
-                return Some(match self.program.vars.get(name) {
-                    Some(&slot) => VarRef::Slot(slot),
-                    None => VarRef::Free(name),
-                });
-            }
-            if f.substs.iter().any(|s| s.name.name == name) {
-                return None;
-            }
-        }
-        None
+        n.var.map(VarRef::Slot)
     }
 
     /// The next value of a variable (`x'`).
@@ -892,7 +839,7 @@ impl<'a> ConstEval<'a> {
         match self.local(op, env) {
             Some(Binding::Fun(d, fenv)) => Some((d, fenv.bind(&d.name.name, Binding::Fun(d, fenv.clone())))),
             Some(_) => None,
-            None => match self.global(op.name.as_str()) {
+            None => match self.global_at(op) {
                 Some(Global::Fun(d)) if !self.fun_tabled(d) => Some((d, Env::default())),
                 _ => None,
             },
@@ -964,14 +911,15 @@ impl<'a> ConstEval<'a> {
             && args.is_empty()
             && self.local(op, env).is_none()
             && self.frame.cutoff.get() == 0
-            && let Some((x, senv, level)) = self.substitution_of(&op.name)
+            && !self.frame.ctx.borrow().is_empty()
+            && let Some((x, senv, level)) = self.substitution_of(&self.in_instances(op as *const OpName as usize, &op.name))
         {
             return self.act_in_closure_frames(level, &mut |k| self.act_unchanged(x, &senv, k), k);
         }
         match &*e.kind {
             ExprKind::Tuple(items) => self.act_unchanged_list(items, env, k),
             ExprKind::OpApp { op, args } if op.path.is_empty() && args.is_empty() && self.local(op, env).is_none() => {
-                match self.global(op.name.as_str()) {
+                match self.global_at(op) {
                     Some(Global::Op(d)) if d.params.is_empty() => self.act_unchanged(&d.body, &Env::default(), k),
                     _ => self.unchanged_guard(e, env, k),
                 }
@@ -1166,8 +1114,10 @@ impl<'a> ConstEval<'a> {
         };
         let local = match known {
             Some(Resolved::Local(b)) => env.get_or_find(b, name),
-            Some(Resolved::Def(d)) if top => return self.act_def(d, args, env, k, name),
-            Some(Resolved::Var(_) | Resolved::Builtin(_)) if top => return self.guard(e, env, k),
+            Some(Resolved::Def(d) | Resolved::Kept(d)) if top => return self.act_def(d, args, env, k, name),
+            // A variable, a standard operator, a constant, a function or a replaced library
+            // definition: a condition.
+            Some(Resolved::Var(_) | Resolved::Builtin(_) | Resolved::Constant(_) | Resolved::Fun(_) | Resolved::Native(_)) if top => return self.guard(e, env, k),
             Some(_) => None,
             None => env.find_name(name),
         };
@@ -1188,25 +1138,28 @@ impl<'a> ConstEval<'a> {
             }
             return self.guard(e, env, k);
         }
-        if self.program.vars.contains_key(name) {
-            return self.guard(e, env, k);
-        }
-        if !self.frame.ctx.borrow().is_empty() {
-            let meaning = {
-                let ctx = self.frame.ctx.borrow();
-                self.outer_meaning(&ctx, name)
-            };
-            match meaning {
-                Some(OuterMeaning::Subst(..)) => return self.guard(e, env, k),
-                Some(OuterMeaning::Def(..)) if args.is_empty() => return self.guard(e, env, k),
-                _ => {}
+        let global = if top {
+            if self.program.vars.contains_key(name) {
+                return self.guard(e, env, k);
             }
-        }
-        if let Some(Global::Op(d)) = self.global(name) {
-            // Remembered only when the analysis said the name is no local.
-            if top && d.params.len() == args.len() && matches!(known, Some(r) if !matches!(r, Resolved::Local(_))) {
-                self.set_resolved(op, Resolved::Def(d));
+            self.global(name)
+        } else {
+            // What the name means in the instances entered (see `instance`): a variable or a
+            // name they substitute is a condition here.
+            let n = self.in_instances(op as *const OpName as usize, name);
+            if n.var.is_some() || n.substituted_here(args.is_empty()) {
+                return self.guard(e, env, k);
             }
+            n.global.clone()
+        };
+        // Remembered only when the analysis said the name is no local.
+        if top
+            && let Some(g) = &global
+            && matches!(known, Some(r) if !matches!(r, Resolved::Local(_)))
+        {
+            self.remember_global(op, g, args.is_empty());
+        }
+        if let Some(Global::Op(d)) = global {
             return self.act_def(d, args, env, k, name);
         }
         self.guard(e, env, k)
@@ -1496,277 +1449,6 @@ impl<'a> ConstEval<'a> {
     }
 }
 
-impl<'a> ConstEval<'a> {
-    /// A definition visible in the module being evaluated (an instance's, else the root's).
-    pub(super) fn global(&self, name: &str) -> Option<Global<'a>> {
-        if !self.program.overrides.is_empty()
-            && let Some(g) = self.program.overrides.get(name) {
-                return Some(g.clone());
-            }
-        let ctx = self.frame.ctx.borrow();
-        if let Some(f) = ctx.last()
-            && let Some(g) = f.scope.get(name) {
-                return Some(g.clone());
-            }
-        self.program.globals.get(name).cloned()
-    }
-
-    /// What a name of the module being evaluated means when an instance substitutes it: an
-    /// explicit substitution `name <- e` (read one module out, where `e` was written), or, for a
-    /// declared name the instance leaves to the same name one module out, what that name means
-    /// there — perhaps a definition of an outer module or of the root module (read in that
-    /// module: `terminationDetected` declared a VARIABLE of an instance and defined by the module
-    /// that instantiates it reads that module's definition, in that module's context). None when
-    /// the innermost instance defines the name, or does not declare it (a bound name, a
-    /// standard operator), or when nothing outer defines it (a root variable or constant).
-    pub(super) fn outer_meaning(&self, frames: &[InstFrame<'a>], name: &str) -> Option<OuterMeaning<'a>> {
-        let n = frames.len();
-        for (i, f) in frames.iter().enumerate().rev() {
-            if let Some(s) = f.substs.iter().find(|s| s.name.name == name) {
-                return Some(OuterMeaning::Subst(&s.expr, f.env.clone(), i));
-            }
-            if let Some((_, arg, env)) = f.param_args.iter().find(|(p, _, _)| *p == name) {
-                return Some(OuterMeaning::Subst(arg, env.clone(), i));
-            }
-            if let Some(g) = f.scope.get(name) {
-                if i + 1 == n {
-                    return None;
-                }
-                let g = self.program.overrides.get(name).cloned().unwrap_or_else(|| g.clone());
-                return Some(OuterMeaning::Def(g, i + 1));
-            }
-            if !f.decls.contains(name) {
-                return None;
-            }
-        }
-        if n == 0 {
-            return None;
-        }
-        match self.program.globals.get(name) {
-            Some(g @ (Global::Op(_) | Global::Fun(_))) => Some(OuterMeaning::Def(g.clone(), 0)),
-            _ => None,
-        }
-    }
-
-    /// `name` as the instances being evaluated substitute it (see `outer_meaning`): its value,
-    /// evaluated in the module that gives it its meaning. Without `eval_it`, only whether an
-    /// explicit substitution exists (`Some` with a placeholder).
-    pub(super) fn try_subst(&self, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        let (meaning, memo) = {
-            let ctx = self.frame.ctx.borrow();
-            let meaning = self.outer_meaning(&ctx, name)?;
-            // Kept only where the value depends on the current state alone.
-            let keep = eval_it && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
-            (meaning, if keep { ctx.last().map(|f| f.memo.clone()) } else { None })
-        };
-        if let Some(m) = &memo {
-            let mut m = m.borrow_mut();
-            let cur = self.frame.cur.borrow();
-            if m.state.as_ref().is_some_and(|s| Arc::ptr_eq(s, &cur)) {
-                if let Some((_, v)) = m.values.iter().find(|(n, _)| *n == name) {
-                    return Some(Ok(v.clone()));
-                }
-            } else {
-                // Another state is current: what was kept was the other state's.
-                m.state = Some(cur.clone());
-                m.values.clear();
-            }
-        }
-        let r = self.subst_value(meaning, name, eval_it)?;
-        if let (Some(m), Ok(v)) = (&memo, &r)
-            && let Some(key) = self.frame.ctx.borrow().last().and_then(|f| f.scope.get_key_value(name).map(|(k, _)| *k).or_else(|| f.decls.get(name).copied()))
-        {
-            let mut m = m.borrow_mut();
-            // Kept only if the state the value was read in is still current.
-            if m.state.as_ref().is_some_and(|s| Arc::ptr_eq(s, &self.frame.cur.borrow())) {
-                m.values.push((key, v.clone()));
-            }
-        }
-        Some(r)
-    }
-
-    /// `name(args)` where the instances being evaluated substitute an operator for `name`
-    /// (`CONSTANT Op(_, _)` instantiated with `Op <- LAMBDA a, b : ...` or `Op <- Other`): the
-    /// arguments evaluated here, the operator applied in the module that gives it.
-    pub(super) fn apply_subst(&self, name: &str, args: &'a [Expr], env: &Env<'a>) -> Option<VResult<Value>> {
-        let meaning = {
-            let ctx = self.frame.ctx.borrow();
-            self.outer_meaning(&ctx, name)?
-        };
-        let OuterMeaning::Subst(x, senv, level) = meaning else { return None };
-        Some((|| {
-            let mut vals = Vec::with_capacity(args.len());
-            for a in args {
-                vals.push(self.ev(a, env)?);
-            }
-            let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-            let r = self.apply_operator(x, &senv, vals, name);
-            self.frame.ctx.borrow_mut().extend(popped);
-            r
-        })())
-    }
-
-    /// The operator `x` (a LAMBDA or an operator's name, read in `senv`) applied to `vals`.
-    fn apply_operator(&self, x: &'a Expr, senv: &Env<'a>, vals: Vec<Value>, name: &str) -> VResult<Value> {
-        match self.op_arg(vals.len(), x, senv)? {
-            Binding::Op(cl) => {
-                if cl.params.len() != vals.len() {
-                    return Err(err(codes::ARITY, format!("{name} takes {} arguments, not {}", cl.params.len(), vals.len())));
-                }
-                let mut callee = match cl.own {
-                    Some(own) => cl.env.bind(own, Binding::Op(cl.clone())),
-                    None => cl.env.clone(),
-                };
-                for ((p, _), v) in cl.params.iter().zip(vals) {
-                    callee = callee.bind_value(p, v);
-                }
-                self.enter()?;
-                let r = self.in_closure_frames(cl.depth, || self.ev(cl.body, &callee));
-                self.leave();
-                r
-            }
-            Binding::Builtin(op) => self.apply_builtin(op, vals),
-            _ => Err(err(codes::TYPE, format!("{name} is substituted by something that is not an operator"))),
-        }
-    }
-
-    /// What `try_subst` computes for a meaning found.
-    fn subst_value(&self, meaning: OuterMeaning<'a>, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        match meaning {
-            OuterMeaning::Subst(expr, env, level) => {
-                if !eval_it {
-                    return Some(Ok(Value::Bool(false)));
-                }
-                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-                let r = self.ev(expr, &env);
-                self.frame.ctx.borrow_mut().extend(popped);
-                Some(r)
-            }
-            OuterMeaning::Def(g, level) => {
-                if !eval_it {
-                    return None;
-                }
-                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-                let r = match g {
-                    Global::Op(d) if d.params.is_empty() => self.enter().and_then(|_| {
-                        let r = self.ev(&d.body, &Env::default());
-                        self.leave();
-                        r
-                    }),
-                    Global::Fun(d) => self.fun_value(d, &Env::default()),
-                    Global::Value(v) => Ok(v),
-                    _ => Err(err(codes::ARITY, format!("{} takes arguments", name))),
-                };
-                self.frame.ctx.borrow_mut().extend(popped);
-                Some(r)
-            }
-        }
-    }
-
-    /// The instance frames of `I!J!Op` and what `Op` names in the innermost one.
-    pub(super) fn resolve_path(&self, op: &'a OpName, env: &Env<'a>) -> VResult<(Vec<InstFrame<'a>>, Option<Global<'a>>)> {
-        let mut frames: Vec<InstFrame<'a>> = Vec::new();
-        for (i, step) in op.path.iter().enumerate() {
-            // The first step may be an instance defined in a LET around the use.
-            let local = match self.path_start(op, env) {
-                Some(Binding::Inst(md)) if i == 0 => Some(Global::Inst(md)),
-                _ => None,
-            };
-            let g = match local {
-                Some(g) => Some(g),
-                None => self.in_frames(frames.clone(), || Ok(self.global(&step.name.name)))?,
-            };
-            let Some(Global::Inst(md)) = g else {
-                return Err(err(codes::UNKNOWN, format!("{} is not a named instance", step.name.name)));
-            };
-            let mut senv = Env::default();
-            for (p, a) in md.params.iter().zip(step.args.iter()) {
-                // An argument that reads the state is passed by name: a substitution of the
-                // instance may stand for a variable through the parameter (`D(w) == INSTANCE
-                // M WITH z <- w`, then `D(y)!Bump` primes z), and its prime (or UNCHANGED, or
-                // ENABLED) reads the variable's next value, not the value at the call.
-                let b = self.in_frames(frames.clone(), || {
-                    if p.arity == 0 && self.mentions_var(a, env) {
-                        Ok(Binding::Op(std::rc::Rc::new(Closure { own: None, params: Vec::new(), body: a, env: env.clone(), memo: None, depth: self.frames_entered() })))
-                    } else {
-                        self.op_arg(p.arity, a, env)
-                    }
-                })?;
-                senv = senv.bind(&p.name.name, b);
-            }
-            let Some(scope) = self.program.scopes.get(md.instance.module.name.as_str()) else {
-                // A standard module the evaluator builds in has no definitions to enter: its
-                // operators are the built-ins (SANY has checked that it defines the name).
-                if i + 1 == op.path.len() && tla_sema::stdlib::standard_module(&md.instance.module.name).is_some() {
-                    return Ok((frames, Some(Global::Standard)));
-                }
-                return Err(err(codes::UNKNOWN, format!("the module {} is not loaded", md.instance.module.name)));
-            };
-            let (vars, decls) = self.program.module_vars.get(md.instance.module.name.as_str()).cloned().unwrap_or_default();
-            let param_args: Vec<(&'a str, &'a Expr, Env<'a>)> = md
-                .params
-                .iter()
-                .zip(step.args.iter())
-                .filter(|(p, _)| p.arity == 0 && decls.contains(p.name.name.as_str()))
-                .map(|(p, a)| (p.name.name.as_str(), a, env.clone()))
-                .collect();
-            frames.push(InstFrame { scope: scope.clone(), substs: &md.instance.substs, vars, decls, env: senv, param_args: std::rc::Rc::new(param_args), memo: Default::default() });
-        }
-        let target = self.in_frames(frames.clone(), || Ok(self.global(&op.name)))?;
-        Ok((frames, target))
-    }
-
-    /// How many instance frames are entered (what a closure made now records as its depth).
-    pub(super) fn frames_entered(&self) -> usize {
-        self.frame.ctx.borrow().len()
-    }
-
-    /// Run `f` with only the first `depth` instance frames entered: a closure's body is read
-    /// where the closure was made (see `Closure::depth`). The frames left out come back after.
-    pub(super) fn in_closure_frames<T>(&self, depth: usize, f: impl FnOnce() -> T) -> T {
-        if self.frames_entered() <= depth {
-            return f();
-        }
-        let inner = self.frame.ctx.borrow_mut().split_off(depth);
-        let r = f();
-        let mut ctx = self.frame.ctx.borrow_mut();
-        ctx.truncate(depth);
-        ctx.extend(inner);
-        r
-    }
-
-    /// `in_closure_frames` for an action enumerated in continuation-passing style: the
-    /// continuation (the rest of the action) runs with the frames of the caller again.
-    pub(super) fn act_in_closure_frames(&self, depth: usize, f: &mut dyn FnMut(&mut Cont<'_>) -> VResult<bool>, k: &mut Cont<'_>) -> VResult<bool> {
-        if self.frames_entered() <= depth {
-            return f(k);
-        }
-        let inner = self.frame.ctx.borrow_mut().split_off(depth);
-        let mut back = || {
-            self.frame.ctx.borrow_mut().extend(inner.iter().cloned());
-            let r = k();
-            self.frame.ctx.borrow_mut().truncate(depth);
-            r
-        };
-        let r = f(&mut back);
-        let mut ctx = self.frame.ctx.borrow_mut();
-        ctx.truncate(depth);
-        ctx.extend(inner);
-        r
-    }
-
-    pub(super) fn in_frames<T>(&self, frames: Vec<InstFrame<'a>>, f: impl FnOnce() -> VResult<T>) -> VResult<T> {
-        let n = frames.len();
-        self.frame.ctx.borrow_mut().extend(frames);
-        let r = f();
-        let mut ctx = self.frame.ctx.borrow_mut();
-        let len = ctx.len();
-        ctx.truncate(len.saturating_sub(n));
-        r
-    }
-}
-
-/// The argument `e` stands for when it names a parameter passed by name (a closure of no
 /// parameters, read in its own environment).
 fn by_name<'a>(ev: &ConstEval<'a>, e: &'a Expr, env: &Env<'a>) -> Option<std::rc::Rc<Closure<'a>>> {
     let ExprKind::OpApp { op, args } = &*e.kind else { return None };

@@ -90,6 +90,8 @@ pub(super) struct Caches<'a> {
     pub(super) resolved: RefCell<HashMap<*const OpName, Resolved<'a>>>,
     /// The last answers of `resolved`, looked up first (see `ptrcache`).
     pub(super) resolved_fast: PtrCache<Resolved<'a>>,
+    /// What names mean inside instances (see `instance`).
+    pub(super) instances: instance::InstanceCaches<'a>,
     /// The values of the constants `resolved` names (`Resolved::Constant`).
     pub(super) constants: RefCell<Vec<Value>>,
     /// Nodes `konst` found not constant, looked up first (see `ptrcache`).

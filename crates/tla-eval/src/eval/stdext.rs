@@ -413,7 +413,7 @@ impl<'a> ConstEval<'a> {
             && args.is_empty()
             && op.path.is_empty()
             && self.local(op, env).is_none()
-            && self.global(op.name.as_str()).is_none()
+            && self.global_at(op).is_none()
         {
             let name = op.name.as_str();
             if builtin_arg(name, arity) {
