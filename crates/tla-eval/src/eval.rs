@@ -266,9 +266,14 @@ enum Resolved<'a> {
     Fun(&'a FunDef),
     /// A library definition replaced by a built-in (see `overrides`).
     Native(&'static overrides::Override),
-    /// A module-level name that is none of the above outside instances (looked up by its text
-    /// at each evaluation), or any inside them (where what it means depends on the instances
-    /// entered: see `instance`).
+    /// A named ASSUME or THEOREM used as an operator: its statement.
+    Stated(&'a Expr),
+    /// An operator of a standard or community module that the core fast paths do not know
+    /// (`SortSeq`, Bags, `stdext`'s), dispatched by its name.
+    Ext,
+    /// A module-level name not classified further: outside instances until its first
+    /// evaluation finds what it is (or for good when it is none of the above, a named instance),
+    /// inside them any (what it means there depends on the instances entered: see `instance`).
     Other,
 }
 
@@ -1521,7 +1526,8 @@ impl<'a> ConstEval<'a> {
             Some(Resolved::Fun(d)) => Some(Global::Fun(d)),
             Some(Resolved::Constant(i)) => Some(Global::Value(self.caches.constants.borrow()[i as usize].clone())),
             Some(Resolved::Native(o)) => Some(Global::Native(o)),
-            Some(Resolved::Var(_) | Resolved::Builtin(_)) => None,
+            Some(Resolved::Stated(x)) => Some(Global::Stated(x)),
+            Some(Resolved::Var(_) | Resolved::Builtin(_) | Resolved::Ext) => None,
             Some(Resolved::Local(_) | Resolved::Other) | None => {
                 let g = self.global(&op.name);
                 if let Some(g) = &g
@@ -1537,7 +1543,7 @@ impl<'a> ConstEval<'a> {
     /// Remember what the module-level name `op` names outside instances, found by its text
     /// (`global`), so that its next evaluations do not look again: a definition (its value
     /// kept when it is constant-level and `unapplied`), a function definition, a constant, a
-    /// replaced library definition.
+    /// replaced library definition, a named ASSUME or THEOREM.
     fn remember_global(&self, op: &'a OpName, g: &Global<'a>, unapplied: bool) {
         let r = match g {
             Global::Op(d) if unapplied && d.params.is_empty() && self.program.cacheable.contains(&(*d as *const OpDef as usize)) => Resolved::Kept(d),
@@ -1549,6 +1555,7 @@ impl<'a> ConstEval<'a> {
                 Resolved::Constant(constants.len() as u32 - 1)
             }
             Global::Native(o) => Resolved::Native(o),
+            Global::Stated(x) if unapplied => Resolved::Stated(x),
             _ => return,
         };
         self.set_resolved(op, r);
@@ -1626,6 +1633,8 @@ impl<'a> ConstEval<'a> {
             Some(Resolved::Constant(i)) if top => return Ok(self.caches.constants.borrow()[i as usize].clone()),
             Some(Resolved::Fun(d)) if top && args.is_empty() => return self.fun_value(d, &Env::default()),
             Some(Resolved::Native(o)) if top => return self.call_override(o, args, env),
+            Some(Resolved::Stated(x)) if top && args.is_empty() => return self.ev(x, &Env::default()),
+            Some(Resolved::Ext) if top => return self.ext_op(name, args, env, span),
             Some(_) => None,
             // Not resolved (an expression the analysis did not see): by its text.
             None => env.find_name(name),
@@ -1717,10 +1726,18 @@ impl<'a> ConstEval<'a> {
             Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
             Some(Global::Native(o)) => return self.call_override(o, args, env),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
-            None => {}
+            None => {
+                if remember {
+                    self.set_resolved(op, Resolved::Ext);
+                }
+            }
         }
-        // TLC's SortSeq, the community modules' operators (see `stdext`) and Bags: names the
-        // core operators' fast paths above never resolve to.
+        self.ext_op(name, args, env, span)
+    }
+
+    /// TLC's SortSeq, the community modules' operators (see `stdext`), Bags, and the standard
+    /// operators the fast paths of `op_app` do not dispatch: by name.
+    fn ext_op(&self, name: &str, args: &'a [Expr], env: &Env<'a>, span: Span) -> VResult<Value> {
         if let Some(r) = self.std_ext(name, args, env) {
             return r;
         }

@@ -748,7 +748,7 @@ impl<'e, 'm> Checker<'e, 'm> {
                 let l = self.env.levels().of(body)?;
                 l.params
                     .iter()
-                    .any(|(n, t)| *t != Through::Plain && params.iter().any(|p| &p.name == n))
+                    .any(|lp| lp.through != Through::Plain && params.iter().any(|p| p.name == lp.name))
                     .then(|| "the LAMBDA".to_string())
             }
             ExprKind::OpApp { op, args } if args.is_empty() => {
@@ -891,7 +891,7 @@ impl<'e, 'm> Checker<'e, 'm> {
         lv
     }
 
-    /// Record `lv` as `e`'s level, its parameters by name.
+    /// Record `lv` as `e`'s level, with its parameters' names and binders.
     fn note_level(&mut self, e: &Expr, lv: Lv) {
         let mut params = Vec::new();
         if lv.deps != Deps::NONE {
@@ -900,7 +900,11 @@ impl<'e, 'm> Checker<'e, 'm> {
                     let f = lv.deps.flags(Self::slot_bit(slot));
                     for (flag, through) in [(Deps::PLAIN, Through::Plain), (Deps::PRIMED, Through::Primed), (Deps::ENABLED, Through::Enabled)] {
                         if f & flag != 0 {
-                            params.push((l.name.clone(), through));
+                            let binder = match l.denotes {
+                                Denotes::Local(b) => Some(b),
+                                Denotes::ModuleLevel => None,
+                            };
+                            params.push(crate::levels::LevelParam { name: l.name.clone(), binder, through });
                         }
                     }
                 }

@@ -26,6 +26,8 @@ use std::mem::Discriminant;
 use tla_syntax::Span;
 use tla_syntax::ast::{self, Expr, ExprKind};
 
+use crate::names::Binder;
+
 /// SANY's levels, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -74,20 +76,31 @@ impl Through {
 #[derive(Clone, Copy, Debug)]
 pub struct ExprLevel<'l> {
     pub base: Level,
-    pub params: &'l [(String, Through)],
+    pub params: &'l [LevelParam],
+}
+
+/// A parameter an expression's level depends on, and how.
+#[derive(Clone, Debug)]
+pub struct LevelParam {
+    pub name: String,
+    /// The parameter's binding identifier (see [`crate::names`]): what the evaluator finds its
+    /// argument by. `None` for the copy of an expression made after the analysis (its
+    /// parameters are the copy's, found by name).
+    pub binder: Option<Binder>,
+    pub through: Through,
 }
 
 impl ExprLevel<'_> {
     /// The level once each parameter's argument has a level: `arg` gives it (None for a
     /// name the caller does not bind, which then counts as a constant).
-    pub fn under(&self, mut arg: impl FnMut(&str) -> Option<Level>) -> Level {
+    pub fn under(&self, mut arg: impl FnMut(&LevelParam) -> Option<Level>) -> Level {
         let mut l = self.base;
-        for (name, through) in self.params {
+        for p in self.params {
             if l == Level::Temporal {
                 break;
             }
-            if let Some(a) = arg(name) {
-                l = l.max(through.apply(a));
+            if let Some(a) = arg(p) {
+                l = l.max(p.through.apply(a));
             }
         }
         l
@@ -98,7 +111,7 @@ struct Recorded {
     span: Span,
     kind: Discriminant<ExprKind>,
     base: Level,
-    params: Box<[(String, Through)]>,
+    params: Box<[LevelParam]>,
 }
 
 /// The level of every expression the checker saw (see the module docs).
@@ -127,7 +140,7 @@ impl Levels {
         self.map.is_empty()
     }
 
-    pub(crate) fn record(&mut self, e: &Expr, base: Level, params: Vec<(String, Through)>) {
+    pub(crate) fn record(&mut self, e: &Expr, base: Level, params: Vec<LevelParam>) {
         let r = Recorded { span: e.span, kind: std::mem::discriminant(&*e.kind), base, params: params.into_boxed_slice() };
         self.map.insert(key(e), r);
     }
@@ -142,7 +155,9 @@ impl Levels {
             if let Some(r) = self.map.get(&key(a))
                 && r.span == a.span
             {
-                let r = Recorded { span: b.span, kind: std::mem::discriminant(&*b.kind), base: r.base, params: r.params.clone() };
+                // The copy's parameters are not the original's binders.
+                let params = r.params.iter().map(|p| LevelParam { binder: None, ..p.clone() }).collect();
+                let r = Recorded { span: b.span, kind: std::mem::discriminant(&*b.kind), base: r.base, params };
                 self.map.insert(key(b), r);
             }
         }

@@ -24,7 +24,7 @@ pub mod suggest;
 
 use check::{Checker, ModuleEnv, ModuleSig, Sym, SymKind};
 pub use diagnostics::UNKNOWN_NAME_CODES;
-pub use levels::{ExprLevel, Level, Levels, Through};
+pub use levels::{ExprLevel, Level, LevelParam, Levels, Through};
 pub use names::{Binder, Denotes, Names};
 
 /// A module's text, found by name (beside the root file, in a task folder, in a browser tab).

@@ -6,7 +6,7 @@
 use tla_syntax::ast::{self, Expr, ExprKind, OpDef, OpParam};
 
 use crate::check::Deps;
-use crate::levels::{Level, Levels, Through};
+use crate::levels::{Level, LevelParam, Levels, Through};
 
 /// A definition a module exports, as the checker summarised it.
 pub(crate) struct Export {
@@ -67,12 +67,12 @@ pub(crate) fn name_instances(modules: &mut [ast::Module], levels: &mut Levels, e
                 for (p, flags) in params.iter().zip(&param_deps) {
                     for (flag, t) in [(Deps::PLAIN, Through::Plain), (Deps::PRIMED, Through::Primed), (Deps::ENABLED, Through::Enabled)] {
                         if flags & flag != 0 {
-                            through.push((p.name.name.clone(), t));
+                            through.push(LevelParam { name: p.name.name.clone(), binder: None, through: t });
                         }
                     }
                 }
                 for (a, p) in args.iter().zip(&params) {
-                    levels.record(a, Level::Constant, vec![(p.name.name.clone(), Through::Plain)]);
+                    levels.record(a, Level::Constant, vec![LevelParam { name: p.name.name.clone(), binder: None, through: Through::Plain }]);
                 }
                 let body = Expr::new(ExprKind::OpApp { op, args }, span);
                 levels.record(&body, Level::from_u8(level), through);

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tla_sema::{analyze, Analysis, Level, Library, LoadedModule, Through};
+use tla_sema::{analyze, Analysis, Binder, Level, Library, LoadedModule, Through};
 use tla_syntax::ast::{self, Expr};
 use tla_syntax::SourceMap;
 
@@ -33,7 +33,7 @@ fn body<'a>(a: &'a Analysis, name: &str) -> &'a Expr {
 /// The level of definition `name`'s body, and its parameters as `p:through`.
 fn level_of(a: &Analysis, name: &str) -> String {
     let l = a.levels.of(body(a, name)).expect("a level");
-    let params: Vec<String> = l.params.iter().map(|(p, t)| format!("{p}:{t:?}")).collect();
+    let params: Vec<String> = l.params.iter().map(|p| format!("{}:{:?}", p.name, p.through)).collect();
     format!("{:?} {}", l.base, params.join(" "))
 }
 
@@ -91,6 +91,16 @@ Applied == Lam(LAMBDA y : y + 1)
     let can = a.levels.of(body(&a, "Can")).unwrap();
     assert_eq!(can.under(|_| Some(Level::Action)), Level::State);
     assert_eq!(Through::Enabled.apply(Level::Action), Level::State);
+    // Each parameter is known by its binder too: the definition's own parameter identifier.
+    let both = a.root_module().unwrap().units.iter().find_map(|u| match u {
+        ast::Unit::OpDef(d) if d.name.name == "Both" => Some(d),
+        _ => None,
+    });
+    let both = both.unwrap();
+    let l = a.levels.of(&both.body).unwrap();
+    let binders: Vec<Option<Binder>> = l.params.iter().map(|p| p.binder).collect();
+    let declared: Vec<Option<Binder>> = both.params.iter().map(|p| Some(Binder::of(&p.name.name))).collect();
+    assert_eq!(binders, declared);
 }
 
 /// Every expression of `a`'s modules the evaluator may read: definitions' bodies (LET ones

@@ -1115,9 +1115,11 @@ impl<'a> ConstEval<'a> {
         let local = match known {
             Some(Resolved::Local(b)) => env.get_or_find(b, name),
             Some(Resolved::Def(d) | Resolved::Kept(d)) if top => return self.act_def(d, args, env, k, name),
-            // A variable, a standard operator, a constant, a function or a replaced library
-            // definition: a condition.
-            Some(Resolved::Var(_) | Resolved::Builtin(_) | Resolved::Constant(_) | Resolved::Fun(_) | Resolved::Native(_)) if top => return self.guard(e, env, k),
+            // A variable, a standard operator, a constant, a function, a replaced library
+            // definition, a named ASSUME or THEOREM: a condition.
+            Some(
+                Resolved::Var(_) | Resolved::Builtin(_) | Resolved::Ext | Resolved::Constant(_) | Resolved::Fun(_) | Resolved::Native(_) | Resolved::Stated(_),
+            ) if top => return self.guard(e, env, k),
             Some(_) => None,
             None => env.find_name(name),
         };

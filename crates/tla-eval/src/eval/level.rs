@@ -28,8 +28,14 @@ impl<'a> ConstEval<'a> {
     pub(super) fn level_in(&self, e: &'a Expr, env: &Env<'a>) -> Option<Level> {
         let lv = self.program.levels?.of(e)?;
         let mut known = true;
-        let level = lv.under(|name| {
-            let arg = match env.find_name(name)? {
+        let level = lv.under(|p| {
+            // By the parameter's binder; a copy of an expression made after the analysis has
+            // none, and its parameters are found by their text.
+            let bound = match p.binder {
+                Some(b) => env.get_or_find(b, &p.name),
+                None => env.find_name(&p.name),
+            };
+            let arg = match bound? {
                 // An argument passed by name, a LAMBDA, a LET operator: its body, where it was
                 // written (its own parameters, unbound there, count as constants).
                 Binding::Op(cl) => self.level_in(cl.body, &cl.env),
@@ -60,7 +66,7 @@ impl<'a> ConstEval<'a> {
     /// passes the parameter on to one of those). True without an analysis.
     pub(super) fn acts_on_param(&self, body: &'a Expr, param: &str) -> bool {
         match self.program.levels.and_then(|l| l.of(body)) {
-            Some(l) => l.params.iter().any(|(p, t)| p == param && *t != Through::Plain),
+            Some(l) => l.params.iter().any(|p| p.name == param && p.through != Through::Plain),
             None => true,
         }
     }
