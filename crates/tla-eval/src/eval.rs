@@ -1455,12 +1455,14 @@ impl<'a> ConstEval<'a> {
     }
 
     /// What the name `op` denotes, the first time it is evaluated (then `resolved_at` knows):
-    /// the analysis says whether it is a local and its binder ([`tla_sema::Names`]); a
-    /// module-level name is classified further outside instances, where its meaning does not
-    /// depend on substitutions. A name the analysis did not see is a local when `env` binds
-    /// its text (TLA+ forbids a bound name that is already visible); otherwise it is left
-    /// unresolved (`None`) and looked up by its text each time, as it may be a bound name read
-    /// out of its context.
+    /// the analysis says whether it is a local and its binder ([`tla_sema::Names`]). Outside
+    /// instances a module-level name is classified here, once, by its text: a variable, a
+    /// definition (kept or not), a function definition, a constant, a replaced library
+    /// definition, a named ASSUME or THEOREM, a standard operator. Inside instances what it
+    /// means depends on the instances entered (`Other`: see `instance`). A name the analysis
+    /// did not see is a local when `env` binds its text (TLA+ forbids a bound name that is
+    /// already visible); otherwise it is left unresolved (`None`) and looked up by its text
+    /// each time, as it may be a bound name read out of its context.
     #[inline(never)]
     fn resolve_name(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, top: bool) -> Option<Resolved<'a>> {
         let name = op.name.as_str();
@@ -1471,16 +1473,51 @@ impl<'a> ConstEval<'a> {
                 debug_assert!(env.find_name(name).is_none(), "{name}: module-level in the analysis, bound here");
                 if let (true, Some(&slot)) = (args.is_empty(), self.program.vars.get(name)) {
                     Resolved::Var(slot)
-                } else if self.global(name).is_none() && konst::known_builtin(name, args.len()) {
-                    Resolved::Builtin(self.std_op(name, args))
                 } else {
-                    Resolved::Other
+                    match self.global(name) {
+                        None if konst::known_builtin(name, args.len()) => Resolved::Builtin(self.std_op(name, args)),
+                        None => Resolved::Ext,
+                        Some(g) => self.classify_global(&g, args.is_empty()),
+                    }
                 }
             }
             None => Resolved::Local(env.binder_of(name)?),
         };
         self.set_resolved(op, r);
         Some(r)
+    }
+
+    /// What `op_app` does with the definition `g` a name outside instances names, applied to
+    /// arguments or not: a definition (its value kept when it is constant-level and unapplied),
+    /// a function definition, a constant, a replaced library definition, a named ASSUME or
+    /// THEOREM. `Other` when the application is an error (left to `op_app`'s slow path, which
+    /// says which).
+    fn classify_global(&self, g: &Global<'a>, unapplied: bool) -> Resolved<'a> {
+        match g {
+            Global::Op(d) if unapplied && d.params.is_empty() && self.program.cacheable.contains(&(*d as *const OpDef as usize)) => Resolved::Kept(d),
+            Global::Op(d) => Resolved::Def(d),
+            Global::Fun(d) if unapplied => Resolved::Fun(d),
+            Global::Value(v) if unapplied => {
+                let mut constants = self.caches.constants.borrow_mut();
+                constants.push(v.clone());
+                Resolved::Constant(constants.len() as u32 - 1)
+            }
+            Global::Native(o) => Resolved::Native(o),
+            Global::Stated(x) if unapplied => Resolved::Stated(x),
+            _ => Resolved::Other,
+        }
+    }
+
+    /// What `op` means at its node, found the first time (`resolve_name`). Outside instances a
+    /// module-level name classified `Other` there is an error to evaluate, or was first met
+    /// inside an instance: it is classified again.
+    #[inline]
+    fn meaning_at(&self, op: &'a OpName, args: &'a [Expr], env: &Env<'a>, top: bool) -> Option<Resolved<'a>> {
+        match self.resolved_at(op) {
+            Some(Resolved::Other) if top => self.resolve_name(op, args, env, top),
+            Some(r) => Some(r),
+            None => self.resolve_name(op, args, env, top),
+        }
     }
 
     /// The binding of the first step of `op`'s instance path (`CC` in `CC!Op`) when it is a
@@ -1515,50 +1552,21 @@ impl<'a> ConstEval<'a> {
     /// The definition the name `op` (no instance path, bound by no local) names where it is
     /// evaluated: inside instances what it means in the context (see `instance`), outside
     /// what its node resolved to when it did, else found by its text.
-    /// Applied to no arguments (it is, where this is asked), so a definition found for it
-    /// outside instances is remembered as `op_app` would remember it.
+    /// Where this is asked the name is applied to no arguments.
     fn global_at(&self, op: &'a OpName) -> Option<Global<'a>> {
         if !self.frame.ctx.borrow().is_empty() {
             return self.in_instances(op as *const OpName as usize, &op.name).global.clone();
         }
-        match self.resolved_at(op) {
+        match self.meaning_at(op, &[], &Env::default(), true) {
             Some(Resolved::Def(d) | Resolved::Kept(d)) => Some(Global::Op(d)),
             Some(Resolved::Fun(d)) => Some(Global::Fun(d)),
             Some(Resolved::Constant(i)) => Some(Global::Value(self.caches.constants.borrow()[i as usize].clone())),
             Some(Resolved::Native(o)) => Some(Global::Native(o)),
             Some(Resolved::Stated(x)) => Some(Global::Stated(x)),
             Some(Resolved::Var(_) | Resolved::Builtin(_) | Resolved::Ext) => None,
-            Some(Resolved::Local(_) | Resolved::Other) | None => {
-                let g = self.global(&op.name);
-                if let Some(g) = &g
-                    && self.module_level(op)
-                {
-                    self.remember_global(op, g, true);
-                }
-                g
-            }
+            // A name the analysis did not see, or one whose use is an error: by its text.
+            Some(Resolved::Local(_) | Resolved::Other) | None => self.global(&op.name),
         }
-    }
-
-    /// Remember what the module-level name `op` names outside instances, found by its text
-    /// (`global`), so that its next evaluations do not look again: a definition (its value
-    /// kept when it is constant-level and `unapplied`), a function definition, a constant, a
-    /// replaced library definition, a named ASSUME or THEOREM.
-    fn remember_global(&self, op: &'a OpName, g: &Global<'a>, unapplied: bool) {
-        let r = match g {
-            Global::Op(d) if unapplied && d.params.is_empty() && self.program.cacheable.contains(&(*d as *const OpDef as usize)) => Resolved::Kept(d),
-            Global::Op(d) => Resolved::Def(d),
-            Global::Fun(d) if unapplied => Resolved::Fun(d),
-            Global::Value(v) if unapplied => {
-                let mut constants = self.caches.constants.borrow_mut();
-                constants.push(v.clone());
-                Resolved::Constant(constants.len() as u32 - 1)
-            }
-            Global::Native(o) => Resolved::Native(o),
-            Global::Stated(x) if unapplied => Resolved::Stated(x),
-            _ => return,
-        };
-        self.set_resolved(op, r);
     }
 
     /// Whether the analysis resolved `op` as a module-level name (no local binds it anywhere).
@@ -1619,10 +1627,7 @@ impl<'a> ConstEval<'a> {
         // What the name denotes is the same at every evaluation of this node (scoping is
         // lexical): a local's binder, and outside instances a variable, a constant, a
         // definition or a standard operator, is found once and remembered.
-        let known = match self.resolved_at(op) {
-            Some(r) => Some(r),
-            None => self.resolve_name(op, args, env, top),
-        };
+        let known = self.meaning_at(op, args, env, top);
         let local = match known {
             Some(Resolved::Local(b)) => env.get_or_find(b, name),
             Some(Resolved::Var(slot)) if top => return self.read_var(slot),
@@ -1639,8 +1644,8 @@ impl<'a> ConstEval<'a> {
             // Not resolved (an expression the analysis did not see): by its text.
             None => env.find_name(name),
         };
-        // Remembered below only when the analysis said the name is no local.
-        let remember = top && matches!(known, Some(r) if !matches!(r, Resolved::Local(_)));
+        // What is left: a name the analysis did not see, one whose use here is an error, and
+        // inside instances any module-level name.
         // Inside instances, what a module-level name means there (a substitution, a definition
         // of some module, a variable) is found once per node and context (see `instance`). A
         // name bound here (a parameter, a bound name, a LET definition) is not one the
@@ -1713,9 +1718,6 @@ impl<'a> ConstEval<'a> {
                 self.global(name)
             }
         };
-        if remember && let Some(g) = &global {
-            self.remember_global(op, g, args.is_empty());
-        }
         match global {
             Some(Global::Op(d)) if args.is_empty() && d.params.is_empty() && self.program.cacheable.contains(&(d as *const OpDef as usize)) => {
                 return self.kept_def(d, env, name);
@@ -1726,11 +1728,7 @@ impl<'a> ConstEval<'a> {
             Some(Global::Stated(x)) if args.is_empty() => return self.ev(x, &Env::default()),
             Some(Global::Native(o)) => return self.call_override(o, args, env),
             Some(_) => return Err(err(codes::ARITY, format!("{} takes no arguments", name))),
-            None => {
-                if remember {
-                    self.set_resolved(op, Resolved::Ext);
-                }
-            }
+            None => {}
         }
         self.ext_op(name, args, env, span)
     }

@@ -616,7 +616,7 @@ impl<'a> ConstEval<'a> {
         }
         // Outside instances, what the node resolved to (see `op_app`).
         if self.frame.ctx.borrow().is_empty() {
-            return match self.resolved_at(op).or_else(|| self.resolve_name(op, args, env, true)) {
+            return match self.meaning_at(op, args, env, true) {
                 Some(Resolved::Var(slot)) => Some(VarRef::Slot(slot)),
                 Some(_) => None,
                 // A name the analysis did not see: by its text.
@@ -1108,10 +1108,7 @@ impl<'a> ConstEval<'a> {
         }
         // Outside instances, what the name means at this node is found once (see `op_app`).
         let top = self.frame.ctx.borrow().is_empty();
-        let known = match self.resolved_at(op) {
-            Some(r) => Some(r),
-            None => self.resolve_name(op, args, env, top),
-        };
+        let known = self.meaning_at(op, args, env, top);
         let local = match known {
             Some(Resolved::Local(b)) => env.get_or_find(b, name),
             Some(Resolved::Def(d) | Resolved::Kept(d)) if top => return self.act_def(d, args, env, k, name),
@@ -1154,13 +1151,6 @@ impl<'a> ConstEval<'a> {
             }
             n.global.clone()
         };
-        // Remembered only when the analysis said the name is no local.
-        if top
-            && let Some(g) = &global
-            && matches!(known, Some(r) if !matches!(r, Resolved::Local(_)))
-        {
-            self.remember_global(op, g, args.is_empty());
-        }
         if let Some(Global::Op(d)) = global {
             return self.act_def(d, args, env, k, name);
         }
