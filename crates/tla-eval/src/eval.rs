@@ -820,10 +820,6 @@ impl<'a> ConstEval<'a> {
                             Some(_) => {}
                             None => {
                                 if let Some(Global::Fun(d)) = self.global_at(op) {
-                                    // Remembered when the analysis said the name is no local.
-                                    if top && self.module_level(op) {
-                                        self.set_resolved(op, Resolved::Fun(d));
-                                    }
                                     return self.apply_global_fun(d, &arg);
                                 }
                             }
@@ -1549,10 +1545,9 @@ impl<'a> ConstEval<'a> {
         }
     }
 
-    /// The definition the name `op` (no instance path, bound by no local) names where it is
-    /// evaluated: inside instances what it means in the context (see `instance`), outside
-    /// what its node resolved to when it did, else found by its text.
-    /// Where this is asked the name is applied to no arguments.
+    /// The definition the name `op` (no instance path, no arguments, bound by no local) names
+    /// where it is evaluated: inside instances what it means in the context (see `instance`),
+    /// outside what its node resolves to (`meaning_at`), else what its text finds.
     fn global_at(&self, op: &'a OpName) -> Option<Global<'a>> {
         if !self.frame.ctx.borrow().is_empty() {
             return self.in_instances(op as *const OpName as usize, &op.name).global.clone();
@@ -1644,13 +1639,12 @@ impl<'a> ConstEval<'a> {
             // Not resolved (an expression the analysis did not see): by its text.
             None => env.find_name(name),
         };
-        // What is left: a name the analysis did not see, one whose use here is an error, and
-        // inside instances any module-level name.
-        // Inside instances, what a module-level name means there (a substitution, a definition
-        // of some module, a variable) is found once per node and context (see `instance`). A
-        // name bound here (a parameter, a bound name, a LET definition) is not one the
-        // instances substitute: TLA+ forbids a bound name that a module declares or defines,
-        // and the environment holds only this module's bindings.
+        // What is left: a local, a name the analysis did not see, one whose use here is an
+        // error, and inside instances any module-level name. What such a name means inside
+        // instances (a substitution, a definition of some module, a variable) is found once per
+        // node and context (see `instance`). A name bound here (a parameter, a bound name, a
+        // LET definition) is not one the instances substitute: TLA+ forbids a bound name that a
+        // module declares or defines, and the environment holds only this module's bindings.
         let inner = if !top && local.is_none() { Some(self.in_instances(op as *const OpName as usize, name)) } else { None };
         if let Some(n) = &inner {
             if args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(n, name) {
