@@ -56,9 +56,19 @@
 //! a plan does not cover stays with the interpreter, node by node. tla-check's `compiled` test
 //! explores every model of the project and of the corpus both ways and compares the outcomes.
 //!
-//! What is still to come is the lowering of the whole program onto names that tla-sema has
-//! resolved (today the evaluator resolves names itself, by string, before it caches them), with
-//! the same semantics:
+//! Names are read by their text in these places only, none of them repeated per evaluation
+//! of a node: the first evaluation of a node outside instances (`resolve_name` classifies a
+//! module-level name), the first evaluation of a node in a context inside instances
+//! (`instance::meaning_in`), the checks made when code is compiled (`compile`, `plan`,
+//! `konst`), a parameter's level when the expression is a copy made after the analysis
+//! (`level_in`), and nodes the analysis never saw (subexpression-name copies, evaluators made
+//! without an analysis in unit tests), which are read by their text each time.
+//! `TLCEvalDefinition` looks up the name it is given at run time.
+//!
+//! What is still to come is the lowering of the whole program onto an IR in which tla-sema
+//! has resolved every name (today the evaluator reads the AST with the analysis's side tables,
+//! and classifies a module-level name itself, once, before it caches the answer), with the
+//! same semantics:
 //!
 //! 1. **Lowering.** After tla-sema has resolved names, each definition reachable from the
 //!    `.cfg` (Init, Next, invariants, constraints, properties) is lowered into a compact IR: a
