@@ -388,24 +388,57 @@ fn run_sysmo(bin: &Path, mdir: &Path, module: &str, cfg: &str, workers: &str, ti
 
 /// TLC with `workers` workers on `module` in `mdir` with the .cfg `cfg` (relative to `mdir`, or
 /// absolute).
+///
+/// TLC 2.15 does not know the .cfg's `CHECK_DEADLOCK`: a .cfg that has it is given to TLC as a
+/// copy without it (beside `scratch`), with `-deadlock` when it turns deadlock checking off.
 fn run_tlc(jar: &Path, scratch: &Path, mdir: &Path, cfg: &Path, module: &str, timeout: Duration, workers: &str) -> Result<Side, String> {
     let _ = std::fs::remove_dir_all(scratch);
-    let run = measure(
-        Command::new("java")
-            .args(["-XX:+UseParallelGC", "-cp"])
-            .arg(jar)
-            .args(["tlc2.TLC", "-workers", workers, "-metadir"])
-            .arg(scratch)
-            .arg("-config")
-            .arg(cfg)
-            .arg(module)
-            .current_dir(mdir),
-        timeout,
-    )?;
+    let text = std::fs::read_to_string(mdir.join(cfg)).map_err(|e| format!("{}: {e}", cfg.display()))?;
+    let (cfg, deadlock_off) = match cfg_for_old_tlc(&text) {
+        Some((copy, off)) => {
+            let path = scratch.with_extension("cfg");
+            std::fs::write(&path, copy).map_err(|e| format!("{}: {e}", path.display()))?;
+            (path, off)
+        }
+        None => (cfg.to_path_buf(), false),
+    };
+    let mut cmd = Command::new("java");
+    cmd.args(["-XX:+UseParallelGC", "-cp"]).arg(jar).args(["tlc2.TLC", "-workers", workers, "-metadir"]).arg(scratch);
+    if deadlock_off {
+        cmd.arg("-deadlock");
+    }
+    let run = measure(cmd.arg("-config").arg(&cfg).arg(module).current_dir(mdir), timeout)?;
     let answer = read_tlc(&run.stdout);
     let distinct = answer.distinct_states;
     let result = if run.timed_out { format!("timed out after {} s", timeout.as_secs()) } else { answer.result };
     Ok(Side { run, distinct, result, spread: None })
+}
+
+/// A .cfg text that says `CHECK_DEADLOCK TRUE` or `FALSE`, as TLC 2.15 reads it: without those
+/// two words, and whether they turned deadlock checking off. `None` when the text does not
+/// say it (outside comments).
+fn cfg_for_old_tlc(text: &str) -> Option<(String, bool)> {
+    // Byte ranges of the words outside `\*` comments, in order.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let code = &line[..line.find("\\*").unwrap_or(line.len())];
+        let mut i = 0;
+        for w in code.split_whitespace() {
+            let start = i + code[i..].find(w).unwrap_or(0);
+            words.push((at + start, at + start + w.len()));
+            i = start + w.len();
+        }
+        at += line.len();
+    }
+    let k = words.iter().position(|&(a, b)| &text[a..b] == "CHECK_DEADLOCK")?;
+    let (start, kw_end) = words[k];
+    let (end, off) = match words.get(k + 1).map(|&(a, b)| (b, &text[a..b])) {
+        Some((b, "FALSE")) => (b, true),
+        Some((b, "TRUE")) => (b, false),
+        _ => (kw_end, false),
+    };
+    Some((format!("{}{}", &text[..start], &text[end..]), off))
 }
 
 /// Distinct states per wall second, when the run finished with a count.
@@ -557,7 +590,18 @@ mod tests {
         assert_eq!(cfg_without_properties(cfg, &[]), cfg);
     }
 
-    #[test]
+        #[test]
+    fn tlc_is_given_check_deadlock_as_its_flag() {
+        let (cfg, off) = cfg_for_old_tlc("SPECIFICATION Spec\nCHECK_DEADLOCK\n    FALSE\nINVARIANT Inv \\* CHECK_DEADLOCK TRUE\n").unwrap();
+        assert_eq!(cfg, "SPECIFICATION Spec\n\nINVARIANT Inv \\* CHECK_DEADLOCK TRUE\n");
+        assert!(off);
+        let (cfg, off) = cfg_for_old_tlc("CHECK_DEADLOCK TRUE\nINIT Init\n").unwrap();
+        assert_eq!(cfg, "\nINIT Init\n");
+        assert!(!off);
+        assert!(cfg_for_old_tlc("INIT Init \\* CHECK_DEADLOCK FALSE\nNEXT Next\n").is_none());
+    }
+
+#[test]
     fn options() {
         let root = Path::new("/r");
         let o = parse_args(root, &["--models".into(), "A,B".into(), "--timeout".into(), "5".into(), "--no-tlc".into()]).unwrap();
