@@ -1650,7 +1650,7 @@ impl<'a> ConstEval<'a> {
             if args.is_empty() && self.frame.primed.get() && self.frame.cutoff.get() > 0 && let Some(r) = self.cut_var(n, name) {
                 return self.read_ref(r);
             }
-            let r = if args.is_empty() { self.try_subst(n, name, true) } else { self.apply_subst(n, name, args, env) };
+            let r = if args.is_empty() { self.try_subst(n, name) } else { self.apply_subst(n, name, args, env) };
             if let Some(r) = r {
                 return r;
             }

@@ -319,15 +319,14 @@ impl<'a> ConstEval<'a> {
     }
 
     /// `name` as the instances being evaluated substitute it (`n`, see `outer_meaning`): its
-    /// value, evaluated in the module that gives it its meaning. Without `eval_it`, only
-    /// whether an explicit substitution exists (`Some` with a placeholder).
-    pub(super) fn try_subst(&self, n: &InstName<'a>, name: &str, eval_it: bool) -> Option<VResult<Value>> {
+    /// value, evaluated in the module that gives it its meaning.
+    pub(super) fn try_subst(&self, n: &InstName<'a>, name: &str) -> Option<VResult<Value>> {
         let place = n.outer.as_ref()?;
         let (meaning, memo) = {
             let ctx = self.frame.ctx.borrow();
             let meaning = outer_in(&ctx, place)?;
             // Kept only where the value depends on the current state alone.
-            let keep = eval_it && n.memo_key.is_some() && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
+            let keep = n.memo_key.is_some() && !self.frame.primed.get() && !self.frame.init_mode.get() && self.frame.cutoff.get() == 0;
             (meaning, if keep { ctx.last().map(|f| f.memo.clone()) } else { None })
         };
         let same_key = |k: &str| n.memo_key.is_some_and(|m| std::ptr::eq(m, k));
@@ -344,7 +343,7 @@ impl<'a> ConstEval<'a> {
                 m.values.clear();
             }
         }
-        let r = self.subst_value(meaning, name, eval_it)?;
+        let r = self.subst_value(meaning, name);
         if let (Some(m), Ok(v), Some(key)) = (&memo, &r, n.memo_key) {
             let mut m = m.borrow_mut();
             // Kept only if the state the value was read in is still current.
@@ -401,36 +400,25 @@ impl<'a> ConstEval<'a> {
     }
 
     /// What `try_subst` computes for a meaning found.
-    fn subst_value(&self, meaning: OuterMeaning<'a>, name: &str, eval_it: bool) -> Option<VResult<Value>> {
-        match meaning {
-            OuterMeaning::Subst(expr, env, level) => {
-                if !eval_it {
-                    return Some(Ok(Value::Bool(false)));
-                }
-                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-                let r = self.ev(expr, &env);
-                self.frame.ctx.borrow_mut().extend(popped);
-                Some(r)
-            }
-            OuterMeaning::Def(g, level) => {
-                if !eval_it {
-                    return None;
-                }
-                let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
-                let r = match g {
-                    Global::Op(d) if d.params.is_empty() => self.enter().and_then(|_| {
-                        let r = self.ev(&d.body, &Env::default());
-                        self.leave();
-                        r
-                    }),
-                    Global::Fun(d) => self.fun_value(d, &Env::default()),
-                    Global::Value(v) => Ok(v),
-                    _ => Err(err(codes::ARITY, format!("{} takes arguments", name))),
-                };
-                self.frame.ctx.borrow_mut().extend(popped);
-                Some(r)
-            }
-        }
+    fn subst_value(&self, meaning: OuterMeaning<'a>, name: &str) -> VResult<Value> {
+        let level = match &meaning {
+            OuterMeaning::Subst(_, _, level) | OuterMeaning::Def(_, level) => *level,
+        };
+        // Read in the module that gives the meaning: under the frames outside it.
+        let popped: Vec<InstFrame<'a>> = self.frame.ctx.borrow_mut().split_off(level);
+        let r = match meaning {
+            OuterMeaning::Subst(expr, env, _) => self.ev(expr, &env),
+            OuterMeaning::Def(Global::Op(d), _) if d.params.is_empty() => self.enter().and_then(|_| {
+                let r = self.ev(&d.body, &Env::default());
+                self.leave();
+                r
+            }),
+            OuterMeaning::Def(Global::Fun(d), _) => self.fun_value(d, &Env::default()),
+            OuterMeaning::Def(Global::Value(v), _) => Ok(v),
+            OuterMeaning::Def(..) => Err(err(codes::ARITY, format!("{} takes arguments", name))),
+        };
+        self.frame.ctx.borrow_mut().extend(popped);
+        r
     }
 
     /// The expression the innermost instance that substitutes the name `n` puts in its place,
